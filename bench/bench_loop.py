@@ -1,0 +1,69 @@
+"""Loop overhead with the FakeProvider: streaming cost per delta, and cost per tool round trip."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from tau_agent.cancellation import CancellationToken
+from tau_agent.loop import LoopConfig, run_agent_loop
+from tau_agent.messages import AgentMessage, UserMessage
+from tau_agent.testing import FakeProvider, call, deltas, reply
+from tau_agent.tools import AgentTool, AgentToolResult, ToolUpdate
+
+
+async def _drain(config: LoopConfig) -> int:
+    messages: list[AgentMessage] = []
+    count = 0
+    async for _ in run_agent_loop([UserMessage("go")], messages, config):
+        count += 1
+    return count
+
+
+def _time_run(config_factory: Any, repeats: int) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        config = config_factory()
+        start = time.perf_counter()
+        asyncio.run(_drain(config))
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def stream_delta_cost(n: int, repeats: int = 3) -> float:
+    """Microseconds of loop + fake-provider work per streamed text delta (fixed run cost removed)."""
+    pieces = ["tok "] * n
+
+    def make(count: int) -> LoopConfig:
+        return LoopConfig(provider=FakeProvider([reply(deltas(pieces[:count]))]))
+
+    base = _time_run(lambda: make(1), repeats)
+    full = _time_run(lambda: make(n), repeats)
+    return max(full - base, 0.0) / max(n - 1, 1) * 1e6
+
+
+async def _noop(
+    tool_call_id: str, args: dict[str, Any], signal: CancellationToken, on_update: ToolUpdate
+) -> AgentToolResult:
+    return AgentToolResult.text("ok")
+
+
+NOOP = AgentTool(
+    name="noop",
+    description="Does nothing.",
+    parameters={"type": "object", "properties": {"n": {"type": "integer"}}},
+    execute=_noop,
+)
+
+
+def tool_turn_cost(turns: int, repeats: int = 3) -> float:
+    """Microseconds per turn of: a reply asking for one tool, the tool, its result, the next request."""
+
+    def make(count: int) -> LoopConfig:
+        provider = FakeProvider([reply("working", call("noop", {"n": 1}))], repeat_last=True)
+        return LoopConfig(provider=provider, tools=[NOOP], max_turns=count)
+
+    base = _time_run(lambda: make(1), repeats)
+    full = _time_run(lambda: make(turns), repeats)
+    return max(full - base, 0.0) / max(turns - 1, 1) * 1e6

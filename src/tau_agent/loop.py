@@ -1,0 +1,200 @@
+"""run_agent_loop: one agent run, as an async generator of AgentEvents.
+
+Nothing happens until the generator is iterated; it stops at every event until asked for the
+next. The rules (architecture.md, rule 7):
+
+* mutate, then announce: a message is appended to ``messages`` (the caller's list, the
+  record) before its ``message_end`` is yielded;
+* every exit (no tool calls, ``max_turns``, a failed or aborted reply) closes the open
+  ``turn_start``/``turn_end`` and ``agent_start``/``agent_end`` pairs;
+* every tool call gets exactly one result (tool_execution.py).
+
+Steering messages are read after each tool call (the rest of the reply's calls are then
+skipped) and after each turn; follow-ups only when the run would otherwise stop.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import AsyncGenerator, Callable, Sequence
+from contextlib import aclosing
+from dataclasses import dataclass, field
+
+from tau_agent.cancellation import CancellationToken
+from tau_agent.events import (
+    AgentEndEvent,
+    AgentEvent,
+    AgentStartEvent,
+    MessageEndEvent,
+    MessageStartEvent,
+    MessageUpdateEvent,
+    TurnEndEvent,
+    TurnStartEvent,
+)
+from tau_agent.hooks import AfterToolCall, BeforeToolCall, ConvertToLlm, MessageSource, TransformContext
+from tau_agent.messages import AgentMessage, AssistantMessage, context_for_model, convert_to_llm
+from tau_agent.provider import Context, ModelProvider, StreamOptions
+from tau_agent.stream_events import DoneEvent, ErrorEvent, StartEvent
+from tau_agent.tool_execution import ToolBatch, ToolRunner, execute_tool_calls
+from tau_agent.tools import AgentTool, ExecutionMode, tool_spec
+
+
+@dataclass(slots=True)
+class LoopConfig:
+    """Everything one run needs besides the record. Nothing here is read from the environment."""
+
+    provider: ModelProvider
+    system_prompt: str = ""
+    tools: Sequence[AgentTool] = ()
+    options: StreamOptions = field(default_factory=StreamOptions)
+    max_turns: int | None = None
+    tool_execution: ExecutionMode = "parallel"
+    convert_to_llm: ConvertToLlm = convert_to_llm
+    transform_context: TransformContext | None = None
+    get_steering_messages: MessageSource | None = None
+    get_follow_up_messages: MessageSource | None = None
+    before_tool_call: BeforeToolCall | None = None
+    after_tool_call: AfterToolCall | None = None
+
+
+def stopped_message(provider: ModelProvider, text: str) -> AssistantMessage:
+    """A reply that was never asked for: the run stopped itself and says why."""
+    return AssistantMessage(
+        api=provider.api,
+        provider=provider.provider,
+        model=provider.model,
+        stop_reason="error",
+        error_message=text,
+    )
+
+
+async def run_agent_loop(
+    prompts: Sequence[AgentMessage],
+    messages: list[AgentMessage],
+    config: LoopConfig,
+    signal: CancellationToken | None = None,
+) -> AsyncGenerator[AgentEvent, None]:
+    """Run until the model stops asking for tools, a reply fails, or ``max_turns`` calls were made.
+
+    ``prompts`` are appended inside the first turn (none: continue from the record as it is).
+    ``agent_end.messages`` holds what this run appended; the final reply is the last of them.
+    """
+    signal = signal or CancellationToken()
+    new: list[AgentMessage] = []
+
+    def record(message: AgentMessage) -> None:
+        messages.append(message)
+        new.append(message)
+
+    runner = ToolRunner(
+        tools={tool.name: tool for tool in config.tools},
+        mode=config.tool_execution,
+        before=config.before_tool_call,
+        after=config.after_tool_call,
+        get_steering=config.get_steering_messages,
+    )
+    turns = 0
+    pending: list[AgentMessage] = list(prompts)
+    yield AgentStartEvent()
+    while True:
+        has_tool_calls = True
+        while has_tool_calls or pending:
+            yield TurnStartEvent()
+            for message in pending:
+                record(message)
+                yield MessageStartEvent(message)
+                yield MessageEndEvent(message)
+            pending = []
+
+            if config.max_turns is not None and turns >= config.max_turns:
+                reply = stopped_message(config.provider, f"Agent stopped after max_turns={config.max_turns}")
+                record(reply)
+                yield MessageStartEvent(reply)
+                yield MessageEndEvent(reply)
+                yield TurnEndEvent(reply, [])
+                yield AgentEndEvent(new)
+                return
+
+            turns += 1
+            holder: list[AssistantMessage] = []
+            async with aclosing(_stream_reply(config, messages, signal, record, holder)) as replies:
+                async for event in replies:
+                    yield event
+            reply = holder[0]
+            if reply.stop_reason in ("error", "aborted"):
+                yield TurnEndEvent(reply, [])
+                yield AgentEndEvent(new)
+                return
+
+            batch = ToolBatch()
+            has_tool_calls = bool(reply.tool_calls)
+            if has_tool_calls:
+                async with aclosing(
+                    execute_tool_calls(runner, reply, messages, record, signal, batch)
+                ) as tools:
+                    async for event in tools:
+                        yield event
+            yield TurnEndEvent(reply, batch.results)
+            if batch.steering:
+                pending = batch.steering
+            elif config.get_steering_messages is not None and not has_tool_calls:
+                pending = config.get_steering_messages()
+
+        follow_ups = config.get_follow_up_messages() if config.get_follow_up_messages else []
+        if not follow_ups:
+            break
+        pending = follow_ups
+    yield AgentEndEvent(new)
+
+
+async def _stream_reply(
+    config: LoopConfig,
+    messages: list[AgentMessage],
+    signal: CancellationToken,
+    record: Callable[[AgentMessage], None],
+    holder: list[AssistantMessage],
+) -> AsyncGenerator[AgentEvent, None]:
+    """Stream one reply; record the final message (put in ``holder``) before its message_end."""
+    view = list(messages)
+    if config.transform_context is not None:
+        view = await config.transform_context(view, signal)
+    context = Context(
+        system_prompt=config.system_prompt,
+        messages=config.convert_to_llm(context_for_model(view)),
+        tools=[tool_spec(tool) for tool in config.tools],
+    )
+    options = dataclasses.replace(config.options, signal=signal)
+    final: AssistantMessage | None = None
+    partial: AssistantMessage | None = None
+    stream = config.provider.stream(context, options)
+    try:
+        async for event in stream:
+            if isinstance(event, DoneEvent | ErrorEvent):
+                final = event.message
+                break
+            if partial is None:
+                partial = event.partial
+                yield MessageStartEvent(partial)
+                if isinstance(event, StartEvent):
+                    continue
+            yield MessageUpdateEvent(event.partial, event)
+    except Exception as exc:  # a provider broke its contract; keep the run and the record sound
+        final = _broken(config.provider, partial, f"Provider error: {exc}" if str(exc) else repr(exc))
+    finally:
+        aclose = getattr(stream, "aclose", None)
+        if aclose is not None:
+            await aclose()
+    if final is None:
+        final = _broken(config.provider, partial, "Provider stream ended without a final message")
+    record(final)
+    holder.append(final)
+    if partial is None:
+        yield MessageStartEvent(final)
+    yield MessageEndEvent(final)
+
+
+def _broken(provider: ModelProvider, partial: AssistantMessage | None, text: str) -> AssistantMessage:
+    message = partial if partial is not None else stopped_message(provider, text)
+    message.stop_reason = "error"
+    message.error_message = text
+    return message

@@ -1,0 +1,389 @@
+"""Messages and events as Pi-compatible JSON values (camelCase), and back.
+
+``message_to_dict``/``message_from_dict`` are the one codec for messages wherever they are
+written: session files, JSON mode, RPC. Decoding ignores unknown fields (a newer writer may
+add some) and raises ``WireError`` with a one-line reason for a shape it cannot read.
+``event_to_dict`` keeps output linear in a reply's length: a ``message_update`` carries its
+delta and the index it applies to, never the whole partial message again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tau_agent.content import ImageContent, TextContent, ThinkingContent, ToolCall
+from tau_agent.events import (
+    AgentEndEvent,
+    AgentEvent,
+    MessageEndEvent,
+    MessageStartEvent,
+    MessageUpdateEvent,
+    ToolExecutionEndEvent,
+    ToolExecutionStartEvent,
+    ToolExecutionUpdateEvent,
+    TurnEndEvent,
+)
+from tau_agent.messages import (
+    AgentMessage,
+    AssistantMessage,
+    BashExecutionMessage,
+    BranchSummaryMessage,
+    CompactionSummaryMessage,
+    Cost,
+    CustomMessage,
+    ToolResultMessage,
+    Usage,
+    UserMessage,
+)
+from tau_agent.stream_events import (
+    AssistantMessageEvent,
+    DoneEvent,
+    ErrorEvent,
+    StartEvent,
+    TextEndEvent,
+    ThinkingEndEvent,
+    ToolCallEndEvent,
+)
+from tau_agent.tools import AgentToolResult
+
+Json = dict[str, Any]
+
+
+class WireError(ValueError):
+    """A JSON value is not a message (or block) this codec can read."""
+
+
+# -- content blocks ----------------------------------------------------------------------------
+
+
+def block_to_dict(block: TextContent | ThinkingContent | ImageContent | ToolCall) -> Json:
+    if isinstance(block, TextContent):
+        out: Json = {"type": "text", "text": block.text}
+        if block.text_signature is not None:
+            out["textSignature"] = block.text_signature
+        return out
+    if isinstance(block, ThinkingContent):
+        out = {"type": "thinking", "thinking": block.thinking}
+        if block.thinking_signature is not None:
+            out["thinkingSignature"] = block.thinking_signature
+        if block.redacted:
+            out["redacted"] = True
+        return out
+    if isinstance(block, ImageContent):
+        return {"type": "image", "data": block.data, "mimeType": block.mime_type}
+    out = {"type": "toolCall", "id": block.id, "name": block.name, "arguments": block.arguments}
+    if block.thought_signature is not None:
+        out["thoughtSignature"] = block.thought_signature
+    return out
+
+
+def block_from_dict(data: Any) -> TextContent | ThinkingContent | ImageContent | ToolCall:
+    if not isinstance(data, Mapping):
+        raise WireError(f"content block must be an object, got {type(data).__name__}")
+    kind = data.get("type")
+    if kind == "text":
+        return TextContent(_str(data, "text"), data.get("textSignature"))
+    if kind == "thinking":
+        return ThinkingContent(
+            _str(data, "thinking"), data.get("thinkingSignature"), bool(data.get("redacted"))
+        )
+    if kind == "image":
+        return ImageContent(_str(data, "data"), _str(data, "mimeType"))
+    if kind == "toolCall":
+        arguments = data.get("arguments")
+        return ToolCall(
+            _str(data, "id"),
+            _str(data, "name"),
+            dict(arguments) if isinstance(arguments, Mapping) else {},
+            data.get("thoughtSignature"),
+        )
+    raise WireError(f"unknown content block type {kind!r}")
+
+
+def _str(data: Mapping[str, Any], key: str, default: str | None = "") -> str:
+    value = data.get(key, default)
+    if not isinstance(value, str):
+        raise WireError(f"field {key!r} must be a string")
+    return value
+
+
+def _blocks(value: Any, allowed: tuple[type, ...], where: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise WireError(f"{where} content must be a list")
+    blocks = [block_from_dict(item) for item in value]
+    for block in blocks:
+        if not isinstance(block, allowed):
+            raise WireError(f"{where} content may not hold a {block.type} block")
+    return blocks
+
+
+def _user_content(value: Any, where: str) -> str | list[Any]:
+    return value if isinstance(value, str) else _blocks(value, (TextContent, ImageContent), where)
+
+
+# -- usage --------------------------------------------------------------------------------------
+
+
+def usage_to_dict(usage: Usage) -> Json:
+    c = usage.cost
+    out: Json = {
+        "input": usage.input,
+        "output": usage.output,
+        "cacheRead": usage.cache_read,
+        "cacheWrite": usage.cache_write,
+        "totalTokens": usage.total_tokens,
+        "cost": {
+            "input": c.input,
+            "output": c.output,
+            "cacheRead": c.cache_read,
+            "cacheWrite": c.cache_write,
+            "total": c.total,
+        },
+    }
+    if usage.reasoning:
+        out["reasoning"] = usage.reasoning
+    return out
+
+
+def usage_from_dict(data: Any) -> Usage:
+    if not isinstance(data, Mapping):
+        return Usage()
+    cost = data.get("cost") if isinstance(data.get("cost"), Mapping) else {}
+    assert isinstance(cost, Mapping)
+    return Usage(
+        input=int(data.get("input") or 0),
+        output=int(data.get("output") or 0),
+        cache_read=int(data.get("cacheRead") or 0),
+        cache_write=int(data.get("cacheWrite") or 0),
+        reasoning=int(data.get("reasoning") or 0),
+        total_tokens=int(data.get("totalTokens") or 0),
+        cost=Cost(
+            float(cost.get("input") or 0),
+            float(cost.get("output") or 0),
+            float(cost.get("cacheRead") or 0),
+            float(cost.get("cacheWrite") or 0),
+            float(cost.get("total") or 0),
+        ),
+    )
+
+
+# -- messages -----------------------------------------------------------------------------------
+
+
+def message_to_dict(message: AgentMessage) -> Json:
+    if isinstance(message, UserMessage):
+        content = (
+            message.content
+            if isinstance(message.content, str)
+            else [block_to_dict(b) for b in message.content]
+        )
+        return {"role": "user", "content": content, "timestamp": message.timestamp}
+    if isinstance(message, AssistantMessage):
+        out: Json = {
+            "role": "assistant",
+            "content": [block_to_dict(b) for b in message.content],
+            "api": message.api,
+            "provider": message.provider,
+            "model": message.model,
+            "usage": usage_to_dict(message.usage),
+            "stopReason": message.stop_reason,
+            "timestamp": message.timestamp,
+        }
+        if message.error_message is not None:
+            out["errorMessage"] = message.error_message
+        if message.response_id is not None:
+            out["responseId"] = message.response_id
+        return out
+    if isinstance(message, ToolResultMessage):
+        out = {
+            "role": "toolResult",
+            "toolCallId": message.tool_call_id,
+            "toolName": message.tool_name,
+            "content": [block_to_dict(b) for b in message.content],
+            "isError": message.is_error,
+            "timestamp": message.timestamp,
+        }
+        if message.details is not None:
+            out["details"] = message.details
+        return out
+    if isinstance(message, BashExecutionMessage):
+        out = {
+            "role": "bashExecution",
+            "command": message.command,
+            "output": message.output,
+            "exitCode": message.exit_code,
+            "cancelled": message.cancelled,
+            "truncated": message.truncated,
+            "timestamp": message.timestamp,
+        }
+        if message.full_output_path is not None:
+            out["fullOutputPath"] = message.full_output_path
+        if message.exclude_from_context:
+            out["excludeFromContext"] = True
+        return out
+    if isinstance(message, CustomMessage):
+        content = (
+            message.content
+            if isinstance(message.content, str)
+            else [block_to_dict(b) for b in message.content]
+        )
+        out = {
+            "role": "custom",
+            "customType": message.custom_type,
+            "content": content,
+            "display": message.display,
+            "timestamp": message.timestamp,
+        }
+        if message.details is not None:
+            out["details"] = message.details
+        return out
+    if isinstance(message, CompactionSummaryMessage):
+        return {
+            "role": "compactionSummary",
+            "summary": message.summary,
+            "tokensBefore": message.tokens_before,
+            "timestamp": message.timestamp,
+        }
+    return {
+        "role": "branchSummary",
+        "summary": message.summary,
+        "fromId": message.from_id,
+        "timestamp": message.timestamp,
+    }
+
+
+def message_from_dict(data: Any) -> AgentMessage:
+    """Read a message; raises WireError (one line) for anything it cannot make sense of."""
+    if not isinstance(data, Mapping):
+        raise WireError(f"message must be an object, got {type(data).__name__}")
+    role = data.get("role")
+    ts = data.get("timestamp")
+    timestamp = int(ts) if isinstance(ts, int | float) and not isinstance(ts, bool) else 0
+    if role == "user":
+        return UserMessage(_user_content(data.get("content", ""), "user"), timestamp)
+    if role == "assistant":
+        stop = data.get("stopReason", "stop")
+        if stop not in ("stop", "length", "toolUse", "error", "aborted"):
+            raise WireError(f"unknown stopReason {stop!r}")
+        blocks = _blocks(data.get("content", []), (TextContent, ThinkingContent, ToolCall), "assistant")
+        return AssistantMessage(
+            content=blocks,
+            api=str(data.get("api") or ""),
+            provider=str(data.get("provider") or ""),
+            model=str(data.get("model") or ""),
+            usage=usage_from_dict(data.get("usage")),
+            stop_reason=stop,
+            error_message=data.get("errorMessage"),
+            response_id=data.get("responseId"),
+            timestamp=timestamp,
+        )
+    if role == "toolResult":
+        content = data.get("content", [])
+        blocks = (
+            [TextContent(content)]
+            if isinstance(content, str)
+            else _blocks(content, (TextContent, ImageContent), "toolResult")
+        )
+        return ToolResultMessage(
+            _str(data, "toolCallId"),
+            _str(data, "toolName"),
+            blocks,
+            data.get("details"),
+            bool(data.get("isError")),
+            timestamp,
+        )
+    if role == "bashExecution":
+        code = data.get("exitCode")
+        return BashExecutionMessage(
+            _str(data, "command"),
+            _str(data, "output"),
+            code if isinstance(code, int) else None,
+            bool(data.get("cancelled")),
+            bool(data.get("truncated")),
+            data.get("fullOutputPath"),
+            bool(data.get("excludeFromContext")),
+            timestamp,
+        )
+    if role in ("custom", "hookMessage"):
+        return CustomMessage(
+            _str(data, "customType"),
+            _user_content(data.get("content", ""), "custom"),
+            bool(data.get("display", True)),
+            data.get("details"),
+            timestamp,
+        )
+    if role == "compactionSummary":
+        return CompactionSummaryMessage(_str(data, "summary"), int(data.get("tokensBefore") or 0), timestamp)
+    if role == "branchSummary":
+        return BranchSummaryMessage(_str(data, "summary"), _str(data, "fromId"), timestamp)
+    raise WireError(f"unknown message role {role!r}")
+
+
+# -- events -------------------------------------------------------------------------------------
+
+
+def tool_result_to_dict(result: AgentToolResult) -> Json:
+    return {"content": [block_to_dict(b) for b in result.content], "details": result.details}
+
+
+def assistant_event_to_dict(event: AssistantMessageEvent) -> Json:
+    """The stream event without its partial: index and delta (or the finished piece)."""
+    if isinstance(event, DoneEvent | ErrorEvent):
+        key = "message" if isinstance(event, DoneEvent) else "error"
+        return {"type": event.type, "reason": event.reason, key: message_to_dict(event.message)}
+    if isinstance(event, StartEvent):
+        return {"type": "start"}
+    out: Json = {"type": event.type, "contentIndex": event.content_index}
+    if isinstance(event, TextEndEvent | ThinkingEndEvent):
+        out["content"] = event.content
+    elif isinstance(event, ToolCallEndEvent):
+        out["toolCall"] = block_to_dict(event.tool_call)
+    else:
+        delta = getattr(event, "delta", None)
+        if delta is not None:
+            out["delta"] = delta
+    return out
+
+
+def event_to_dict(event: AgentEvent) -> Json:
+    """An AgentEvent as one JSON object, Pi's names and fields."""
+    if isinstance(event, MessageUpdateEvent):
+        return {
+            "type": "message_update",
+            "assistantMessageEvent": assistant_event_to_dict(event.assistant_message_event),
+        }
+    if isinstance(event, MessageStartEvent | MessageEndEvent):
+        return {"type": event.type, "message": message_to_dict(event.message)}
+    if isinstance(event, TurnEndEvent):
+        return {
+            "type": "turn_end",
+            "message": message_to_dict(event.message),
+            "toolResults": [message_to_dict(m) for m in event.tool_results],
+        }
+    if isinstance(event, AgentEndEvent):
+        return {"type": "agent_end", "messages": [message_to_dict(m) for m in event.messages]}
+    if isinstance(event, ToolExecutionStartEvent):
+        return {
+            "type": event.type,
+            "toolCallId": event.tool_call_id,
+            "toolName": event.tool_name,
+            "args": event.args,
+        }
+    if isinstance(event, ToolExecutionUpdateEvent):
+        return {
+            "type": event.type,
+            "toolCallId": event.tool_call_id,
+            "toolName": event.tool_name,
+            "args": event.args,
+            "partialResult": tool_result_to_dict(event.partial_result),
+        }
+    if isinstance(event, ToolExecutionEndEvent):
+        return {
+            "type": event.type,
+            "toolCallId": event.tool_call_id,
+            "toolName": event.tool_name,
+            "result": tool_result_to_dict(event.result),
+            "isError": event.is_error,
+        }
+    return {"type": event.type}

@@ -1,0 +1,3 @@
+from tau_coding.cli import main
+
+raise SystemExit(main())
