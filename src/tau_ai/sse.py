@@ -1,0 +1,104 @@
+"""The one Server-Sent Events decoder every adapter shares.
+
+Incremental and byte-oriented: ``feed`` takes whatever the socket delivered (a chunk may end
+mid-line, mid-character or between the CR and LF of a CRLF) and returns the events completed
+so far. Follows the WHATWG framing: lines end with LF, CR or CRLF; ``:`` lines are comments;
+``data`` lines of one event are joined with LF; a blank line dispatches. It never raises on
+malformed input; undecodable bytes become U+FFFD.
+
+Hand-written rather than httpx-sse: that package parses lines of an ``aiter_lines`` stream,
+which costs a text decode and a str per line on top of this, and it cannot be fed bytes
+split at arbitrary offsets by a test; this decoder is one pass over bytes per chunk.
+"""
+
+from __future__ import annotations
+
+import codecs
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class SseEvent:
+    """One dispatched event. ``event`` is "message" when the stream named none."""
+
+    event: str
+    data: str
+    id: str | None = None
+    retry: int | None = None
+
+
+class SseDecoder:
+    __slots__ = ("_buffer", "_data", "_decoder", "_event", "_id", "_pending_cr", "_retry")
+
+    def __init__(self) -> None:
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self._buffer = ""
+        self._pending_cr = False
+        self._event = ""
+        self._data: list[str] = []
+        self._id: str | None = None
+        self._retry: int | None = None
+
+    def feed(self, chunk: bytes) -> list[SseEvent]:
+        """Decode a chunk; returns the events it completed (often none, often one)."""
+        text = self._decoder.decode(chunk)
+        if not text:
+            return []
+        if self._pending_cr:
+            self._pending_cr = False
+            if text.startswith("\n"):
+                text = text[1:]
+        buffer = self._buffer + text if self._buffer else text
+        events: list[SseEvent] = []
+        start = 0
+        n = len(buffer)
+        while start < n:
+            lf = buffer.find("\n", start)
+            cr = buffer.find("\r", start, lf if lf != -1 else n)
+            if cr != -1:
+                end, nxt = cr, cr + 1
+                if nxt < n and buffer[nxt] == "\n":
+                    nxt += 1
+                elif nxt == n:
+                    self._pending_cr = True  # a LF may follow in the next chunk
+            elif lf != -1:
+                end, nxt = lf, lf + 1
+            else:
+                break
+            self._line(buffer[start:end], events)
+            start = nxt
+        self._buffer = buffer[start:]
+        return events
+
+    def flush(self) -> list[SseEvent]:
+        """End of stream: dispatch a final event that lacked its blank line."""
+        events: list[SseEvent] = []
+        rest = self._buffer + self._decoder.decode(b"", final=True)
+        self._buffer = ""
+        if rest:
+            self._line(rest, events)
+        self._line("", events)
+        return events
+
+    def _line(self, line: str, events: list[SseEvent]) -> None:
+        if not line:
+            if self._data:
+                events.append(
+                    SseEvent(self._event or "message", "\n".join(self._data), self._id, self._retry)
+                )
+            self._event, self._data, self._retry = "", [], None
+            return
+        if line[0] == ":":
+            return
+        field, sep, value = line.partition(":")
+        if sep and value.startswith(" "):
+            value = value[1:]
+        if field == "data":
+            self._data.append(value)
+        elif field == "event":
+            self._event = value
+        elif field == "id":
+            if "\0" not in value:
+                self._id = value
+        elif field == "retry" and value.isdigit():
+            self._retry = int(value)

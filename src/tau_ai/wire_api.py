@@ -1,0 +1,68 @@
+"""WireApi: the pure half of an adapter, one per wire API.
+
+An adapter is split in two. The pure half (this contract, implemented under
+``tau_ai/apis/<api>/``) turns a Context into a request and a response's SSE events into
+canonical AssistantMessageEvents; it does no I/O and is tested with recorded bytes. The I/O
+half (``http_provider.py``) is shared by all APIs: it sends the request, retries, decodes SSE,
+feeds the parser, and turns every failure into an ``error`` event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from tau_agent.provider import Context, StreamOptions
+from tau_agent.stream_events import AssistantMessageEvent
+from tau_ai.model import Model
+from tau_ai.sse import SseEvent
+
+
+@dataclass(frozen=True, slots=True)
+class HttpRequestSpec:
+    """What to send: absolute URL, headers (auth included), JSON body."""
+
+    url: str
+    headers: Mapping[str, str]
+    body: Mapping[str, Any]
+    method: str = "POST"
+
+
+class WireParser(Protocol):
+    """One response's SSE events -> canonical events (through an AssistantMessageBuilder).
+
+    ``feed`` may end the message itself (an error event inside an HTTP-200 stream, or the API's
+    own end marker); after that it returns no more events. ``finish`` is called when the body
+    ended; if the message has not ended yet it must end it: ``done`` when the API's stream
+    was complete, ``error`` ("stream ended unexpectedly") when it was cut short. ``fail`` ends
+    it as failed or aborted from outside (transport error, cancellation), keeping what arrived.
+    """
+
+    @property
+    def has_content(self) -> bool: ...
+
+    @property
+    def ended(self) -> bool: ...
+
+    def feed(self, event: SseEvent) -> list[AssistantMessageEvent]: ...
+
+    def finish(self) -> list[AssistantMessageEvent]: ...
+
+    def fail(self, reason: str, error_message: str) -> list[AssistantMessageEvent]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class WireApi:
+    """The pure half of one API.
+
+    ``build_request(model, context, options, api_key)`` builds the request;
+    ``new_parser(model)`` makes a parser for one response; ``error_message(status, body)``
+    extracts the provider's own message from an error body (capped, one line).
+    """
+
+    name: str
+    build_request: Callable[[Model, Context, StreamOptions, str | None], HttpRequestSpec]
+    new_parser: Callable[[Model], WireParser]
+    error_message: Callable[[int, bytes], str]
+    extra: Mapping[str, Any] = field(default_factory=dict)
