@@ -32,7 +32,15 @@ from tau_agent.events import (
     TurnStartEvent,
 )
 from tau_agent.hooks import AfterToolCall, BeforeToolCall, ConvertToLlm, MessageSource, TransformContext
-from tau_agent.messages import AgentMessage, AssistantMessage, context_for_model, convert_to_llm
+from tau_agent.messages import (
+    AgentMessage,
+    AssistantMessage,
+    LlmMessage,
+    context_for_model,
+    convert_to_llm,
+    is_empty_failure,
+    message_to_llm,
+)
 from tau_agent.provider import Context, ModelProvider, StreamOptions
 from tau_agent.stream_events import DoneEvent, ErrorEvent, StartEvent
 from tau_agent.tool_execution import ToolBatch, ToolRunner, execute_tool_calls
@@ -93,6 +101,7 @@ async def run_agent_loop(
         after=config.after_tool_call,
         get_steering=config.get_steering_messages,
     )
+    view = _ContextView(config, messages)
     turns = 0
     pending: list[AgentMessage] = list(prompts)
     yield AgentStartEvent()
@@ -117,7 +126,7 @@ async def run_agent_loop(
 
             turns += 1
             holder: list[AssistantMessage] = []
-            async with aclosing(_stream_reply(config, messages, signal, record, holder)) as replies:
+            async with aclosing(_stream_reply(config, view, signal, record, holder)) as replies:
                 async for event in replies:
                     yield event
             reply = holder[0]
@@ -147,20 +156,47 @@ async def run_agent_loop(
     yield AgentEndEvent(new)
 
 
+class _ContextView:
+    """What the model is sent, kept in step with the record.
+
+    With the default conversion and no context transform, each turn converts only the
+    messages appended since the last one, so a turn costs O(new messages), not O(record).
+    """
+
+    def __init__(self, config: LoopConfig, messages: list[AgentMessage]) -> None:
+        self._config = config
+        self._messages = messages
+        self._incremental = config.transform_context is None and config.convert_to_llm is convert_to_llm
+        self._converted: list[LlmMessage] = []
+        self._upto = 0
+
+    async def build(self, signal: CancellationToken) -> list[LlmMessage]:
+        config, messages = self._config, self._messages
+        if not self._incremental:
+            view = list(messages)
+            if config.transform_context is not None:
+                view = await config.transform_context(view, signal)
+            return config.convert_to_llm(context_for_model(view))
+        for message in messages[self._upto :]:
+            if not is_empty_failure(message):
+                converted = message_to_llm(message)
+                if converted is not None:
+                    self._converted.append(converted)
+        self._upto = len(messages)
+        return list(self._converted)
+
+
 async def _stream_reply(
     config: LoopConfig,
-    messages: list[AgentMessage],
+    view: _ContextView,
     signal: CancellationToken,
     record: Callable[[AgentMessage], None],
     holder: list[AssistantMessage],
 ) -> AsyncGenerator[AgentEvent, None]:
     """Stream one reply; record the final message (put in ``holder``) before its message_end."""
-    view = list(messages)
-    if config.transform_context is not None:
-        view = await config.transform_context(view, signal)
     context = Context(
         system_prompt=config.system_prompt,
-        messages=config.convert_to_llm(context_for_model(view)),
+        messages=await view.build(signal),
         tools=[tool_spec(tool) for tool in config.tools],
     )
     options = dataclasses.replace(config.options, signal=signal)

@@ -172,25 +172,28 @@ def bash_execution_text(message: BashExecutionMessage) -> str:
     return "\n".join(lines)
 
 
-def convert_to_llm(messages: list[AgentMessage]) -> list[LlmMessage]:
-    """The default view of a record for a model: app kinds become user messages.
+def message_to_llm(message: AgentMessage) -> LlmMessage | None:
+    """How one message reads to a model: app kinds become user messages; ``!!`` output is dropped."""
+    if isinstance(message, UserMessage | AssistantMessage | ToolResultMessage):
+        return message
+    if isinstance(message, BashExecutionMessage):
+        if message.exclude_from_context:
+            return None
+        return UserMessage(bash_execution_text(message), message.timestamp)
+    if isinstance(message, CustomMessage):
+        return UserMessage(message.content, message.timestamp)
+    if isinstance(message, CompactionSummaryMessage):
+        return UserMessage(COMPACTION_PREFIX + message.summary + SUMMARY_SUFFIX, message.timestamp)
+    return UserMessage(BRANCH_PREFIX + message.summary + SUMMARY_SUFFIX, message.timestamp)
 
-    Excluded ``!!`` commands are dropped; everything else keeps its position and timestamp.
-    """
+
+def convert_to_llm(messages: list[AgentMessage]) -> list[LlmMessage]:
+    """The default view of a record for a model, message by message (see ``message_to_llm``)."""
     out: list[LlmMessage] = []
     for message in messages:
-        if isinstance(message, UserMessage | AssistantMessage | ToolResultMessage):
-            out.append(message)
-        elif isinstance(message, BashExecutionMessage):
-            if not message.exclude_from_context:
-                out.append(UserMessage(bash_execution_text(message), message.timestamp))
-        elif isinstance(message, CustomMessage):
-            out.append(UserMessage(message.content, message.timestamp))
-        elif isinstance(message, CompactionSummaryMessage):
-            text = COMPACTION_PREFIX + message.summary + SUMMARY_SUFFIX
-            out.append(UserMessage(text, message.timestamp))
-        else:
-            out.append(UserMessage(BRANCH_PREFIX + message.summary + SUMMARY_SUFFIX, message.timestamp))
+        converted = message_to_llm(message)
+        if converted is not None:
+            out.append(converted)
     return out
 
 
@@ -227,5 +230,6 @@ __all__ = [
     "UserMessage",
     "context_for_model",
     "convert_to_llm",
+    "message_to_llm",
     "now_ms",
 ]

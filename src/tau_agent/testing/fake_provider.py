@@ -114,10 +114,14 @@ class _Recorder:
                 break
             if isinstance(part, TextPart):
                 for chunk in part.chunks:
+                    if signal.cancelled:
+                        break
                     for event in builder.text_delta(chunk):
                         yield event
             elif isinstance(part, ThinkingPart):
                 for chunk in part.chunks:
+                    if signal.cancelled:
+                        break
                     for event in builder.thinking_delta(chunk, redacted=part.redacted):
                         yield event
                 if part.signature:

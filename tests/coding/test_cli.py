@@ -1,0 +1,69 @@
+"""The tau command as a user runs it: a real subprocess each time."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from tau_coding import __version__
+
+
+def tau(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tau_coding", *args],
+        input=stdin if stdin is not None else "",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_version_answers_without_loading_the_agent_http_or_ui() -> None:
+    probe = (
+        "import sys; sys.argv=['tau','--version']\n"
+        "from tau_coding.cli import main\n"
+        "try: main()\n"
+        "except SystemExit: pass\n"
+        "heavy = [m for m in ('httpx', 'pydantic', 'rich', 'textual', 'tau_agent.loop', 'asyncio') if m in sys.modules]\n"
+        "print('HEAVY', heavy)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert f"tau {__version__}" in out.stdout
+    assert "HEAVY []" in out.stdout
+
+
+def test_help_lists_print_mode_and_exit_codes() -> None:
+    out = tau("--help")
+    assert out.returncode == 0
+    assert "--print" in out.stdout and "Exit codes" in out.stdout
+
+
+def test_unknown_flag_is_one_line_on_stderr_and_exit_2() -> None:
+    out = tau("--frobnicate")
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.count("\n") == 1 and "unrecognized arguments: --frobnicate" in out.stderr
+
+
+def test_print_mode_prints_only_the_answer() -> None:
+    out = tau("-p", "fix", "the", "test")
+    assert out.returncode == 0
+    assert out.stdout == "(scripted provider) You asked: fix the test\n"
+
+
+def test_piped_stdin_is_prepended_to_the_prompt() -> None:
+    out = tau("-p", "summarise this", stdin="log line 1\n")
+    assert out.returncode == 0 and "log line 1" in out.stdout and "summarise this" in out.stdout
+
+
+def test_json_mode_writes_one_event_per_line() -> None:
+    out = tau("-p", "--mode", "json", "hi")
+    assert out.returncode == 0
+    events = [json.loads(line) for line in out.stdout.splitlines()]
+    assert events[0]["type"] == "agent_start" and events[-1]["type"] == "agent_end"
+    assert [e["type"] for e in events].count("message_end") == 2
+
+
+def test_no_prompt_is_a_usage_error() -> None:
+    out = tau("-p")
+    assert out.returncode == 2 and out.stderr.startswith("tau: no prompt given")
