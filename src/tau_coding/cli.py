@@ -6,7 +6,6 @@ Only the standard library is imported at module level, so ``tau --version`` and
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 
@@ -15,41 +14,13 @@ from tau_coding import __version__
 EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        """Usage errors are one line on stderr and exit code 2."""
-        sys.stderr.write(f"tau: {message} (see tau --help)\n")
-        raise SystemExit(EXIT_USAGE)
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog="tau",
-        description="Tau: a terminal coding agent. It reads, edits and runs code in this directory.",
-        epilog="Exit codes: 0 success, 1 the run failed, 2 usage or configuration error, 130 interrupted.",
-    )
-    parser.add_argument("prompt", nargs="*", help="the task to send (joined with spaces)")
-    parser.add_argument(
-        "-p",
-        "--print",
-        dest="print_mode",
-        action="store_true",
-        help="print mode: run once and print only the final answer",
-    )
-    parser.add_argument(
-        "--mode",
-        choices=("text", "json"),
-        default="text",
-        help="output of print mode: text (the answer) or json (one event per line)",
-    )
-    parser.add_argument(
-        "--max-turns", type=int, default=None, metavar="N", help="stop after N model calls (exit code 1)"
-    )
-    parser.add_argument("-v", "--version", action="version", version=f"tau {__version__}")
-    return parser
-
-
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv in (["--version"], ["-v"]):  # the common case answers before argparse is even built
+        sys.stdout.write(f"tau {__version__}\n")
+        return EXIT_OK
+    from tau_coding.cli_args import build_parser
+
     args = build_parser().parse_args(argv)
     prompt = " ".join(args.prompt)
     if not sys.stdin.isatty():
