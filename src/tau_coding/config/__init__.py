@@ -1,0 +1,1 @@
+"""Where Tau keeps its files, and what the user configured: settings, credentials, models."""

@@ -1,0 +1,74 @@
+"""Settings: user then project, merged; bad input is a diagnostic, never a crash."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tau_coding.config.settings import load_settings
+
+
+def _write(path: Path, data: object | str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(data if isinstance(data, str) else json.dumps(data))
+    return path
+
+
+def test_project_settings_override_user_settings_deeply(tmp_path: Path) -> None:
+    user = _write(
+        tmp_path / "home/settings.json",
+        {"defaultModel": "a", "compaction": {"enabled": True, "reserveTokens": 1}},
+    )
+    project = _write(
+        tmp_path / "proj/.tau/settings.json", {"defaultModel": "b", "compaction": {"reserveTokens": 2}}
+    )
+    settings, diagnostics = load_settings(user, project)
+    assert diagnostics == []
+    assert settings.get("defaultModel") == "b"
+    assert settings.get("compaction.enabled") is True and settings.get("compaction.reserveTokens") == 2
+    assert settings.get("compaction.keepRecentTokens", 20000) == 20000
+
+
+def test_missing_files_mean_defaults(tmp_path: Path) -> None:
+    settings, diagnostics = load_settings(tmp_path / "nope.json", tmp_path / "nope2.json")
+    assert settings.get("defaultModel") is None and diagnostics == []
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ('{"defaultModel": ', "invalid JSON at line 1 column 18: Expecting value"),
+        ("[1, 2]", "must hold a JSON object, not list"),
+        ('{"defaultThinkingLevel": "extreme"}', "defaultThinkingLevel must be one of off, minimal"),
+        (
+            '{"compaction": {"reserveTokens": "lots"}}',
+            'compaction.reserveTokens must be a int, got "lots"; ignored',
+        ),
+        ('{"compaction": {"enabled": 1}}', "compaction.enabled must be a bool, got 1; ignored"),
+        ('{"retry": {"maxRetries": true}}', "retry.maxRetries must be a int, got true; ignored"),
+        ('{"compaction": true}', "compaction must be an object; ignored"),
+        ('{"colour": "blue"}', "unknown setting 'colour'; ignored"),
+    ],
+)
+def test_bad_settings_become_one_line_diagnostics(tmp_path: Path, content: str, expected: str) -> None:
+    user = _write(tmp_path / "settings.json", content)
+    settings, diagnostics = load_settings(user, tmp_path / "none.json")
+    assert len(diagnostics) == 1
+    assert expected in diagnostics[0].message and "\n" not in str(diagnostics[0])
+    assert diagnostics[0].source == str(user)
+
+
+def test_a_bad_value_does_not_lose_the_good_ones(tmp_path: Path) -> None:
+    user = _write(tmp_path / "s.json", {"defaultModel": "m", "defaultThinkingLevel": 3, "theme": "dark"})
+    settings, diagnostics = load_settings(user, tmp_path / "none.json")
+    assert settings.get("defaultModel") == "m" and settings.get("theme") == "dark"
+    assert settings.get("defaultThinkingLevel") is None and len(diagnostics) == 1
+
+
+def test_invalid_utf8_is_reported(tmp_path: Path) -> None:
+    user = tmp_path / "s.json"
+    user.write_bytes(b'{"theme": "\xff"}')
+    _, diagnostics = load_settings(user, tmp_path / "none.json")
+    assert diagnostics and diagnostics[0].message.startswith("cannot read")
