@@ -54,7 +54,7 @@ def test_missing_files_mean_defaults(tmp_path: Path) -> None:
 )
 def test_bad_settings_become_one_line_diagnostics(tmp_path: Path, content: str, expected: str) -> None:
     user = _write(tmp_path / "settings.json", content)
-    settings, diagnostics = load_settings(user, tmp_path / "none.json")
+    _, diagnostics = load_settings(user, tmp_path / "none.json")
     assert len(diagnostics) == 1
     assert expected in diagnostics[0].message and "\n" not in str(diagnostics[0])
     assert diagnostics[0].source == str(user)
