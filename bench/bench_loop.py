@@ -67,3 +67,13 @@ def tool_turn_cost(turns: int, repeats: int = 3) -> float:
     base = _time_run(lambda: make(1), repeats)
     full = _time_run(lambda: make(turns), repeats)
     return max(full - base, 0.0) / max(turns - 1, 1) * 1e6
+
+
+def cases(smoke: bool) -> list[tuple[str, Any, str, float | None]]:
+    sizes = (100, 1_000) if smoke else (100, 10_000, 100_000)
+    out: list[tuple[str, Any, str, float | None]] = [
+        (f"loop: stream, {n} deltas", lambda n=n: stream_delta_cost(n), "us/delta", 2.0) for n in sizes
+    ]
+    turns = 20 if smoke else 500
+    out.append((f"loop: tool round trip, {turns} turns", lambda: tool_turn_cost(turns), "us/turn", 200.0))
+    return out

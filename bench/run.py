@@ -7,6 +7,7 @@ python bench/run.py --smoke    small sizes, to check the suite itself works (CI)
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import platform
 import sys
@@ -16,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import bench_loop
+Case = tuple[str, Callable[[], float], str, float | None]  # name, measure, unit, target (None: report only)
 
 
 @dataclass
@@ -31,17 +32,14 @@ class Row:
         return None if self.target is None else self.value <= self.target
 
 
-def cases(smoke: bool) -> list[tuple[str, Callable[[], float], str, float | None]]:
-    sizes = (100, 1_000) if smoke else (100, 10_000, 100_000)
-    out: list[tuple[str, Callable[[], float], str, float | None]] = []
-    for n in sizes:
-        out.append(
-            (f"loop: stream, {n} deltas", lambda n=n: bench_loop.stream_delta_cost(n), "us/delta", 2.0)
-        )
-    turns = 20 if smoke else 500
-    out.append(
-        (f"loop: tool round trip, {turns} turns", lambda: bench_loop.tool_turn_cost(turns), "us/turn", 200.0)
-    )
+def cases(smoke: bool) -> list[Case]:
+    """Every ``bench/bench_*.py`` module that defines ``cases(smoke)`` contributes its cases."""
+    out: list[Case] = []
+    for path in sorted(Path(__file__).parent.glob("bench_*.py")):
+        module = importlib.import_module(f"bench.{path.stem}")
+        contribute = getattr(module, "cases", None)
+        if contribute is not None:
+            out.extend(contribute(smoke))
     return out
 
 

@@ -1,0 +1,46 @@
+"""Whole-process costs of the tau command: start-up, as a user feels it."""
+
+from __future__ import annotations
+
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+
+def _median_ms(argv: list[str], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def tau_executable() -> list[str]:
+    script = Path(sys.executable).with_name("tau")
+    if script.exists():
+        return [str(script)]
+    found = shutil.which("tau")
+    return [found] if found else [sys.executable, "-m", "tau_coding"]
+
+
+def version_ms(runs: int = 20) -> float:
+    """Median wall time of ``tau --version``."""
+    return _median_ms([*tau_executable(), "--version"], runs)
+
+
+def bare_python_ms(runs: int = 20) -> float:
+    """Median wall time of ``python -c pass``: the floor ``tau --version`` is compared with."""
+    return _median_ms([sys.executable, "-c", "pass"], runs)
+
+
+def cases(smoke: bool) -> list[tuple[str, Any, str, float | None]]:
+    runs = 3 if smoke else 20
+    return [
+        ("cli: python -c pass", lambda: bare_python_ms(runs), "ms", None),
+        ("cli: tau --version", lambda: version_ms(runs), "ms", 60.0),
+    ]
