@@ -68,7 +68,7 @@ def find_skill_files(root: Path) -> tuple[list[Path], list[Diagnostic]]:
     if not _is_dir(root):
         return [], diagnostics
     entries = _entries(root, diagnostics)
-    found = [entry for entry, is_dir in entries if not is_dir and entry.suffix == ".md"]
+    found = [path for path, is_dir in entries if not is_dir and path.suffix == ".md" and _is_file(path)]
     seen = {_real(root)}
     for entry, is_dir in entries:
         if is_dir:

@@ -9,6 +9,7 @@ skipped, and files too large to belong in a prompt are skipped rather than read 
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 from tau_coding.resources.diagnostics import Diagnostic
@@ -28,13 +29,26 @@ def read_resource_text(path: Path) -> tuple[str | None, list[Diagnostic]]:
     """
     source = str(path)
     try:
-        with open(path, "rb") as handle:
-            size = os.fstat(handle.fileno()).st_size
-            if size > MAX_FILE_BYTES:
-                return None, [_error(source, f"file is {size} bytes, over the {MAX_FILE_BYTES} byte limit")]
-            data = handle.read(MAX_FILE_BYTES + 1)
+        # O_NONBLOCK: a FIFO named like a resource must not hang start-up; it is refused below.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except IsADirectoryError:
         return None, [_error(source, "is a directory, expected a file")]
+    except OSError as exc:
+        return None, [_error(source, f"cannot read: {exc.strerror or exc}")]
+    try:
+        status = os.fstat(fd)
+        if stat.S_ISDIR(status.st_mode):
+            os.close(fd)
+            return None, [_error(source, "is a directory, expected a file")]
+        if not stat.S_ISREG(status.st_mode):
+            os.close(fd)
+            return None, [_error(source, "is not a regular file")]
+        with os.fdopen(fd, "rb") as handle:
+            if status.st_size > MAX_FILE_BYTES:
+                return None, [
+                    _error(source, f"file is {status.st_size} bytes, over the {MAX_FILE_BYTES} byte limit")
+                ]
+            data = handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         return None, [_error(source, f"cannot read: {exc.strerror or exc}")]
     if len(data) > MAX_FILE_BYTES:  # grew while we looked, or a special file without a size
