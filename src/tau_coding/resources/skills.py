@@ -128,6 +128,7 @@ def format_skills_for_prompt(skills: Sequence[Skill]) -> str:
         return ""
     lines = [
         "# Skills",
+        "",
         "Each skill below is a file of instructions for one kind of task. When a task fits a skill's"
         " description, read that file with the read tool before you start, and follow it. Relative"
         " paths inside a skill are relative to the directory its file is in.",

@@ -54,9 +54,12 @@ def test_every_validation_case_has_a_fixture() -> None:
 
 def test_valid_skill_keeps_every_spec_field() -> None:
     (skill,), _ = load_case("valid")
-    assert skill.description == (
-        "Extract text and tables from PDF files and fill in PDF forms. Use when the user works with PDFs.\n"
-    ).strip()
+    assert (
+        skill.description
+        == (
+            "Extract text and tables from PDF files and fill in PDF forms. Use when the user works with PDFs.\n"
+        ).strip()
+    )
     assert skill.license == "Apache-2.0"
     assert skill.compatibility == "Needs poppler-utils (pdftotext) on PATH"
     assert skill.metadata == {"author": "example-org", "version": "1.0"}
@@ -207,7 +210,7 @@ def skill(name: str, description: str = "d", hidden: bool = False, body: str = "
 
 
 def test_prompt_block_lists_visible_skills_with_escaped_fields() -> None:
-    text = format_skills_for_prompt([skill("a", "Use for <xml> & \"quotes\""), skill("b", hidden=True)])
+    text = format_skills_for_prompt([skill("a", 'Use for <xml> & "quotes"'), skill("b", hidden=True)])
     assert "<available_skills>" in text and text.endswith("</available_skills>")
     assert "<name>a</name>" in text and "<name>b</name>" not in text
     assert "<description>Use for &lt;xml&gt; &amp; &quot;quotes&quot;</description>" in text
