@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tau_coding.resources.diagnostics import Diagnostic
-from tau_coding.resources.text_files import read_resource_text
+from tau_coding.resources.text_files import FileIdentity, file_identity, read_resource_text
 
 CONTEXT_FILE_NAMES = ("AGENTS.md", "CLAUDE.md")
 
@@ -45,12 +45,12 @@ def load_context_files(cwd: Path, tau_home: Path) -> tuple[list[ContextFile], li
     """Read every context file, in order; unreadable ones are left out with a diagnostic."""
     files: list[ContextFile] = []
     diagnostics: list[Diagnostic] = []
-    seen: set[Path] = set()
+    seen: set[FileIdentity] = set()
     for directory in context_directories(cwd, tau_home):
         path = find_context_file(directory)
         if path is None:
             continue
-        key = _identity(path)
+        key = file_identity(path)
         if key in seen:
             continue
         seen.add(key)
@@ -59,10 +59,3 @@ def load_context_files(cwd: Path, tau_home: Path) -> tuple[list[ContextFile], li
         if text is not None:
             files.append(ContextFile(path, text))
     return files, diagnostics
-
-
-def _identity(path: Path) -> Path:
-    try:
-        return path.resolve()
-    except OSError:
-        return path.absolute()

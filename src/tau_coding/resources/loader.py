@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from tau_agent.tools import AgentTool
 from tau_coding.resources.context_files import ContextFile, load_context_files
 from tau_coding.resources.diagnostics import Diagnostic
 from tau_coding.resources.prompt_templates import (
@@ -24,6 +24,9 @@ from tau_coding.resources.skill_files import Skill
 from tau_coding.resources.skills import expand_skill_command, load_skills
 from tau_coding.resources.system_files import load_system_prompt_parts
 from tau_coding.resources.system_prompt import build_system_prompt
+
+if TYPE_CHECKING:  # only for annotations: importing tools pulls in asyncio
+    from tau_agent.tools import AgentTool
 
 
 @dataclass(frozen=True, slots=True)

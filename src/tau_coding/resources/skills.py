@@ -24,12 +24,12 @@ from pathlib import Path
 
 from tau_coding.resources.diagnostics import Diagnostic
 from tau_coding.resources.skill_files import SKILL_FILE, Skill, SkillSource, parse_skill
-from tau_coding.resources.text_files import read_resource_text
+from tau_coding.resources.text_files import FileIdentity, file_identity, read_resource_text
 
 PROJECT_SKILL_DIRS = (Path(".tau/skills"), Path(".agents/skills"))
 SKILL_COMMAND_PREFIX = "/skill:"
 _MAX_DEPTH = 12
-_SKILL_COMMAND = re.compile(r"/skill:(\S+)(?:\s+(.*))?\Z", re.DOTALL)
+_SKILL_COMMAND = re.compile(re.escape(SKILL_COMMAND_PREFIX) + r"(\S+)(?:\s+(.*))?\Z", re.DOTALL)
 
 
 def find_git_root(cwd: Path) -> Path | None:
@@ -69,7 +69,7 @@ def find_skill_files(root: Path) -> tuple[list[Path], list[Diagnostic]]:
         return [], diagnostics
     entries = _entries(root, diagnostics)
     found = [path for path, is_dir in entries if not is_dir and path.suffix == ".md" and _is_file(path)]
-    seen = {_real(root)}
+    seen = {file_identity(root)}
     for entry, is_dir in entries:
         if is_dir:
             _collect_skill_roots(entry, found, seen, 1, diagnostics)
@@ -92,9 +92,9 @@ def load_skills_from(files: Iterable[tuple[Path, SkillSource]]) -> tuple[list[Sk
     """Load the given skill files in order; the first skill of each name wins."""
     skills: dict[str, Skill] = {}
     diagnostics: list[Diagnostic] = []
-    seen_files: set[Path] = set()
+    seen_files: set[FileIdentity] = set()
     for path, source in files:
-        real = _real(path)
+        real = file_identity(path)
         if real in seen_files:
             continue
         seen_files.add(real)
@@ -171,9 +171,9 @@ def expand_skill_command(text: str, skills: Sequence[Skill]) -> str:
 
 
 def _collect_skill_roots(
-    directory: Path, found: list[Path], seen: set[Path], depth: int, diagnostics: list[Diagnostic]
+    directory: Path, found: list[Path], seen: set[FileIdentity], depth: int, diagnostics: list[Diagnostic]
 ) -> None:
-    real = _real(directory)
+    real = file_identity(directory)
     if real in seen or depth > _MAX_DEPTH:
         return
     seen.add(real)
@@ -217,13 +217,6 @@ def _is_dir(path: Path) -> bool:
         return path.is_dir()
     except OSError:
         return False
-
-
-def _real(path: Path) -> Path:
-    try:
-        return path.resolve()
-    except OSError:
-        return path.absolute()
 
 
 def _xml(text: str) -> str:

@@ -15,11 +15,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from tau_agent.tools import AgentTool
 from tau_coding.resources.context_files import ContextFile
 from tau_coding.resources.skill_files import Skill
 from tau_coding.resources.skills import format_skills_for_prompt
+
+if TYPE_CHECKING:  # only for annotations: importing tools pulls in asyncio
+    from tau_agent.tools import AgentTool
 
 BASE_INTRO = (
     "You are Tau, a coding agent running in a terminal. You work on the user's project through"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
+from typing import TypeAlias
 
 from tau_coding.resources.diagnostics import Diagnostic
 
@@ -73,6 +74,22 @@ def read_resource_text(path: Path) -> tuple[str | None, list[Diagnostic]]:
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text, diagnostics
+
+
+FileIdentity: TypeAlias = tuple[int, int] | Path
+
+
+def file_identity(path: Path) -> FileIdentity:
+    """What ``path`` is on disk (device, inode), for spotting one file or directory reached twice.
+
+    One ``stat`` call (``Path.resolve`` costs one per path component); a path that cannot be
+    stat'ed is its own identity.
+    """
+    try:
+        status = os.stat(path)
+    except (OSError, ValueError):
+        return path.absolute()
+    return status.st_dev, status.st_ino
 
 
 def _error(source: str, message: str) -> Diagnostic:
