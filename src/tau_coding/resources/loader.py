@@ -56,7 +56,7 @@ class Resources:
     def expand_input(self, text: str) -> str:
         """A user's message after ``/skill:name`` and ``/template`` expansion (unchanged otherwise)."""
         expanded = expand_skill_command(text, self.skills)
-        if expanded is not text:
+        if expanded != text:
             return expanded
         return expand_prompt_template(text, self.prompt_templates)
 
@@ -77,7 +77,8 @@ def load_resources(
     ``--append-system-prompt`` values (text, or the path of a file to read); when given they take
     the place of ``SYSTEM.md`` / ``APPEND_SYSTEM.md``.
     """
-    cwd = cwd.resolve()
+    # Absolute, so skill locations in the prompt can be read from any working directory.
+    cwd, tau_home, home = cwd.resolve(), tau_home.absolute(), home.absolute()
     diagnostics: list[Diagnostic] = []
     context_files, problems = load_context_files(cwd, tau_home)
     diagnostics += problems

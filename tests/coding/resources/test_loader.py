@@ -97,3 +97,16 @@ def test_an_empty_world_loads_nothing_and_complains_about_nothing(tmp_path: Path
     resources = load_resources(tmp_path, tmp_path / "no-tau", tmp_path / "no-home")
     assert [f for f in resources.context_files if f.path.is_relative_to(tmp_path)] == []
     assert resources.skills == () and resources.prompt_templates == () and resources.diagnostics == ()
+
+
+def test_relative_locations_become_absolute_skill_paths(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write(tmp_path / "tau" / "skills" / "x" / "SKILL.md", skill_text("x", "An x."))
+    monkeypatch.chdir(tmp_path)
+    resources = load_resources(Path("."), Path("tau"), Path("home"))
+    (skill,) = resources.skills
+    assert skill.file_path == tmp_path / "tau" / "skills" / "x" / "SKILL.md"
+    assert f"<location>{skill.file_path}</location>" in resources.system_prompt(
+        DEFAULT_TOOLS, date(2026, 1, 2)
+    )
