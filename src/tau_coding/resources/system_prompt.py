@@ -25,9 +25,9 @@ if TYPE_CHECKING:  # only for annotations: importing tools pulls in asyncio
     from tau_agent.tools import AgentTool
 
 BASE_INTRO = (
-    "You are Tau, a coding agent running in a terminal. You work on the user's project through"
-    " the tools listed below: you read files, change them and run commands. Do what the user asks;"
-    " ask a question only when the request is genuinely ambiguous."
+    "You are Tau, a coding agent working in a terminal on the user's project. You use tools to read"
+    " files, change them and run commands. Do what the user asks; ask a question only when the"
+    " request is genuinely ambiguous."
 )
 
 BASE_GUIDELINES = (
