@@ -1,0 +1,24 @@
+"""Diagnostic: one problem found while loading a resource file.
+
+Loaders never raise for bad files; they return what they could load plus a list of these, so
+the app can show them (one line each) and carry on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, TypeAlias
+
+Severity: TypeAlias = Literal["warning", "error"]
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """``error``: the resource was not loaded. ``warning``: it was loaded, possibly altered."""
+
+    severity: Severity
+    source: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.severity}: {self.source}: {self.message}"
