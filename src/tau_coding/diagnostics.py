@@ -1,15 +1,23 @@
-"""Diagnostic: a problem found while loading something the user wrote; reported, never fatal."""
+"""Diagnostic: one problem found while loading something the user wrote (settings, resources).
+
+Loaders never raise for bad files; they return what they could load plus a list of these, so
+the app can show them (one line each) and carry on.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeAlias
+
+Severity: TypeAlias = Literal["warning", "error"]
 
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
-    severity: Literal["warning", "error"]
-    source: str  # usually a file path
+    """``error``: the resource was not loaded. ``warning``: it was loaded, possibly altered."""
+
+    severity: Severity
+    source: str
     message: str
 
     def __str__(self) -> str:

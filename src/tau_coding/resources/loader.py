@@ -13,8 +13,8 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tau_coding.diagnostics import Diagnostic
 from tau_coding.resources.context_files import ContextFile, load_context_files
-from tau_coding.resources.diagnostics import Diagnostic
 from tau_coding.resources.prompt_templates import (
     PromptTemplate,
     expand_prompt_template,
