@@ -157,4 +157,17 @@ def error_from_body(status: int, body: bytes) -> str:
     except ValueError:
         return one_line(text)
     found = message_in(value)
+    upstream = _upstream(value)
+    if found and upstream and upstream not in found:
+        found = f"{found} ({upstream})"
     return one_line(found if found else text)
+
+
+def _upstream(value: Any) -> str | None:
+    """OpenRouter's wrapped upstream error: ``error.metadata.raw`` (and its provider)."""
+    metadata = as_dict(as_dict(as_dict(value).get("error")).get("metadata"))
+    raw = metadata.get("raw")
+    if not isinstance(raw, str) or not raw:
+        return None
+    name = metadata.get("provider_name")
+    return f"{name}: {raw}" if isinstance(name, str) and name else raw
