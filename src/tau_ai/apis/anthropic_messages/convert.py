@@ -140,7 +140,12 @@ def assistant_blocks(model: Model, message: AssistantMessage) -> list[Json]:
                 blocks.append({"type": "text", "text": block.text})
         elif isinstance(block, ToolCall):
             blocks.append(
-                {"type": "tool_use", "id": tool_use_id(block.id), "name": block.name, "input": block.arguments}
+                {
+                    "type": "tool_use",
+                    "id": tool_use_id(block.id),
+                    "name": block.name,
+                    "input": block.arguments,
+                }
             )
     return blocks
 

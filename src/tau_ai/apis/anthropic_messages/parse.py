@@ -104,7 +104,12 @@ class AnthropicParser(BuilderParser):
             self.stop_reason = mapped or "stop"
 
     def _add_usage(self, usage: dict[str, Any]) -> None:
-        for key in ("input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"):
+        for key in (
+            "input_tokens",
+            "output_tokens",
+            "cache_read_input_tokens",
+            "cache_creation_input_tokens",
+        ):
             if key in usage and usage[key] is not None:
                 self._usage[key] = as_int(usage[key])
         u = self._usage

@@ -150,9 +150,9 @@ def assistant_items(model: Model, message: AssistantMessage) -> list[Json]:
     out: list[Json] = []
     for block in message.content:
         if isinstance(block, ThinkingContent):
-            item = _reasoning_item(block) if same else None
-            if item is not None:
-                out.append(item)
+            reasoning = _reasoning_item(block) if same else None
+            if reasoning is not None:
+                out.append(reasoning)
             elif block.thinking and not block.redacted:
                 out.append(_text_item(block.thinking, None, None))
         elif isinstance(block, TextContent):
