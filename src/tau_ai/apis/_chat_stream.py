@@ -74,16 +74,16 @@ class ChatStreamParser(BuilderParser):
             if not data.strip():
                 return []
             return self.builder.fail("error", f"malformed chunk from provider: {one_line(data, 200)}")
-        if event.event == "error" or chunk.get("error"):
-            found = message_in(chunk.get("error") or chunk)
-            return self.builder.fail("error", one_line(found or data))
         builder = self.builder
-        out = builder.start() if not builder.started else []
-        if builder.message.response_id is None and isinstance(chunk.get("id"), str):
-            builder.message.response_id = chunk["id"]
         usage = chunk.get("usage") or as_dict(chunk.get("x_groq")).get("usage")
         if isinstance(usage, dict):
             builder.message.usage = chat_usage(usage)
+        if event.event == "error" or chunk.get("error"):
+            found = message_in(chunk.get("error") or chunk)
+            return builder.fail("error", one_line(found or data))
+        out = builder.start() if not builder.started else []
+        if builder.message.response_id is None and isinstance(chunk.get("id"), str):
+            builder.message.response_id = chunk["id"]
         choices = chunk.get("choices")
         if not choices or not isinstance(choices, list):
             return out

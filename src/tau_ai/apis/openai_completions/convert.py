@@ -178,7 +178,7 @@ def assistant_message(model: Model, message: AssistantMessage, compat: Compat) -
             )
     if not texts and not calls and not reasoning:
         return None
-    out: Json = {"role": "assistant", "content": "".join(texts) if texts else None}
+    out: Json = {"role": "assistant", "content": "\n\n".join(texts) if texts else None}
     for field, pieces in reasoning.items():
         out[field] = "".join(pieces)
     if calls:
