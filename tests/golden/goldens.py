@@ -106,7 +106,7 @@ def replay(recording: Recording, cuts: Iterable[int] = ()) -> list[Json]:
 
     body = recording.body
     start = 0
-    for cut in sorted({c for c in cuts if 0 < c < len(body)}) + [len(body)]:
+    for cut in [*sorted({c for c in cuts if 0 < c < len(body)}), len(body)]:
         for sse in decoder.feed(body[start:cut]):
             emit(parser.feed(sse))
         start = cut

@@ -30,24 +30,49 @@ KEY = "test-key"
 
 MODELS = {
     "openai-completions": Model(
-        "o4-mini", "openai-completions", "openai", "https://api.openai.com/v1", reasoning=True,
-        input=("text", "image"), max_tokens=100_000,
+        "o4-mini",
+        "openai-completions",
+        "openai",
+        "https://api.openai.com/v1",
+        reasoning=True,
+        input=("text", "image"),
+        max_tokens=100_000,
     ),
     "openai-responses": Model(
-        "gpt-5", "openai-responses", "openai", "https://api.openai.com/v1", reasoning=True,
-        input=("text", "image"), max_tokens=128_000,
+        "gpt-5",
+        "openai-responses",
+        "openai",
+        "https://api.openai.com/v1",
+        reasoning=True,
+        input=("text", "image"),
+        max_tokens=128_000,
     ),
     "anthropic-messages": Model(
-        "claude-sonnet-4-5", "anthropic-messages", "anthropic", "https://api.anthropic.com", reasoning=True,
-        input=("text", "image"), max_tokens=64_000,
+        "claude-sonnet-4-5",
+        "anthropic-messages",
+        "anthropic",
+        "https://api.anthropic.com",
+        reasoning=True,
+        input=("text", "image"),
+        max_tokens=64_000,
     ),
     "google-generative-ai": Model(
-        "gemini-2.5-flash", "google-generative-ai", "google", "https://generativelanguage.googleapis.com/v1beta",
-        reasoning=True, input=("text", "image"), max_tokens=65_536,
+        "gemini-2.5-flash",
+        "google-generative-ai",
+        "google",
+        "https://generativelanguage.googleapis.com/v1beta",
+        reasoning=True,
+        input=("text", "image"),
+        max_tokens=65_536,
     ),
     "mistral-conversations": Model(
-        "magistral-medium-latest", "mistral-conversations", "mistral", "https://api.mistral.ai", reasoning=True,
-        input=("text", "image"), max_tokens=40_000,
+        "magistral-medium-latest",
+        "mistral-conversations",
+        "mistral",
+        "https://api.mistral.ai",
+        reasoning=True,
+        input=("text", "image"),
+        max_tokens=40_000,
     ),
 }
 
@@ -99,7 +124,9 @@ def foreign_reply() -> AssistantMessage:
 def tool_results(call_id: str) -> list[LlmMessage]:
     return [
         ToolResultMessage(call_id, "read", [TextContent("hello from a.txt")], timestamp=0),
-        ToolResultMessage("call_missing|fc_9", "read", [TextContent("ENOENT: no such file")], is_error=True, timestamp=0),
+        ToolResultMessage(
+            "call_missing|fc_9", "read", [TextContent("ENOENT: no such file")], is_error=True, timestamp=0
+        ),
     ]
 
 
@@ -108,11 +135,18 @@ def contexts(api: str, model: Model) -> dict[str, tuple[Context, StreamOptions]]
     user = UserMessage("Read a.txt", timestamp=0)
     plain = StreamOptions()
     thinking = StreamOptions(thinking_level="high", session_id="session-1")
-    image_user = UserMessage([TextContent("What is in this picture?"), ImageContent(PNG, "image/png")], timestamp=0)
-    image_result = ToolResultMessage(call_id, "read", [TextContent("a.png"), ImageContent(PNG, "image/png")], timestamp=0)
+    image_user = UserMessage(
+        [TextContent("What is in this picture?"), ImageContent(PNG, "image/png")], timestamp=0
+    )
+    image_result = ToolResultMessage(
+        call_id, "read", [TextContent("a.png"), ImageContent(PNG, "image/png")], timestamp=0
+    )
     return {
         "text": (Context("", [UserMessage("Hello", timestamp=0)]), plain),
-        "system_prompt": (Context(SYSTEM, [UserMessage("Hello", timestamp=0)]), replace(plain, temperature=0.2)),
+        "system_prompt": (
+            Context(SYSTEM, [UserMessage("Hello", timestamp=0)]),
+            replace(plain, temperature=0.2),
+        ),
         "tool_call_result": (
             Context(
                 SYSTEM,
@@ -124,7 +158,13 @@ def contexts(api: str, model: Model) -> dict[str, tuple[Context, StreamOptions]]
         "thinking_replay": (
             Context(
                 SYSTEM,
-                [UserMessage("Hi", timestamp=0), foreign_reply(), user, own_reply(api, model), *tool_results(call_id)],
+                [
+                    UserMessage("Hi", timestamp=0),
+                    foreign_reply(),
+                    user,
+                    own_reply(api, model),
+                    *tool_results(call_id),
+                ],
                 [READ],
             ),
             thinking,
@@ -145,7 +185,9 @@ def extra_cases() -> dict[str, tuple[str, Model, Context, StreamOptions]]:
     opus_context, _ = contexts("anthropic-messages", opus)["thinking_replay"]
     out["thinking_adaptive_opus_4_6"] = ("anthropic-messages", opus, opus_context, high)
     gemini3 = replace(MODELS["google-generative-ai"], id="gemini-3-pro-preview")
-    ctx = Context(SYSTEM, [UserMessage("Read a.txt", timestamp=0), _foreign_call(), *tool_results("call_x")], [READ])
+    ctx = Context(
+        SYSTEM, [UserMessage("Read a.txt", timestamp=0), _foreign_call(), *tool_results("call_x")], [READ]
+    )
     out["gemini_3_foreign_call"] = ("google-generative-ai", gemini3, ctx, StreamOptions(thinking_level="low"))
     hosts = {
         "openrouter": "https://openrouter.ai/api/v1",
@@ -165,7 +207,12 @@ def extra_cases() -> dict[str, tuple[str, Model, Context, StreamOptions]]:
         MODELS["openai-completions"],
         base_url="http://127.0.0.1:9999/v1",
         provider="custom",
-        compat={"supportsStore": False, "maxTokensField": "max_tokens", "thinkingFormat": "qwen", "requiresToolResultName": True},
+        compat={
+            "supportsStore": False,
+            "maxTokensField": "max_tokens",
+            "thinkingFormat": "qwen",
+            "requiresToolResultName": True,
+        },
     )
     context, _ = contexts("openai-completions", custom)["tool_call_result"]
     out["compat_override"] = ("openai-completions", custom, context, StreamOptions(thinking_level="low"))
@@ -175,7 +222,11 @@ def extra_cases() -> dict[str, tuple[str, Model, Context, StreamOptions]]:
 def _foreign_call() -> AssistantMessage:
     return AssistantMessage(
         content=[ToolCall("call_x", "read", {"path": "a.txt"})],
-        api="openai-completions", provider="openai", model="gpt-4o", stop_reason="toolUse", timestamp=0,
+        api="openai-completions",
+        provider="openai",
+        model="gpt-4o",
+        stop_reason="toolUse",
+        timestamp=0,
     )
 
 
