@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import bench_loop
+from bench import bench_apis, bench_loop
 
 
 @dataclass
@@ -38,6 +38,16 @@ def cases(smoke: bool) -> list[tuple[str, Callable[[], float], str, float | None
         out.append(
             (f"loop: stream, {n} deltas", lambda n=n: bench_loop.stream_delta_cost(n), "us/delta", 2.0)
         )
+    for api in bench_apis.APIS:
+        for n in sizes:
+            out.append(
+                (
+                    f"apis: {api}, {n} deltas",
+                    lambda api=api, n=n: bench_apis.delta_cost(api, n),
+                    "us/delta",
+                    5.0,
+                )
+            )
     turns = 20 if smoke else 500
     out.append(
         (f"loop: tool round trip, {turns} turns", lambda: bench_loop.tool_turn_cost(turns), "us/turn", 200.0)

@@ -64,6 +64,9 @@ class ChatStreamParser(BuilderParser):
         self._call_key: int | str | None = None
         self._calls = 0
 
+    def convert_usage(self, raw: dict[str, Any]) -> Usage:
+        return chat_usage(raw)
+
     def _feed(self, event: SseEvent) -> list[AssistantMessageEvent]:
         data = event.data
         if data == "[DONE]":
@@ -75,9 +78,11 @@ class ChatStreamParser(BuilderParser):
                 return []
             return self.builder.fail("error", f"malformed chunk from provider: {one_line(data, 200)}")
         builder = self.builder
-        usage = chunk.get("usage") or as_dict(chunk.get("x_groq")).get("usage")
-        if isinstance(usage, dict):
-            builder.message.usage = chat_usage(usage)
+        usage = chunk.get("usage")
+        if usage is None and "x_groq" in chunk:
+            usage = as_dict(chunk["x_groq"]).get("usage")
+        if usage and type(usage) is dict:
+            self.raw_usage = usage
         if event.event == "error" or chunk.get("error"):
             found = message_in(chunk.get("error") or chunk)
             return builder.fail("error", one_line(found or data))
@@ -85,24 +90,30 @@ class ChatStreamParser(BuilderParser):
         if builder.message.response_id is None and isinstance(chunk.get("id"), str):
             builder.message.response_id = chunk["id"]
         choices = chunk.get("choices")
-        if not choices or not isinstance(choices, list):
+        if not choices or type(choices) is not list:
             return out
-        choice = as_dict(choices[0])
-        delta = as_dict(choice.get("delta"))
-        if delta:
-            out += self._reasoning(delta)
+        choice = choices[0]
+        if type(choice) is not dict:
+            return out
+        delta = choice.get("delta")
+        if delta and type(delta) is dict:
             content = delta.get("content")
-            if isinstance(content, str):
+            # The hot path is a delta holding only text; anything else gets the full look.
+            if len(delta) > 1 or content is None:
+                out += self._reasoning(delta)
+                calls = delta.get("tool_calls")
+            else:
+                calls = None
+            if type(content) is str:
                 if content:
                     out += self._text(content)
-            elif isinstance(content, list):
+            elif type(content) is list:
                 out += self._typed_content(content)
-            calls = delta.get("tool_calls")
-            if isinstance(calls, list):
+            if calls and type(calls) is list:
                 for call in calls:
                     out += self._tool_call(as_dict(call))
         finish = choice.get("finish_reason")
-        if isinstance(finish, str) and finish:
+        if finish and type(finish) is str:
             self._finish_reason(finish)
         return out
 

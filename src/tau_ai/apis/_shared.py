@@ -13,6 +13,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+import orjson
+
 from tau_agent.content import ImageContent, TextContent
 from tau_agent.messages import AssistantMessage, Usage
 from tau_agent.provider import StreamOptions, ThinkingLevel
@@ -109,12 +111,19 @@ def as_dict(value: Any) -> dict[str, Any]:
 
 
 def load_object(data: str) -> dict[str, Any] | None:
-    """The JSON object an SSE data field holds, or None when it is not one."""
+    """The JSON object an SSE data field holds, or None when it is not one.
+
+    orjson first (a third of the per-delta cost of the stdlib parser); the stdlib parser
+    second, because orjson refuses lone UTF-16 surrogate escapes that models do emit.
+    """
     try:
-        value = json.loads(data)
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None
+        value = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        try:
+            value = json.loads(data)
+        except (ValueError, RecursionError):
+            return None
+    return value if type(value) is dict else None
 
 
 def one_line(text: str, cap: int = ERROR_CAP) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from tau_agent.content import TextContent, ThinkingContent
-from tau_agent.messages import StopReason
+from tau_agent.messages import StopReason, Usage
 from tau_agent.stream_events import AssistantMessageEvent
 from tau_ai.apis._parser_base import BuilderParser
 from tau_ai.apis._shared import as_dict, as_int, load_object, make_usage, message_in, one_line
@@ -39,16 +39,9 @@ class GoogleParser(BuilderParser):
         out = b.start() if not b.started else []
         if b.message.response_id is None and isinstance(data.get("responseId"), str):
             b.message.response_id = data["responseId"]
-        usage = as_dict(data.get("usageMetadata"))
-        if usage:
-            cached = as_int(usage.get("cachedContentTokenCount"))
-            thoughts = as_int(usage.get("thoughtsTokenCount"))
-            b.message.usage = make_usage(
-                input=as_int(usage.get("promptTokenCount")) - cached,
-                output=as_int(usage.get("candidatesTokenCount")) + thoughts,
-                cache_read=cached,
-                reasoning=thoughts,
-            )
+        usage = data.get("usageMetadata")
+        if usage and type(usage) is dict:
+            self.raw_usage = usage
         candidates = data.get("candidates")
         if not isinstance(candidates, list) or not candidates:
             feedback = as_dict(data.get("promptFeedback")).get("blockReason")
@@ -71,6 +64,16 @@ class GoogleParser(BuilderParser):
             else:
                 self.stop_reason = mapped
         return out
+
+    def convert_usage(self, raw: dict[str, Any]) -> Usage:
+        cached = as_int(raw.get("cachedContentTokenCount"))
+        thoughts = as_int(raw.get("thoughtsTokenCount"))
+        return make_usage(
+            input=as_int(raw.get("promptTokenCount")) - cached,
+            output=as_int(raw.get("candidatesTokenCount")) + thoughts,
+            cache_read=cached,
+            reasoning=thoughts,
+        )
 
     def _part(self, part: dict[str, Any]) -> list[AssistantMessageEvent]:
         b = self.builder
