@@ -157,3 +157,33 @@ def delta_cost(api: str, n: int, repeats: int = 3) -> float:
 
 
 APIS = tuple(MODULES)
+
+
+# The core vocabulary (asyncio included) is loaded by any Tau process before a provider is;
+# the number is what choosing an API then adds: importing its package and building a request.
+_COLD = """
+import time
+from tau_agent.messages import UserMessage
+from tau_agent.provider import Context, StreamOptions
+from tau_ai.model import Model
+import tau_ai.wire_api
+start = time.perf_counter()
+from tau_ai.apis import wire_api
+api = wire_api({api!r})
+api.build_request(Model("m", {api!r}, "p", "http://127.0.0.1"), Context("s", [UserMessage("hi")]), StreamOptions(), "k")
+print(time.perf_counter() - start)
+"""
+
+
+def cold_import_and_build_ms(api: str, repeats: int = 3) -> float:
+    """Milliseconds a fresh interpreter spends importing one API's package and building a request."""
+    import subprocess
+    import sys
+
+    best = float("inf")
+    for _ in range(repeats):
+        done = subprocess.run(
+            [sys.executable, "-c", _COLD.format(api=api)], capture_output=True, text=True, check=True
+        )
+        best = min(best, float(done.stdout.strip()) * 1000)
+    return best

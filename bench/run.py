@@ -48,6 +48,14 @@ def cases(smoke: bool) -> list[tuple[str, Callable[[], float], str, float | None
                     5.0,
                 )
             )
+        out.append(
+            (
+                f"apis: {api}, cold import + build",
+                lambda api=api: bench_apis.cold_import_and_build_ms(api),
+                "ms",
+                50.0,
+            )
+        )
     turns = 20 if smoke else 500
     out.append(
         (f"loop: tool round trip, {turns} turns", lambda: bench_loop.tool_turn_cost(turns), "us/turn", 200.0)

@@ -164,7 +164,9 @@ def assistant_message(model: Model, message: AssistantMessage, compat: Compat) -
             if block.redacted or not block.thinking:
                 continue
             field = block.thinking_signature
-            if same and field and not compat.requires_thinking_as_text and field != "reasoning_details":
+            if field == "reasoning_details":
+                field = "reasoning"  # the plain-text twin that hosts sending details accept back
+            if same and field and not compat.requires_thinking_as_text:
                 reasoning.setdefault(field, []).append(block.thinking)
             else:
                 texts.append(block.thinking)
