@@ -106,6 +106,19 @@ def as_int(value: Any) -> int:
     return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0
 
 
+def string(value: Any, default: str | None = None) -> str:
+    """A string field of a provider event; ``default`` stands in for a missing (None) value.
+
+    Anything else raises TypeError, which the parser base turns into an ``error`` end
+    ("malformed event") before the builder is touched, so no non-string ever reaches a block.
+    """
+    if isinstance(value, str):
+        return value
+    if value is None and default is not None:
+        return default
+    raise TypeError(f"expected a string, got {type(value).__name__}")
+
+
 def as_dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 

@@ -17,7 +17,7 @@ from typing import Any
 from tau_agent.messages import StopReason
 from tau_agent.stream_events import AssistantMessageEvent
 from tau_ai.apis._parser_base import BuilderParser
-from tau_ai.apis._shared import as_dict, as_int, load_object, make_usage, message_in, one_line
+from tau_ai.apis._shared import as_dict, as_int, load_object, make_usage, message_in, one_line, string
 from tau_ai.model import Model
 from tau_ai.sse import SseEvent
 
@@ -47,14 +47,14 @@ class AnthropicParser(BuilderParser):
             delta = as_dict(data.get("delta"))
             dtype = delta.get("type")
             if dtype == "text_delta":
-                return b.text_delta(delta["text"])
+                return b.text_delta(string(delta.get("text")))
             if dtype == "thinking_delta":
-                return b.thinking_delta(delta["thinking"])
+                return b.thinking_delta(string(delta.get("thinking")))
             if dtype == "input_json_delta":
                 piece = delta.get("partial_json")
                 return b.tool_call_delta(piece) if isinstance(piece, str) and piece else []
             if dtype == "signature_delta":
-                b.set_signature(delta["signature"])
+                b.set_signature(string(delta.get("signature")))
             return []
         if kind == "content_block_start":
             return self._block_start(as_dict(data.get("content_block")))
@@ -83,13 +83,13 @@ class AnthropicParser(BuilderParser):
         b = self.builder
         kind = block.get("type")
         if kind == "text":
-            return b.text_delta(str(block.get("text") or ""))
+            return b.text_delta(string(block.get("text"), ""))
         if kind == "thinking":
-            return b.thinking_delta(str(block.get("thinking") or ""))
+            return b.thinking_delta(string(block.get("thinking"), ""))
         if kind == "redacted_thinking":
-            return b.thinking_delta("", signature=str(block.get("data") or ""), redacted=True)
+            return b.thinking_delta("", signature=string(block.get("data"), ""), redacted=True)
         if kind == "tool_use":
-            events = b.tool_call_start(str(block.get("id") or ""), str(block.get("name") or ""))
+            events = b.tool_call_start(string(block.get("id"), ""), string(block.get("name"), ""))
             preset = block.get("input")
             if isinstance(preset, dict) and preset:
                 events += b.tool_call_delta(json.dumps(preset))

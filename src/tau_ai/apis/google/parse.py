@@ -16,7 +16,7 @@ from tau_agent.content import TextContent, ThinkingContent
 from tau_agent.messages import StopReason, Usage
 from tau_agent.stream_events import AssistantMessageEvent
 from tau_ai.apis._parser_base import BuilderParser
-from tau_ai.apis._shared import as_dict, as_int, load_object, make_usage, message_in, one_line
+from tau_ai.apis._shared import as_dict, as_int, load_object, make_usage, message_in, one_line, string
 from tau_ai.model import Model
 from tau_ai.sse import SseEvent
 
@@ -88,7 +88,7 @@ class GoogleParser(BuilderParser):
             args = call.get("args")
             return b.tool_call(
                 call_id,
-                str(call.get("name") or ""),
+                string(call.get("name"), ""),
                 args if isinstance(args, dict) else {},
                 thought_signature=signature,
             )

@@ -15,7 +15,7 @@ from typing import Any
 
 from tau_agent.stream_events import AssistantMessageEvent
 from tau_ai.apis._parser_base import BuilderParser
-from tau_ai.apis._shared import as_dict, as_int, load_object, make_usage, message_in, one_line
+from tau_ai.apis._shared import as_dict, as_int, load_object, make_usage, message_in, one_line, string
 from tau_ai.model import Model
 from tau_ai.sse import SseEvent
 
@@ -37,12 +37,12 @@ class ResponsesParser(BuilderParser):
         kind = data.get("type") or event.event
         b = self.builder
         if kind == "response.output_text.delta" or kind == "response.refusal.delta":
-            return b.text_delta(data["delta"])
+            return b.text_delta(string(data.get("delta")))
         if kind in ("response.reasoning_summary_text.delta", "response.reasoning_text.delta"):
-            return b.thinking_delta(data["delta"])
+            return b.thinking_delta(string(data.get("delta")))
         if kind == "response.function_call_arguments.delta":
             self._args_seen = True
-            return b.tool_call_delta(data["delta"])
+            return b.tool_call_delta(string(data.get("delta")))
         if kind == "response.created" or kind == "response.in_progress":
             response = as_dict(data.get("response"))
             if b.message.response_id is None and isinstance(response.get("id"), str):
@@ -80,8 +80,8 @@ class ResponsesParser(BuilderParser):
             return b.thinking_delta("")
         if kind == "function_call":
             self._args_seen = False
-            call_id = f"{item.get('call_id', '')}|{item.get('id', '')}"
-            events = b.tool_call_start(call_id, str(item.get("name") or ""))
+            call_id = f"{string(item.get('call_id'), '')}|{string(item.get('id'), '')}"
+            events = b.tool_call_start(call_id, string(item.get("name"), ""))
             arguments = item.get("arguments")
             if isinstance(arguments, str) and arguments:
                 self._args_seen = True
