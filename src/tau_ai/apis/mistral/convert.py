@@ -1,0 +1,167 @@
+"""Context -> Mistral chat completions request (``/v1/chat/completions``, streaming).
+
+What a caller may rely on: tool-call ids become the 9 alphanumeric characters Mistral
+requires (an id that already fits is kept; any other maps to a stable hash, and its result
+follows the same mapping); a user turn right after tool results gets a short assistant turn
+in between, which Mistral insists on; thinking from the same model replays as a typed
+``thinking`` chunk, other thinking as text; images in tool results follow as a user message;
+``prompt_mode: reasoning`` is asked for when a reasoning model should think.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import string
+from typing import Any
+
+from tau_agent.content import TextContent, ThinkingContent, ToolCall
+from tau_agent.messages import AssistantMessage, ToolResultMessage, UserMessage
+from tau_agent.provider import Context, StreamOptions
+from tau_ai.apis._shared import (
+    clamp_thinking,
+    data_url,
+    endpoint,
+    images_of,
+    max_output_tokens,
+    same_model,
+    short_id,
+    text_of,
+)
+from tau_ai.model import Model
+from tau_ai.wire_api import HttpRequestSpec
+
+Json = dict[str, Any]
+_VALID_ID = re.compile(r"^[a-zA-Z0-9]{9}$")
+_ALPHANUMERIC = string.ascii_letters + string.digits
+IMAGE_NOTE = "Images from the tool result above:"
+AFTER_TOOLS = "I have the tool results."
+NO_IMAGES = "(image omitted: this model does not accept images)"
+
+
+def mistral_id(raw: str) -> str:
+    """A tool-call id Mistral accepts (exactly 9 letters or digits), stable for a given id."""
+    return raw if _VALID_ID.match(raw) else short_id(raw, 9, _ALPHANUMERIC)
+
+
+def build_request(
+    model: Model, context: Context, options: StreamOptions, api_key: str | None
+) -> HttpRequestSpec:
+    body: Json = {
+        "model": model.id,
+        "messages": convert_messages(model, context),
+        "stream": True,
+        "max_tokens": max_output_tokens(model, options),
+    }
+    if options.temperature is not None:
+        body["temperature"] = options.temperature
+    if context.tools:
+        body["tools"] = [
+            {
+                "type": "function",
+                "function": {"name": t.name, "description": t.description, "parameters": dict(t.parameters)},
+            }
+            for t in context.tools
+        ]
+    if model.reasoning and clamp_thinking(model, options.thinking_level) != "off":
+        body["prompt_mode"] = "reasoning"
+    headers = {"content-type": "application/json", "accept": "text/event-stream", **model.headers}
+    if api_key:
+        headers["authorization"] = f"Bearer {api_key}"
+    headers.update(options.headers)
+    return HttpRequestSpec(endpoint(model.base_url, "chat/completions", "v1"), headers, body)
+
+
+def convert_messages(model: Model, context: Context) -> list[Json]:
+    out: list[Json] = []
+    if context.system_prompt:
+        out.append({"role": "system", "content": context.system_prompt})
+    pending: list[Json] = []
+    for message in context.messages:
+        if isinstance(message, ToolResultMessage):
+            text = text_of(message.content)
+            if not text:
+                text = "(see attached image)" if images_of(message.content) else "(no output)"
+            out.append(
+                {
+                    "role": "tool",
+                    "tool_call_id": mistral_id(message.tool_call_id),
+                    "name": message.tool_name,
+                    "content": text,
+                }
+            )
+            if model.supports_images:
+                pending += [
+                    {"type": "image_url", "image_url": data_url(i)} for i in images_of(message.content)
+                ]
+            continue
+        if pending:
+            _user(out, [{"type": "text", "text": IMAGE_NOTE}, *pending])
+            pending = []
+        if isinstance(message, UserMessage):
+            content = user_content(model, message)
+            if content:
+                _user(out, content)
+        else:
+            converted = assistant_message(model, message)
+            if converted is not None:
+                out.append(converted)
+    if pending:
+        _user(out, [{"type": "text", "text": IMAGE_NOTE}, *pending])
+    return out
+
+
+def _user(out: list[Json], content: str | list[Json]) -> None:
+    if out and out[-1]["role"] == "tool":
+        out.append({"role": "assistant", "content": AFTER_TOOLS})
+    out.append({"role": "user", "content": content})
+
+
+def user_content(model: Model, message: UserMessage) -> str | list[Json]:
+    if isinstance(message.content, str):
+        return message.content
+    parts: list[Json] = []
+    for block in message.content:
+        if isinstance(block, TextContent):
+            if block.text:
+                parts.append({"type": "text", "text": block.text})
+        elif model.supports_images:
+            parts.append({"type": "image_url", "image_url": data_url(block)})
+        else:
+            parts.append({"type": "text", "text": NO_IMAGES})
+    return parts
+
+
+def assistant_message(model: Model, message: AssistantMessage) -> Json | None:
+    same = same_model(message, model)
+    chunks: list[Json] = []
+    calls: list[Json] = []
+    for block in message.content:
+        if isinstance(block, ThinkingContent):
+            if block.redacted or not block.thinking:
+                continue
+            if same:
+                chunks.append({"type": "thinking", "thinking": [{"type": "text", "text": block.thinking}]})
+            else:
+                chunks.append({"type": "text", "text": block.thinking})
+        elif isinstance(block, TextContent):
+            if block.text:
+                chunks.append({"type": "text", "text": block.text})
+        elif isinstance(block, ToolCall):
+            calls.append(
+                {
+                    "id": mistral_id(block.id),
+                    "type": "function",
+                    "function": {"name": block.name, "arguments": json.dumps(block.arguments)},
+                }
+            )
+    if not chunks and not calls:
+        return None
+    out: Json = {"role": "assistant"}
+    if all(c["type"] == "text" for c in chunks):
+        out["content"] = "".join(c["text"] for c in chunks)
+    else:
+        out["content"] = chunks
+    if calls:
+        out["tool_calls"] = calls
+    return out

@@ -1,0 +1,198 @@
+"""Context -> Chat Completions request, shaped by the host's Compat record.
+
+What a caller may rely on: the system prompt is the first message (``developer`` for
+reasoning models on hosts that accept it); images become ``image_url`` data URLs, and
+images in tool results (which ``tool`` messages cannot carry) follow as one user message
+after the run of tool results; thinking from the same model is replayed in the field it
+arrived in (its signature), or as text when the host requires it; tool-call ids are cut to
+40 characters (OpenAI's limit) and their results follow the same rule.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tau_agent.content import TextContent, ThinkingContent, ToolCall
+from tau_agent.messages import AssistantMessage, ToolResultMessage, UserMessage
+from tau_agent.provider import Context, StreamOptions
+from tau_ai.apis._shared import (
+    clamp_thinking,
+    data_url,
+    endpoint,
+    images_of,
+    max_output_tokens,
+    same_model,
+    text_of,
+)
+from tau_ai.apis.openai_completions.compat import Compat, resolve_compat
+from tau_ai.model import Model
+from tau_ai.wire_api import HttpRequestSpec
+
+Json = dict[str, Any]
+IMAGE_NOTE = "Images from the tool result above:"
+AFTER_TOOLS = "I have the tool results."
+NO_IMAGES = "(image omitted: this model does not accept images)"
+
+
+def call_id(raw: str) -> str:
+    """A tool-call id OpenAI accepts: a Responses ``call|item`` id keeps its call part; max 40."""
+    return raw.split("|", 1)[0][:40]
+
+
+def build_request(
+    model: Model, context: Context, options: StreamOptions, api_key: str | None
+) -> HttpRequestSpec:
+    compat = resolve_compat(model)
+    level = clamp_thinking(model, options.thinking_level)
+    body: Json = {"model": model.id, "messages": convert_messages(model, context, compat), "stream": True}
+    if compat.supports_usage_in_streaming:
+        body["stream_options"] = {"include_usage": True}
+    if compat.supports_store:
+        body["store"] = False
+    body[compat.max_tokens_field] = max_output_tokens(model, options)
+    if options.temperature is not None:
+        body["temperature"] = options.temperature
+    if context.tools:
+        body["tools"] = [tool_spec(t.name, t.description, dict(t.parameters), compat) for t in context.tools]
+    if model.reasoning:
+        body.update(thinking_params(level, compat))
+    if compat.routing:
+        body["provider"] = dict(compat.routing)
+    headers = {"content-type": "application/json", "accept": "text/event-stream", **model.headers}
+    if api_key:
+        if compat.api_key_header == "api-key":
+            headers["api-key"] = api_key
+        else:
+            headers["authorization"] = f"Bearer {api_key}"
+    headers.update(options.headers)
+    return HttpRequestSpec(endpoint(model.base_url, "chat/completions"), headers, body)
+
+
+def tool_spec(name: str, description: str, parameters: Json, compat: Compat) -> Json:
+    function: Json = {"name": name, "description": description, "parameters": parameters}
+    if compat.supports_strict_mode:
+        function["strict"] = False
+    return {"type": "function", "function": function}
+
+
+def thinking_params(level: str, compat: Compat) -> Json:
+    """The request fields that set reasoning, in the dialect the host speaks."""
+    on = level != "off"
+    if compat.thinking_format == "zai":
+        return {"thinking": {"type": "enabled" if on else "disabled"}}
+    if compat.thinking_format == "qwen":
+        return {"enable_thinking": on}
+    if compat.thinking_format == "qwen-chat-template":
+        return {"chat_template_kwargs": {"enable_thinking": on}}
+    effort = compat.reasoning_effort_map.get(level, level)
+    if compat.thinking_format == "openrouter":
+        return {"reasoning": {"effort": effort}} if on else {}
+    if on and compat.supports_reasoning_effort:
+        return {"reasoning_effort": effort}
+    return {}
+
+
+def convert_messages(model: Model, context: Context, compat: Compat) -> list[Json]:
+    out: list[Json] = []
+    if context.system_prompt:
+        role = "developer" if model.reasoning and compat.supports_developer_role else "system"
+        out.append({"role": role, "content": context.system_prompt})
+    pending: list[Json] = []
+    for message in context.messages:
+        if not isinstance(message, ToolResultMessage):
+            pending = _flush_images(out, pending, compat)
+        if isinstance(message, UserMessage):
+            converted = user_message(model, message)
+            if converted is not None:
+                _before_user(out, compat)
+                out.append(converted)
+        elif isinstance(message, AssistantMessage):
+            converted = assistant_message(model, message, compat)
+            if converted is not None:
+                out.append(converted)
+        else:
+            out.append(tool_result(message, compat))
+            if model.supports_images:
+                pending += [image_part(data_url(i)) for i in images_of(message.content)]
+    _flush_images(out, pending, compat)
+    return out
+
+
+def _before_user(out: list[Json], compat: Compat) -> None:
+    """Some hosts (Mistral) refuse a user turn straight after tool results."""
+    if compat.requires_assistant_after_tool_result and out and out[-1]["role"] == "tool":
+        out.append({"role": "assistant", "content": AFTER_TOOLS})
+
+
+def _flush_images(out: list[Json], pending: list[Json], compat: Compat) -> list[Json]:
+    if pending:
+        _before_user(out, compat)
+        out.append({"role": "user", "content": [{"type": "text", "text": IMAGE_NOTE}, *pending]})
+    return []
+
+
+def image_part(url: str) -> Json:
+    return {"type": "image_url", "image_url": {"url": url}}
+
+
+def user_message(model: Model, message: UserMessage) -> Json | None:
+    if isinstance(message.content, str):
+        return {"role": "user", "content": message.content} if message.content else None
+    parts: list[Json] = []
+    for block in message.content:
+        if isinstance(block, TextContent):
+            if block.text:
+                parts.append({"type": "text", "text": block.text})
+        elif model.supports_images:
+            parts.append(image_part(data_url(block)))
+        else:
+            parts.append({"type": "text", "text": NO_IMAGES})
+    return {"role": "user", "content": parts} if parts else None
+
+
+def assistant_message(model: Model, message: AssistantMessage, compat: Compat) -> Json | None:
+    same = same_model(message, model)
+    texts: list[str] = []
+    reasoning: dict[str, list[str]] = {}
+    calls: list[Json] = []
+    for block in message.content:
+        if isinstance(block, TextContent):
+            if block.text:
+                texts.append(block.text)
+        elif isinstance(block, ThinkingContent):
+            if block.redacted or not block.thinking:
+                continue
+            field = block.thinking_signature
+            if field == "reasoning_details":
+                field = "reasoning"  # the plain-text twin that hosts sending details accept back
+            if same and field and not compat.requires_thinking_as_text:
+                reasoning.setdefault(field, []).append(block.thinking)
+            else:
+                texts.append(block.thinking)
+        elif isinstance(block, ToolCall):
+            calls.append(
+                {
+                    "id": call_id(block.id),
+                    "type": "function",
+                    "function": {"name": block.name, "arguments": json.dumps(block.arguments)},
+                }
+            )
+    if not texts and not calls and not reasoning:
+        return None
+    out: Json = {"role": "assistant", "content": "\n\n".join(texts) if texts else None}
+    for field, pieces in reasoning.items():
+        out[field] = "".join(pieces)
+    if calls:
+        out["tool_calls"] = calls
+    return out
+
+
+def tool_result(message: ToolResultMessage, compat: Compat) -> Json:
+    text = text_of(message.content)
+    if not text:
+        text = "(see attached image)" if images_of(message.content) else "(no output)"
+    out: Json = {"role": "tool", "tool_call_id": call_id(message.tool_call_id), "content": text}
+    if compat.requires_tool_result_name:
+        out["name"] = message.tool_name
+    return out

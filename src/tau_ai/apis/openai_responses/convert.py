@@ -1,0 +1,197 @@
+"""Context -> OpenAI Responses request (stateless: ``store: false``, reasoning replayed encrypted).
+
+What a caller may rely on: the system prompt is the first input item (``developer`` role for
+reasoning models); reasoning models get ``include: ["reasoning.encrypted_content"]`` and
+their reasoning items come back verbatim on replay to the same model (the item is the thinking
+block's signature); text replays as a ``message`` item with its id and phase; tool calls
+replay as ``function_call`` items whose id is ``call_id|item_id``; images in tool results
+follow the run of results as one user message; ``prompt_cache_key`` is the session id.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tau_agent.content import TextContent, ThinkingContent, ToolCall
+from tau_agent.messages import AssistantMessage, ToolResultMessage, UserMessage
+from tau_agent.provider import Context, StreamOptions
+from tau_ai.apis._shared import (
+    clamp_thinking,
+    data_url,
+    endpoint,
+    images_of,
+    max_output_tokens,
+    same_model,
+    text_of,
+)
+from tau_ai.model import Model
+from tau_ai.wire_api import HttpRequestSpec
+
+Json = dict[str, Any]
+IMAGE_NOTE = "Images from the tool result above:"
+NO_IMAGES = "(image omitted: this model does not accept images)"
+
+
+def build_request(
+    model: Model, context: Context, options: StreamOptions, api_key: str | None
+) -> HttpRequestSpec:
+    level = clamp_thinking(model, options.thinking_level)
+    body: Json = {
+        "model": model.id,
+        "input": convert_input(model, context),
+        "stream": True,
+        "store": False,
+        "max_output_tokens": max_output_tokens(model, options),
+    }
+    if options.session_id:
+        body["prompt_cache_key"] = options.session_id
+    if options.temperature is not None:
+        body["temperature"] = options.temperature
+    if context.tools:
+        body["tools"] = [
+            {
+                "type": "function",
+                "name": tool.name,
+                "description": tool.description,
+                "parameters": dict(tool.parameters),
+                "strict": False,
+            }
+            for tool in context.tools
+        ]
+    if model.reasoning:
+        body["include"] = ["reasoning.encrypted_content"]
+        if level != "off":
+            body["reasoning"] = {"effort": level, "summary": "auto"}
+    headers = {"content-type": "application/json", "accept": "text/event-stream", **model.headers}
+    if api_key:
+        headers["authorization"] = f"Bearer {api_key}"
+    headers.update(options.headers)
+    return HttpRequestSpec(endpoint(model.base_url, "responses"), headers, body)
+
+
+def convert_input(model: Model, context: Context) -> list[Json]:
+    out: list[Json] = []
+    if context.system_prompt:
+        role = "developer" if model.reasoning else "system"
+        out.append({"role": role, "content": context.system_prompt})
+    pending: list[Json] = []
+    for message in context.messages:
+        if not isinstance(message, ToolResultMessage) and pending:
+            out.append(_image_message(pending))
+            pending = []
+        if isinstance(message, UserMessage):
+            converted = user_item(model, message)
+            if converted is not None:
+                out.append(converted)
+        elif isinstance(message, AssistantMessage):
+            out += assistant_items(model, message)
+        else:
+            text = text_of(message.content) or ("(see attached image)" if images_of(message.content) else "")
+            out.append(
+                {
+                    "type": "function_call_output",
+                    "call_id": message.tool_call_id.split("|", 1)[0],
+                    "output": text or "(no output)",
+                }
+            )
+            if model.supports_images:
+                pending += [_image(data_url(i)) for i in images_of(message.content)]
+    if pending:
+        out.append(_image_message(pending))
+    return out
+
+
+def _image(url: str) -> Json:
+    return {"type": "input_image", "image_url": url, "detail": "auto"}
+
+
+def _image_message(images: list[Json]) -> Json:
+    return {"role": "user", "content": [{"type": "input_text", "text": IMAGE_NOTE}, *images]}
+
+
+def user_item(model: Model, message: UserMessage) -> Json | None:
+    if isinstance(message.content, str):
+        text = message.content
+        return {"role": "user", "content": [{"type": "input_text", "text": text}]} if text else None
+    parts: list[Json] = []
+    for block in message.content:
+        if isinstance(block, TextContent):
+            if block.text:
+                parts.append({"type": "input_text", "text": block.text})
+        elif model.supports_images:
+            parts.append(_image(data_url(block)))
+        else:
+            parts.append({"type": "input_text", "text": NO_IMAGES})
+    return {"role": "user", "content": parts} if parts else None
+
+
+def text_signature(signature: str | None) -> tuple[str | None, str | None]:
+    """(item id, phase) from a text block's signature: ``{"id", "phase"}`` JSON or a bare id."""
+    if not signature:
+        return None, None
+    if signature.startswith("{"):
+        try:
+            value = json.loads(signature)
+        except ValueError:
+            return None, None
+        if isinstance(value, dict):
+            item_id, phase = value.get("id"), value.get("phase")
+            return (
+                item_id if isinstance(item_id, str) else None,
+                phase if isinstance(phase, str) else None,
+            )
+        return None, None
+    return signature, None
+
+
+def assistant_items(model: Model, message: AssistantMessage) -> list[Json]:
+    same = same_model(message, model)
+    out: list[Json] = []
+    for block in message.content:
+        if isinstance(block, ThinkingContent):
+            reasoning = _reasoning_item(block) if same else None
+            if reasoning is not None:
+                out.append(reasoning)
+            elif block.thinking and not block.redacted:
+                out.append(_text_item(block.thinking, None, None))
+        elif isinstance(block, TextContent):
+            if block.text:
+                item_id, phase = text_signature(block.text_signature) if same else (None, None)
+                out.append(_text_item(block.text, item_id, phase))
+        elif isinstance(block, ToolCall):
+            call, _, item_id = block.id.partition("|")
+            item: Json = {
+                "type": "function_call",
+                "call_id": call,
+                "name": block.name,
+                "arguments": json.dumps(block.arguments),
+            }
+            if same and item_id:
+                item["id"] = item_id
+            out.append(item)
+    return out
+
+
+def _reasoning_item(block: ThinkingContent) -> Json | None:
+    if not block.thinking_signature or not block.thinking_signature.startswith("{"):
+        return None
+    try:
+        item = json.loads(block.thinking_signature)
+    except ValueError:
+        return None
+    return item if isinstance(item, dict) and item.get("type") == "reasoning" else None
+
+
+def _text_item(text: str, item_id: str | None, phase: str | None) -> Json:
+    item: Json = {
+        "type": "message",
+        "role": "assistant",
+        "content": [{"type": "output_text", "text": text, "annotations": []}],
+        "status": "completed",
+    }
+    if item_id:
+        item["id"] = item_id
+    if phase:
+        item["phase"] = phase
+    return item

@@ -1,0 +1,246 @@
+"""The fixed contexts every API's request goldens are built from.
+
+Each API gets the same five situations (plain text, system prompt, tool call + results,
+thinking replay, images), with assistant messages made by that API's own test model so that
+signatures replay, plus one made by another model so that handoff rules show. A few extra
+cases pin model- and host-specific behaviour (adaptive thinking, Gemini 3, compat hosts).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from tau_agent.content import ImageContent, TextContent, ThinkingContent, ToolCall
+from tau_agent.messages import AssistantMessage, LlmMessage, ToolResultMessage, UserMessage
+from tau_agent.provider import Context, StreamOptions
+from tau_agent.tools import ToolSpec
+from tau_ai.apis import wire_api
+from tau_ai.model import Model
+from tau_ai.wire_api import HttpRequestSpec
+
+PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+SYSTEM = "You are Tau, a coding agent. Be brief."
+READ = ToolSpec(
+    "read",
+    "Read a file.",
+    {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]},
+)
+KEY = "test-key"
+
+MODELS = {
+    "openai-completions": Model(
+        "o4-mini",
+        "openai-completions",
+        "openai",
+        "https://api.openai.com/v1",
+        reasoning=True,
+        input=("text", "image"),
+        max_tokens=100_000,
+    ),
+    "openai-responses": Model(
+        "gpt-5",
+        "openai-responses",
+        "openai",
+        "https://api.openai.com/v1",
+        reasoning=True,
+        input=("text", "image"),
+        max_tokens=128_000,
+    ),
+    "anthropic-messages": Model(
+        "claude-sonnet-4-5",
+        "anthropic-messages",
+        "anthropic",
+        "https://api.anthropic.com",
+        reasoning=True,
+        input=("text", "image"),
+        max_tokens=64_000,
+    ),
+    "google-generative-ai": Model(
+        "gemini-2.5-flash",
+        "google-generative-ai",
+        "google",
+        "https://generativelanguage.googleapis.com/v1beta",
+        reasoning=True,
+        input=("text", "image"),
+        max_tokens=65_536,
+    ),
+    "mistral-conversations": Model(
+        "magistral-medium-latest",
+        "mistral-conversations",
+        "mistral",
+        "https://api.mistral.ai",
+        reasoning=True,
+        input=("text", "image"),
+        max_tokens=40_000,
+    ),
+}
+
+# How each API signs what it produced: (thinking signature, text signature, call id, call signature).
+SIGNATURES: dict[str, tuple[str | None, str | None, str, str | None]] = {
+    "openai-completions": ("reasoning_content", None, "call_abc123", None),
+    "openai-responses": (
+        '{"id":"rs_1","type":"reasoning","encrypted_content":"gAAAA-opaque","summary":[]}',
+        '{"id":"msg_1","phase":"final_answer"}',
+        "call_abc123|fc_1",
+        None,
+    ),
+    "anthropic-messages": ("EqQBCkYIBRgCsig", None, "toolu_01A", None),
+    "google-generative-ai": ("CiQBthoughtsig", "CiQBtextsig", "call_resp_1", "CiQBcallsig"),
+    "mistral-conversations": (None, None, "aB3dE5gH7", None),
+}
+
+
+def own_reply(api: str, model: Model) -> AssistantMessage:
+    thinking_sig, text_sig, call_id, call_sig = SIGNATURES[api]
+    return AssistantMessage(
+        content=[
+            ThinkingContent("The user wants the file read.", thinking_sig),
+            TextContent("Reading it.", text_sig),
+            ToolCall(call_id, "read", {"path": "a.txt"}, call_sig),
+        ],
+        api=api,
+        provider=model.provider,
+        model=model.id,
+        stop_reason="toolUse",
+        timestamp=0,
+    )
+
+
+def foreign_reply() -> AssistantMessage:
+    return AssistantMessage(
+        content=[
+            ThinkingContent("Earlier reasoning by another model.", "sig-from-elsewhere"),
+            ThinkingContent("", "opaque", redacted=True),
+            TextContent("Done before.", "text-sig-elsewhere"),
+        ],
+        api="other-api",
+        provider="other",
+        model="other-model",
+        timestamp=0,
+    )
+
+
+def tool_results(call_id: str) -> list[LlmMessage]:
+    return [
+        ToolResultMessage(call_id, "read", [TextContent("hello from a.txt")], timestamp=0),
+        ToolResultMessage(
+            "call_missing|fc_9", "read", [TextContent("ENOENT: no such file")], is_error=True, timestamp=0
+        ),
+    ]
+
+
+def contexts(api: str, model: Model) -> dict[str, tuple[Context, StreamOptions]]:
+    call_id = SIGNATURES[api][2]
+    user = UserMessage("Read a.txt", timestamp=0)
+    plain = StreamOptions()
+    thinking = StreamOptions(thinking_level="high", session_id="session-1")
+    image_user = UserMessage(
+        [TextContent("What is in this picture?"), ImageContent(PNG, "image/png")], timestamp=0
+    )
+    image_result = ToolResultMessage(
+        call_id, "read", [TextContent("a.png"), ImageContent(PNG, "image/png")], timestamp=0
+    )
+    return {
+        "text": (Context("", [UserMessage("Hello", timestamp=0)]), plain),
+        "system_prompt": (
+            Context(SYSTEM, [UserMessage("Hello", timestamp=0)]),
+            replace(plain, temperature=0.2),
+        ),
+        "tool_call_result": (
+            Context(
+                SYSTEM,
+                [user, own_reply(api, model), *tool_results(call_id), UserMessage("Thanks", timestamp=0)],
+                [READ],
+            ),
+            plain,
+        ),
+        "thinking_replay": (
+            Context(
+                SYSTEM,
+                [
+                    UserMessage("Hi", timestamp=0),
+                    foreign_reply(),
+                    user,
+                    own_reply(api, model),
+                    *tool_results(call_id),
+                ],
+                [READ],
+            ),
+            thinking,
+        ),
+        "image": (
+            Context("", [image_user, own_reply(api, model), image_result], [READ]),
+            plain,
+        ),
+    }
+
+
+def extra_cases() -> dict[str, tuple[str, Model, Context, StreamOptions]]:
+    """name -> (api, model, context, options) for behaviour tied to one model or host."""
+    out: dict[str, tuple[str, Model, Context, StreamOptions]] = {}
+    high = StreamOptions(thinking_level="xhigh")
+    anthropic = MODELS["anthropic-messages"]
+    opus = replace(anthropic, id="claude-opus-4-6", max_tokens=128_000)
+    opus_context, _ = contexts("anthropic-messages", opus)["thinking_replay"]
+    out["thinking_adaptive_opus_4_6"] = ("anthropic-messages", opus, opus_context, high)
+    gemini3 = replace(MODELS["google-generative-ai"], id="gemini-3-pro-preview")
+    ctx = Context(
+        SYSTEM, [UserMessage("Read a.txt", timestamp=0), _foreign_call(), *tool_results("call_x")], [READ]
+    )
+    out["gemini_3_foreign_call"] = ("google-generative-ai", gemini3, ctx, StreamOptions(thinking_level="low"))
+    hosts = {
+        "openrouter": "https://openrouter.ai/api/v1",
+        "groq": "https://api.groq.com/openai/v1",
+        "deepseek": "https://api.deepseek.com",
+        "xai": "https://api.x.ai/v1",
+        "zai": "https://api.z.ai/api/paas/v4",
+        "ollama": "http://localhost:11434/v1",
+        "azure": "https://example.openai.azure.com/openai/v1",
+        "mistral": "https://api.mistral.ai/v1",
+    }
+    for host, url in hosts.items():
+        model = replace(MODELS["openai-completions"], provider=host, base_url=url, id=f"{host}-model")
+        context, _ = contexts("openai-completions", model)["tool_call_result"]
+        out[f"host_{host}"] = ("openai-completions", model, context, StreamOptions(thinking_level="medium"))
+    custom = replace(
+        MODELS["openai-completions"],
+        base_url="http://127.0.0.1:9999/v1",
+        provider="custom",
+        compat={
+            "supportsStore": False,
+            "maxTokensField": "max_tokens",
+            "thinkingFormat": "qwen",
+            "requiresToolResultName": True,
+        },
+    )
+    context, _ = contexts("openai-completions", custom)["tool_call_result"]
+    out["compat_override"] = ("openai-completions", custom, context, StreamOptions(thinking_level="low"))
+    return out
+
+
+def _foreign_call() -> AssistantMessage:
+    return AssistantMessage(
+        content=[ToolCall("call_x", "read", {"path": "a.txt"})],
+        api="openai-completions",
+        provider="openai",
+        model="gpt-4o",
+        stop_reason="toolUse",
+        timestamp=0,
+    )
+
+
+Builder = Callable[[], HttpRequestSpec]
+
+
+def request_cases() -> dict[str, dict[str, Builder]]:
+    """api -> case -> a function building the request."""
+    out: dict[str, dict[str, Builder]] = {}
+    for api, model in MODELS.items():
+        build = wire_api(api).build_request
+        for case, (context, options) in contexts(api, model).items():
+            out.setdefault(api, {})[case] = lambda b=build, m=model, c=context, o=options: b(m, c, o, KEY)
+    for case, (api, model, context, options) in extra_cases().items():
+        build = wire_api(api).build_request
+        out[api][case] = lambda b=build, m=model, c=context, o=options: b(m, c, o, KEY)
+    return out
