@@ -21,6 +21,7 @@ import itertools
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from http import HTTPStatus
 from typing import Any
 
@@ -217,3 +218,14 @@ async def _read_request(reader: asyncio.StreamReader) -> RecordedRequest | None:
     else:
         body = await reader.readexactly(int(headers.get("content-length", "0")))
     return RecordedRequest(method, path, headers, body)
+
+
+def recorded(directory: Path, name: str, **overrides: Any) -> Scripted:
+    """The recording ``<directory>/<name>`` (its ``.meta.json`` and body file) as a Scripted
+    response with the recorded status and headers; ``overrides`` set other Scripted fields."""
+    meta = json.loads((directory / f"{name}.meta.json").read_text(encoding="utf-8"))
+    body = (directory / meta["response_body_file"]).read_bytes()
+    response = meta["response"]
+    return Scripted(
+        status=int(response["status"]), headers=dict(response["headers"]), body=body, **overrides
+    )
