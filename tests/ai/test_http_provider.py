@@ -251,7 +251,10 @@ async def test_recorded_rate_limits_are_retried() -> None:
 
 async def test_bare_json_error_under_sse_content_type_with_status_200_is_detected() -> None:
     google = (DATA / "google" / "error_429_resource_exhausted.json").read_bytes()
-    script = [Scripted(200, {"content-type": "text/event-stream"}, google), Scripted(body=toy_text_stream(["ok"]))]
+    script = [
+        Scripted(200, {"content-type": "text/event-stream"}, google),
+        Scripted(body=toy_text_stream(["ok"])),
+    ]
     async with ReplayServer(script) as server:
         events, notices = await run(provider(server))
     assert final(events).text == "ok"
@@ -341,7 +344,9 @@ async def test_consumer_leaving_early_closes_the_request() -> None:
 async def test_connection_refused_is_retried_then_reported() -> None:
     async with ReplayServer(Scripted()) as server:
         url = server.url
-    p = HttpProvider(toy_model(url), TOY_WIRE, api_key=None, retry=RetryPolicy(max_retries=1, base_delay=0.001))
+    p = HttpProvider(
+        toy_model(url), TOY_WIRE, api_key=None, retry=RetryPolicy(max_retries=1, base_delay=0.001)
+    )
     events, notices = await run(p)
     message = final(events)
     assert message.stop_reason == "error" and "Connection error" in (message.error_message or "")
@@ -357,7 +362,9 @@ async def test_model_and_option_headers_are_sent_options_winning() -> None:
 
 
 async def test_usage_is_priced_from_the_model() -> None:
-    body = toy_sse([{"t": "text", "d": "x"}, {"t": "usage", "in": 1_000_000, "out": 500_000, "cr": 0}, {"t": "end"}])
+    body = toy_sse(
+        [{"t": "text", "d": "x"}, {"t": "usage", "in": 1_000_000, "out": 500_000, "cr": 0}, {"t": "end"}]
+    )
     async with ReplayServer(Scripted(body=body)) as server:
         p = provider(server, model_fields={"cost": ModelCost(input=3.0, output=15.0)})
         events, _ = await run(p)
