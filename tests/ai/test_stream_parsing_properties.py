@@ -3,6 +3,7 @@ the input anywhere changes nothing."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any
 
@@ -53,7 +54,7 @@ def decode(chunks: list[bytes]) -> list[SseEvent]:
 
 def split(data: bytes, cuts: list[int]) -> list[bytes]:
     edges = sorted({0, len(data), *(c % (len(data) + 1) for c in cuts)})
-    return [data[a:b] for a, b in zip(edges, edges[1:], strict=False)]
+    return [data[a:b] for a, b in itertools.pairwise(edges)]
 
 
 @settings(max_examples=400, deadline=None)

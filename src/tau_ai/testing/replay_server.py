@@ -21,8 +21,8 @@ import itertools
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from http import HTTPStatus
+from pathlib import Path
 from typing import Any
 
 SSE_HEADERS: Mapping[str, str] = {"content-type": "text/event-stream; charset=utf-8"}
@@ -226,6 +226,4 @@ def recorded(directory: Path, name: str, **overrides: Any) -> Scripted:
     meta = json.loads((directory / f"{name}.meta.json").read_text(encoding="utf-8"))
     body = (directory / meta["response_body_file"]).read_bytes()
     response = meta["response"]
-    return Scripted(
-        status=int(response["status"]), headers=dict(response["headers"]), body=body, **overrides
-    )
+    return Scripted(status=int(response["status"]), headers=dict(response["headers"]), body=body, **overrides)
