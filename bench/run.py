@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import bench_loop
+from bench import bench_loop, bench_providers
 
 
 @dataclass
@@ -41,6 +41,40 @@ def cases(smoke: bool) -> list[tuple[str, Callable[[], float], str, float | None
     turns = 20 if smoke else 500
     out.append(
         (f"loop: tool round trip, {turns} turns", lambda: bench_loop.tool_turn_cost(turns), "us/turn", 200.0)
+    )
+    for n in sizes:
+        out.append(
+            (
+                f"providers: HttpProvider stream, {n} deltas",
+                lambda n=n: bench_providers.stream_delta_cost(n),
+                "us/delta",
+                5.0,
+            )
+        )
+    out.append(
+        (
+            f"providers: SSE decode, {sizes[-1]} events",
+            lambda: bench_providers.sse_decode_cost(sizes[-1]),
+            "us/event",
+            2.0,
+        )
+    )
+    repeats = 1 if smoke else 3
+    out.append(
+        (
+            "providers: import + build request, cold",
+            lambda: bench_providers.cold_request_ms(repeats),
+            "ms",
+            50.0,
+        )
+    )
+    out.append(
+        (
+            "providers: import httpx (on first send)",
+            lambda: bench_providers.httpx_import_ms(repeats),
+            "ms",
+            None,
+        )
     )
     return out
 

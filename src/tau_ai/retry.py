@@ -20,7 +20,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from email.utils import parsedate_to_datetime
 
 RETRYABLE_STATUSES = frozenset({408, 409, 425, 429})
 
@@ -96,6 +95,8 @@ def parse_retry_after(headers: Mapping[str, str], now: float) -> float | None:
     seconds = _number(value)
     if seconds is not None:
         return seconds
+    from email.utils import parsedate_to_datetime  # rare, and costly to import at start-up
+
     try:
         when = parsedate_to_datetime(value.strip())
     except (TypeError, ValueError, IndexError):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from typing import Any
 
 from hypothesis import given, settings
@@ -67,6 +68,38 @@ def test_sse_decoder_gives_the_same_events_however_the_bytes_are_split(data: byt
 @given(sse_bytes)
 def test_sse_decoder_byte_by_byte_equals_whole(data: bytes) -> None:
     assert decode([data[i : i + 1] for i in range(len(data))]) == decode([data])
+
+
+def reference(data: bytes) -> list[SseEvent]:
+    """A deliberately plain reading of the SSE framing rules, to check the decoder against."""
+    events: list[SseEvent] = []
+    name, lines, last_id, retry = "", [], None, None
+    for line in [*re.split(r"\r\n|\r|\n", data.decode("utf-8", errors="replace")), ""]:
+        if not line:
+            if lines:
+                events.append(SseEvent(name or "message", "\n".join(lines), last_id, retry))
+            name, lines, retry = "", [], None
+            continue
+        if line.startswith(":"):
+            continue
+        key, colon, value = line.partition(":")
+        if colon and value.startswith(" "):
+            value = value[1:]
+        if key == "data":
+            lines.append(value)
+        elif key == "event":
+            name = value
+        elif key == "id" and "\0" not in value:
+            last_id = value
+        elif key == "retry" and value.isdigit():
+            retry = int(value)
+    return events
+
+
+@settings(max_examples=400, deadline=None)
+@given(sse_bytes, st.lists(st.integers(min_value=0, max_value=10_000), max_size=6))
+def test_sse_decoder_agrees_with_a_plain_reading_of_the_rules(data: bytes, cuts: list[int]) -> None:
+    assert decode(split(data, cuts)) == reference(data)
 
 
 def test_sse_decoder_frames_crlf_cr_and_lf_alike() -> None:
