@@ -170,8 +170,12 @@ async def run_attempt(
 ) -> Failure | None:
     import httpx
 
+    # Per request, so an injected client gets the same connect and idle limits.
+    timeout = httpx.Timeout(
+        connect=connect_timeout, read=idle_timeout, write=idle_timeout, pool=connect_timeout
+    )
     try:
-        async with client.stream(method, url, headers=headers, content=body) as response:
+        async with client.stream(method, url, headers=headers, content=body, timeout=timeout) as response:
             status = response.status_code
             chunks = response.aiter_bytes()
             if not 200 <= status < 300:

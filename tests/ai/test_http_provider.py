@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from tau_agent.cancellation import CancellationToken
@@ -404,3 +405,15 @@ async def test_no_proxy_bypasses_the_proxy(monkeypatch: pytest.MonkeyPatch) -> N
     async with ReplayServer(Scripted(body=toy_text_stream(["direct"]))) as server:
         events, _ = await run(provider(server))
     assert final(events).text == "direct"
+
+
+async def test_an_injected_client_still_gets_the_idle_timeout() -> None:
+    body = toy_text_stream(["partial", "never"])
+    script = Scripted(body=body, stall_after=body.index(b"data:", 1))
+    async with ReplayServer(script) as server, httpx.AsyncClient(timeout=60.0) as client:
+        p = HttpProvider(toy_model(server.url), TOY_WIRE, api_key="k", client=client, idle_timeout=0.2)
+        started = time.monotonic()
+        events, _ = await run(p)
+        assert time.monotonic() - started < 3.0
+        assert not client.is_closed  # not ours to close
+    assert "stalled" in (final(events).error_message or "")
