@@ -28,8 +28,8 @@ import asyncio
 import json
 import random
 import time
-from collections.abc import AsyncIterator, Callable
-from typing import TYPE_CHECKING
+from collections.abc import AsyncIterator, Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from tau_agent.provider import Context, RetryNotice, StreamOptions
 from tau_agent.stream_events import AssistantMessageEvent, DoneEvent, ErrorEvent
@@ -44,6 +44,23 @@ if TYPE_CHECKING:
     import httpx
 
 _Batch = list[AssistantMessageEvent]
+
+
+def merge_headers(*layers: Mapping[str, str]) -> dict[str, str]:
+    """Later layers win, names compared without case (sent lower-cased, as HTTP allows)."""
+    merged: dict[str, str] = {}
+    for layer in layers:
+        for name, value in layer.items():
+            merged[name.lower()] = value
+    return merged
+
+
+def encode_body(body: Mapping[str, Any]) -> bytes:
+    """Compact UTF-8 JSON; falls back to ASCII escapes if a lone surrogate slipped through."""
+    try:
+        return json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(body, separators=(",", ":")).encode("ascii")
 
 
 def _cancel(task: asyncio.Task[None]) -> None:
@@ -197,8 +214,8 @@ class HttpProvider:
         model = self._model
         prepared = Context(context.system_prompt, transform_messages(context.messages, model), context.tools)
         spec = self._wire.build_request(model, prepared, options, self._api_key)
-        headers = {**spec.headers, **model.headers, **options.headers}
-        body = json.dumps(spec.body, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+        headers = merge_headers(spec.headers, model.headers, options.headers)
+        body = encode_body(spec.body)
         client = self._http_client()
         retries, waited = 0, 0.0
         while True:

