@@ -9,6 +9,7 @@ never returned: it is delivered at once as the ``error`` that ends the message.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     import httpx
 
 MAX_ERROR_CHARS = 1000
+_SSE_START = re.compile(rb"(?:data|event|id|retry)?:")
 Deliver = Callable[[list[AssistantMessageEvent]], None]
 
 
@@ -87,9 +89,9 @@ class Attempt:
         return None
 
     def _end(self, reason: str, message: str) -> list[AssistantMessageEvent]:
-        held, self.held = self.held or [], None
-        parser = self.parser or self.start()
-        self.held = None
+        parser = self.parser or self.wire.new_parser(self.model)
+        held = self.held or []
+        self.parser, self.held = parser, None
         return held + parser.fail(reason, message)
 
     def give_up(self, message: str) -> list[AssistantMessageEvent]:
@@ -203,13 +205,17 @@ async def _consume(
     max_error_bytes: int,
 ) -> Failure | None:
     # Sniff the first bytes: SSE starts with a field name or ':'; a '{' or '[' is a bare JSON
-    # body, which Gemini sends for errors even under a text/event-stream content type.
+    # body, which Gemini sends for errors even under a text/event-stream content type, and a
+    # body that is neither SSE-shaped nor labelled SSE (an HTML page from a wrong base URL or
+    # a proxy) is reported as it is rather than parsed into nothing.
     head = b""
     async for chunk in chunks:
         head += chunk
         if head.strip():
             break
-    if head.lstrip()[:1] in (b"{", b"["):
+    start = head.lstrip()
+    labelled_sse = "event-stream" in response.headers.get("content-type", "")
+    if start[:1] in (b"{", b"[") or (start and not labelled_sse and not _SSE_START.match(start)):
         raw = await _read_capped(chunks, head, max_error_bytes)
         status = _status_in_body(raw, response.status_code)
         return Failure(attempt.error_text(status, raw), status, response.headers)

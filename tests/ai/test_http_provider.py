@@ -424,3 +424,18 @@ def test_headers_merge_without_regard_to_case_and_bodies_always_encode() -> None
     assert merged == {"content-type": "application/json", "x-api-key": "b"}
     assert encode_body({"t": "é"}) == '{"t":"é"}'.encode()
     assert encode_body({"t": "\ud800"}) == b'{"t":"\\ud800"}'
+
+
+async def test_a_page_that_is_not_sse_is_reported_not_parsed_into_nothing() -> None:
+    page = b"<!DOCTYPE html><html><body>Welcome to nginx!</body></html>"
+    async with ReplayServer(Scripted(200, {"content-type": "text/html"}, page)) as server:
+        events, notices = await run(provider(server))
+    message = final(events)
+    assert message.error_message == "HTTP 200: <!DOCTYPE html><html><body>Welcome to nginx!</body></html>"
+    assert notices == [] and len(server.requests) == 1
+
+
+async def test_sse_under_a_wrong_content_type_is_still_read() -> None:
+    async with ReplayServer(Scripted(200, {"content-type": "text/plain"}, toy_text_stream(["ok"]))) as server:
+        events, _ = await run(provider(server))
+    assert final(events).text == "ok"
