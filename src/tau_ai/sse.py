@@ -50,6 +50,30 @@ class SseDecoder:
                 text = text[1:]
         buffer = self._buffer + text if self._buffer else text
         events: list[SseEvent] = []
+        if "\r" in buffer and not buffer.endswith("\r"):
+            unified = buffer.replace("\r\n", "\n")
+            if "\r" not in unified:
+                buffer = unified  # CRLF framing (Gemini): same lines, LF-only
+        if "\r" not in buffer:
+            # Fast path for LF-only text, the common case: one split, and data lines
+            # appended without the general field parsing.
+            lines = buffer.split("\n")
+            self._buffer = lines.pop()
+            data = self._data
+            for line in lines:
+                if line.startswith("data: "):
+                    data.append(line[6:])
+                elif not line:  # dispatch, as _line("") does
+                    if data:
+                        events.append(
+                            SseEvent(self._event or "message", "\n".join(data), self._id, self._retry)
+                        )
+                        data = self._data = []
+                    self._event, self._retry = "", None
+                else:
+                    self._line(line, events)
+                    data = self._data
+            return events
         start = 0
         n = len(buffer)
         while start < n:

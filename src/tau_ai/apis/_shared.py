@@ -9,41 +9,17 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
-from collections.abc import Mapping
 from typing import Any
 
 import orjson
 
 from tau_agent.content import ImageContent, TextContent
 from tau_agent.messages import AssistantMessage, Usage
-from tau_agent.provider import StreamOptions, ThinkingLevel
+from tau_agent.provider import StreamOptions
 from tau_ai.model import Model
+from tau_ai.thinking import DEFAULT_MAX_OUTPUT as DEFAULT_MAX_TOKENS_CAP
 
-DEFAULT_MAX_TOKENS_CAP = 32_000
-THINKING_BUDGETS: Mapping[str, int] = {
-    "minimal": 1024,
-    "low": 2048,
-    "medium": 8192,
-    "high": 16384,
-    "xhigh": 32768,
-}
-_XHIGH_MODELS = re.compile(r"gpt-5\.[234]|opus-4[.-]6")
 ERROR_CAP = 500
-
-
-def supports_xhigh(model: Model) -> bool:
-    """Only the newest top models accept an extra-high effort (Pi's list)."""
-    return bool(_XHIGH_MODELS.search(model.id))
-
-
-def clamp_thinking(model: Model, level: ThinkingLevel) -> ThinkingLevel:
-    """The level this model can honour: off without reasoning, xhigh only where supported."""
-    if not model.reasoning:
-        return "off"
-    if level == "xhigh" and not supports_xhigh(model):
-        return "high"
-    return level
 
 
 def max_output_tokens(model: Model, options: StreamOptions) -> int:

@@ -11,10 +11,11 @@ from tau_agent.content import ImageContent, TextContent, ToolCall
 from tau_agent.messages import AssistantMessage, ToolResultMessage, UserMessage
 from tau_agent.provider import Context, StreamOptions
 from tau_ai.apis import MODULES, wire_api
-from tau_ai.apis._shared import clamp_thinking, max_output_tokens
+from tau_ai.apis._shared import max_output_tokens
 from tau_ai.apis.anthropic_messages.convert import tool_use_id
 from tau_ai.apis.mistral import mistral_id
 from tau_ai.apis.openai_completions import detect_compat, resolve_compat
+from tau_ai.thinking import clamp_level as clamp_thinking
 from tests.ai.apis.streams import model_for
 
 

@@ -17,8 +17,10 @@ from typing import Any
 from tau_agent.content import ImageContent, TextContent, ThinkingContent, ToolCall
 from tau_agent.messages import AssistantMessage, ToolResultMessage, UserMessage
 from tau_agent.provider import Context, StreamOptions
-from tau_ai.apis._shared import THINKING_BUDGETS, clamp_thinking, endpoint, max_output_tokens, same_model
+from tau_ai.apis._shared import endpoint, max_output_tokens, same_model
 from tau_ai.model import Model
+from tau_ai.thinking import DEFAULT_BUDGETS as THINKING_BUDGETS
+from tau_ai.thinking import clamp_level as clamp_thinking
 from tau_ai.wire_api import HttpRequestSpec
 
 Json = dict[str, Any]

@@ -15,10 +15,8 @@ from typing import Any
 
 from tau_agent.content import ImageContent, TextContent, ThinkingContent, ToolCall
 from tau_agent.messages import AssistantMessage, ToolResultMessage, UserMessage
-from tau_agent.provider import Context, StreamOptions
+from tau_agent.provider import Context, StreamOptions, ThinkingLevel
 from tau_ai.apis._shared import (
-    THINKING_BUDGETS,
-    clamp_thinking,
     endpoint,
     images_of,
     max_output_tokens,
@@ -26,6 +24,8 @@ from tau_ai.apis._shared import (
     text_of,
 )
 from tau_ai.model import Model
+from tau_ai.thinking import DEFAULT_BUDGETS as THINKING_BUDGETS
+from tau_ai.thinking import clamp_level as clamp_thinking
 from tau_ai.wire_api import HttpRequestSpec
 
 Json = dict[str, Any]
@@ -65,7 +65,7 @@ def build_request(
     return HttpRequestSpec(url, headers, body)
 
 
-def thinking_config(model: Model, level: str) -> Json:
+def thinking_config(model: Model, level: ThinkingLevel) -> Json:
     if _GEMINI_3.search(model.id):
         if level == "off":
             return {"thinkingLevel": "LOW"}  # Gemini 3 cannot switch thinking off

@@ -17,7 +17,6 @@ from tau_agent.content import TextContent, ThinkingContent, ToolCall
 from tau_agent.messages import AssistantMessage, ToolResultMessage, UserMessage
 from tau_agent.provider import Context, StreamOptions
 from tau_ai.apis._shared import (
-    clamp_thinking,
     data_url,
     endpoint,
     images_of,
@@ -26,6 +25,7 @@ from tau_ai.apis._shared import (
     text_of,
 )
 from tau_ai.model import Model
+from tau_ai.thinking import clamp_level as clamp_thinking
 from tau_ai.wire_api import HttpRequestSpec
 
 Json = dict[str, Any]

@@ -1,0 +1,93 @@
+"""A selection of OpenRouter's tool-capable models (any other id works through models.json).
+Prices: US dollars per million tokens, as OpenRouter passes them through."""
+
+from __future__ import annotations
+
+from tau_ai.catalog.rows import ProviderRows
+
+# id, name, reasoning, images, context window, max output, input, output, cache read, cache write
+OPENROUTER = ProviderRows(
+    provider="openrouter",
+    api="openai-completions",
+    base_url="https://openrouter.ai/api/v1",
+    api_key_env="OPENROUTER_API_KEY",
+    rows=(
+        (
+            "anthropic/claude-sonnet-4.5",
+            "Anthropic: Claude Sonnet 4.5",
+            True,
+            True,
+            1_000_000,
+            64_000,
+            3.0,
+            15.0,
+            0.3,
+            3.75,
+        ),
+        (
+            "anthropic/claude-opus-4.5",
+            "Anthropic: Claude Opus 4.5",
+            True,
+            True,
+            200_000,
+            64_000,
+            5.0,
+            25.0,
+            0.5,
+            6.25,
+        ),
+        (
+            "anthropic/claude-haiku-4.5",
+            "Anthropic: Claude Haiku 4.5",
+            True,
+            True,
+            200_000,
+            64_000,
+            1.0,
+            5.0,
+            0.1,
+            1.25,
+        ),
+        ("openai/gpt-5", "OpenAI: GPT-5", True, True, 400_000, 128_000, 1.25, 10.0, 0.125, 0.0),
+        ("openai/gpt-5-mini", "OpenAI: GPT-5 Mini", True, True, 400_000, 128_000, 0.25, 2.0, 0.025, 0.0),
+        (
+            "google/gemini-2.5-pro",
+            "Google: Gemini 2.5 Pro",
+            True,
+            True,
+            1_048_576,
+            65_536,
+            1.25,
+            10.0,
+            0.31,
+            0.0,
+        ),
+        (
+            "google/gemini-2.5-flash",
+            "Google: Gemini 2.5 Flash",
+            True,
+            True,
+            1_048_576,
+            65_536,
+            0.3,
+            2.5,
+            0.075,
+            0.0,
+        ),
+        ("x-ai/grok-code-fast-1", "xAI: Grok Code Fast 1", True, False, 256_000, 10_000, 0.2, 1.5, 0.02, 0.0),
+        ("z-ai/glm-4.6", "Z.AI: GLM 4.6", True, False, 204_800, 131_072, 0.6, 2.2, 0.11, 0.0),
+        (
+            "moonshotai/kimi-k2-0905",
+            "MoonshotAI: Kimi K2 0905",
+            False,
+            False,
+            262_144,
+            16_384,
+            1.0,
+            3.0,
+            0.0,
+            0.0,
+        ),
+        ("openai/gpt-oss-120b", "OpenAI: gpt-oss-120b", True, False, 131_072, 65_536, 0.15, 0.6, 0.0, 0.0),
+    ),
+)

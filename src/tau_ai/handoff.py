@@ -1,0 +1,184 @@
+"""Cross-provider handoff: make a transcript safe to replay on the target model (pure).
+
+A conversation may move between models mid-session. Before every request the messages are
+rewritten so the target API accepts them, without losing what the user or model said:
+
+* Replies of the same model (provider, api and id equal) keep their blocks verbatim, with
+  signatures and redacted thinking, because that model can verify them.
+* From another model: redacted thinking and empty thinking are dropped, other thinking
+  becomes a plain text block, text signatures and Google ``thought_signature`` are dropped.
+* Tool-call ids from another API that the target would refuse are replaced by a stable,
+  valid id (same input, same output), and the matching tool results are rewritten to it.
+* Failed or aborted replies are dropped, with any results of their tool calls; a tool call
+  left without a result before the next user or assistant message gets an error result.
+* Lone UTF-16 surrogates (which no API accepts in JSON) become U+FFFD.
+
+The input is never mutated; unchanged messages are passed through as the same objects.
+The transform is idempotent, so a converter may apply it again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import re
+from collections.abc import Sequence
+
+from tau_agent.content import AssistantContent, TextContent, ThinkingContent, ToolCall
+from tau_agent.messages import AssistantMessage, LlmMessage, ToolResultMessage, UserMessage
+from tau_ai.model import Model
+
+NO_RESULT_TEXT = "No result provided"
+
+_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ToolIdRule:
+    """Tool-call ids an API accepts: ``pattern`` (full match) and the maximum length."""
+
+    pattern: re.Pattern[str]
+    max_length: int
+    exact_alnum: int | None = None  # Mistral: exactly N letters and digits
+
+
+_DEFAULT_RULE = ToolIdRule(re.compile(r"[A-Za-z0-9_-]+"), 64)
+TOOL_ID_RULES: dict[str, ToolIdRule] = {
+    "anthropic-messages": _DEFAULT_RULE,
+    "openai-completions": ToolIdRule(re.compile(r"[A-Za-z0-9_-]+"), 40),
+    "openai-responses": _DEFAULT_RULE,
+    "google-generative-ai": _DEFAULT_RULE,
+    "mistral-conversations": ToolIdRule(re.compile(r"[A-Za-z0-9]{9}"), 9, exact_alnum=9),
+}
+
+
+def _digest(text: str) -> int:
+    return int.from_bytes(hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()[:12], "big")
+
+
+def _base62(number: int, length: int) -> str:
+    out = []
+    for _ in range(length):
+        number, digit = divmod(number, 62)
+        out.append(_ALPHABET[digit])
+    return "".join(out)
+
+
+def normalize_tool_id(call_id: str, api: str) -> str:
+    """``call_id`` if ``api`` accepts it, else a valid id derived from it (stable, near-unique)."""
+    rule = TOOL_ID_RULES.get(api, _DEFAULT_RULE)
+    if len(call_id) <= rule.max_length and rule.pattern.fullmatch(call_id):
+        return call_id
+    if rule.exact_alnum is not None:
+        return _base62(_digest(call_id), rule.exact_alnum)
+    cleaned = re.sub(r"[^A-Za-z0-9_-]", "_", call_id)[: rule.max_length - 9] or "call"
+    return f"{cleaned}_{_base62(_digest(call_id), 8)}"
+
+
+def _clean(text: str) -> str:
+    return _SURROGATE.sub("\ufffd", text) if _SURROGATE.search(text) else text
+
+
+def _is_same_model(message: AssistantMessage, model: Model) -> bool:
+    return message.provider == model.provider and message.api == model.api and message.model == model.id
+
+
+def _convert_blocks(
+    message: AssistantMessage, model: Model, id_map: dict[str, str]
+) -> list[AssistantContent]:
+    same = _is_same_model(message, model)
+    foreign_api = message.api != model.api
+    blocks: list[AssistantContent] = []
+    for block in message.content:
+        if isinstance(block, ThinkingContent):
+            if same:
+                blocks.append(block)
+            elif not block.redacted and block.thinking.strip():
+                blocks.append(TextContent(_clean(block.thinking)))
+        elif isinstance(block, TextContent):
+            text = _clean(block.text)
+            if same and text is block.text:
+                blocks.append(block)
+            else:
+                blocks.append(TextContent(text, block.text_signature if same else None))
+        else:
+            new_id = normalize_tool_id(block.id, model.api) if foreign_api else block.id
+            if new_id != block.id:
+                id_map[block.id] = new_id
+            if same or (new_id == block.id and block.thought_signature is None):
+                blocks.append(block)
+            else:
+                blocks.append(dataclasses.replace(block, id=new_id, thought_signature=None))
+    return blocks
+
+
+def _clean_user(message: UserMessage) -> UserMessage:
+    content = message.content
+    if isinstance(content, str):
+        cleaned = _clean(content)
+        return message if cleaned is content else dataclasses.replace(message, content=cleaned)
+    if not any(isinstance(b, TextContent) and _SURROGATE.search(b.text) for b in content):
+        return message
+    blocks = [TextContent(_clean(b.text)) if isinstance(b, TextContent) else b for b in content]
+    return dataclasses.replace(message, content=blocks)
+
+
+def _orphan_results(calls: list[ToolCall], answered: set[str]) -> list[ToolResultMessage]:
+    return [
+        ToolResultMessage(call.id, call.name, [TextContent(NO_RESULT_TEXT)], is_error=True)
+        for call in calls
+        if call.id not in answered
+    ]
+
+
+def transform_messages(messages: Sequence[LlmMessage], model: Model) -> list[LlmMessage]:
+    """The messages rewritten for ``model`` (see the module docstring for the rules)."""
+    id_map: dict[str, str] = {}
+    dropped_calls: set[str] = set()
+    out: list[LlmMessage] = []
+    pending: list[ToolCall] = []  # calls of the last assistant message still awaiting results
+    answered: set[str] = set()
+
+    def close_pending() -> None:
+        out.extend(_orphan_results(pending, answered))
+        pending.clear()
+        answered.clear()
+
+    for message in messages:
+        if isinstance(message, AssistantMessage):
+            close_pending()
+            if message.stop_reason in ("error", "aborted"):
+                dropped_calls.update(call.id for call in message.tool_calls)
+                continue
+            blocks = _convert_blocks(message, model, id_map)
+            if not blocks:
+                continue
+            unchanged = len(blocks) == len(message.content) and all(
+                a is b for a, b in zip(blocks, message.content, strict=True)
+            )
+            kept = message if unchanged else dataclasses.replace(message, content=blocks)
+            out.append(kept)
+            pending.extend(kept.tool_calls)
+        elif isinstance(message, ToolResultMessage):
+            if message.tool_call_id in dropped_calls:
+                continue
+            new_id = id_map.get(message.tool_call_id, message.tool_call_id)
+            if new_id not in {call.id for call in pending}:
+                continue  # a result with no call before it: every API refuses it
+            answered.add(new_id)
+            texts_clean = all(
+                not (isinstance(b, TextContent) and _SURROGATE.search(b.text)) for b in message.content
+            )
+            if new_id == message.tool_call_id and texts_clean:
+                out.append(message)
+            else:
+                content = [
+                    TextContent(_clean(b.text)) if isinstance(b, TextContent) else b for b in message.content
+                ]
+                out.append(dataclasses.replace(message, tool_call_id=new_id, content=content))
+        else:
+            close_pending()
+            out.append(_clean_user(message))
+    close_pending()
+    return out

@@ -1,0 +1,259 @@
+"""One HTTP attempt of a streamed request: send, check, decode, parse, classify the failure.
+
+``run_attempt`` either finishes the message (delivering every event, the terminal one
+included) and returns None, or returns a ``Failure`` having delivered nothing, so that the
+caller may retry without showing anything twice. A failure after content has arrived is
+never returned: it is delivered at once as the ``error`` that ends the message.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import AsyncIterator, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from tau_agent.stream_events import AssistantMessageEvent, ErrorEvent
+from tau_ai.model import Model
+from tau_ai.retry import is_retryable_error_text
+from tau_ai.sse import SseDecoder, SseEvent
+from tau_ai.wire_api import WireApi, WireParser
+
+if TYPE_CHECKING:
+    import httpx
+
+MAX_ERROR_CHARS = 1000
+_SSE_START = re.compile(rb"(?:data|event|id|retry)?:")
+Deliver = Callable[[list[AssistantMessageEvent]], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """Why an attempt produced nothing. ``status`` is None for transport errors."""
+
+    message: str
+    status: int | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+    retryable: bool = True
+
+
+def one_line(text: str, limit: int = MAX_ERROR_CHARS) -> str:
+    """Whitespace collapsed to single spaces, cut to ``limit`` characters with an ellipsis."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class Attempt:
+    """The parser of the current attempt and the events it holds back until its first content."""
+
+    __slots__ = ("held", "model", "parser", "wire")
+
+    def __init__(self, wire: WireApi, model: Model) -> None:
+        self.wire = wire
+        self.model = model
+        self.parser: WireParser | None = None
+        self.held: list[AssistantMessageEvent] | None = None
+
+    def start(self) -> WireParser:
+        self.parser = self.wire.new_parser(self.model)
+        self.held = []
+        return self.parser
+
+    def reset(self) -> None:
+        self.parser, self.held = None, None
+
+    def push(self, events: list[AssistantMessageEvent], deliver: Deliver) -> Failure | None:
+        """Deliver ``events``, or hold them while the attempt has shown no content.
+
+        An attempt whose parser ended with a transient-sounding error before any content
+        (an "overloaded" event in a 200 stream) becomes a Failure to retry.
+        """
+        held, parser = self.held, self.parser
+        if held is None:
+            deliver(events)
+            return None
+        held += events
+        assert parser is not None
+        if parser.has_content:
+            self.held = None
+            deliver(held)
+            return None
+        if parser.ended:
+            last = held[-1] if held else None
+            if isinstance(last, ErrorEvent) and last.reason == "error":
+                message = last.message.error_message or "Provider reported an error"
+                return Failure(message, retryable=is_retryable_error_text(message))
+            self.held = None
+            deliver(held)
+        return None
+
+    def _end(self, reason: str, message: str) -> list[AssistantMessageEvent]:
+        parser = self.parser or self.wire.new_parser(self.model)
+        held = self.held or []
+        self.parser, self.held = parser, None
+        return held + parser.fail(reason, message)
+
+    def give_up(self, message: str) -> list[AssistantMessageEvent]:
+        """The final events of a failed request: what was held, then the error (if not ended)."""
+        return self._end("error", message)
+
+    def abort(self, message: str) -> list[AssistantMessageEvent]:
+        """The final events of a cancelled request: what was held, then the aborted error."""
+        return self._end("aborted", message)
+
+    def failed(self, message: str, deliver: Deliver, *, retryable: bool) -> Failure | None:
+        """A failure mid-attempt: ends the message if content was shown, else returns it."""
+        parser = self.parser
+        if parser is not None and parser.has_content:
+            if self.held:
+                deliver(self.held)
+            self.held = None
+            deliver(parser.fail("error", message))
+            return None
+        return Failure(message, retryable=retryable)
+
+    def error_text(self, status: int, body: bytes) -> str:
+        """``HTTP <status>: <the provider's message>`` (one line, capped)."""
+        detail = ""
+        if body.strip():
+            try:
+                detail = self.wire.error_message(status, body)
+            except Exception:  # a message extractor must not turn an error into a crash
+                detail = ""
+            if not detail.strip():
+                detail = body.decode("utf-8", errors="replace")
+        detail = one_line(detail)
+        return one_line(f"HTTP {status}: {detail}" if detail else f"HTTP {status} (no body)")
+
+
+def _status_in_body(body: bytes, default: int) -> int:
+    """The error code inside a bare JSON error body (Gemini), when it is an HTTP status."""
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return default
+    if isinstance(data, list) and data:
+        data = data[0]
+    error = data.get("error") if isinstance(data, dict) else None
+    code = error.get("code") if isinstance(error, dict) else None
+    if isinstance(code, int) and 400 <= code <= 599:
+        return code
+    return default
+
+
+async def _read_capped(chunks: AsyncIterator[bytes], head: bytes, cap: int) -> bytes:
+    import httpx
+
+    parts, size = [head], len(head)
+    try:
+        async for chunk in chunks:
+            parts.append(chunk)
+            size += len(chunk)
+            if size >= cap:
+                break
+    except httpx.HTTPError:
+        pass  # keep what arrived: the status already says the request failed
+    return b"".join(parts)[:cap]
+
+
+async def run_attempt(
+    client: httpx.AsyncClient,
+    attempt: Attempt,
+    *,
+    method: str,
+    url: str,
+    headers: Mapping[str, str],
+    body: bytes,
+    deliver: Deliver,
+    connect_timeout: float,
+    idle_timeout: float,
+    max_error_bytes: int,
+) -> Failure | None:
+    import httpx
+
+    # Per request, so an injected client gets the same connect and idle limits.
+    timeout = httpx.Timeout(
+        connect=connect_timeout, read=idle_timeout, write=idle_timeout, pool=connect_timeout
+    )
+    try:
+        async with client.stream(method, url, headers=headers, content=body, timeout=timeout) as response:
+            status = response.status_code
+            chunks = response.aiter_bytes()
+            if not 200 <= status < 300:
+                raw = await _read_capped(chunks, b"", max_error_bytes)
+                return Failure(attempt.error_text(status, raw), status, response.headers)
+            return await _consume(response, chunks, attempt, deliver, max_error_bytes)
+    except httpx.ConnectTimeout:
+        return attempt.failed(f"Connection timed out after {connect_timeout:g}s", deliver, retryable=True)
+    except httpx.TimeoutException:
+        text = f"No data from the provider for {idle_timeout:g}s; the stream stalled"
+        return attempt.failed(text, deliver, retryable=True)
+    except httpx.TransportError as error:
+        text = one_line(f"Connection error: {type(error).__name__}: {error}")
+        return attempt.failed(text, deliver, retryable=True)
+    except httpx.HTTPError as error:
+        text = one_line(f"HTTP error: {type(error).__name__}: {error}")
+        return attempt.failed(text, deliver, retryable=False)
+
+
+async def _consume(
+    response: httpx.Response,
+    chunks: AsyncIterator[bytes],
+    attempt: Attempt,
+    deliver: Deliver,
+    max_error_bytes: int,
+) -> Failure | None:
+    # Sniff the first bytes: SSE starts with a field name or ':'; a '{' or '[' is a bare JSON
+    # body, which Gemini sends for errors even under a text/event-stream content type, and a
+    # body that is neither SSE-shaped nor labelled SSE (an HTML page from a wrong base URL or
+    # a proxy) is reported as it is rather than parsed into nothing.
+    head = b""
+    async for chunk in chunks:
+        head += chunk
+        if head.strip():
+            break
+    start = head.lstrip()
+    labelled_sse = "event-stream" in response.headers.get("content-type", "")
+    if start[:1] in (b"{", b"[") or (start and not labelled_sse and not _SSE_START.match(start)):
+        raw = await _read_capped(chunks, head, max_error_bytes)
+        status = _status_in_body(raw, response.status_code)
+        return Failure(attempt.error_text(status, raw), status, response.headers)
+
+    parser = attempt.start()
+    decoder = SseDecoder()
+    feed = parser.feed
+
+    def step(events: list[SseEvent]) -> tuple[bool, Failure | None]:
+        """Feed decoded events; (True, failure) once the attempt is over."""
+        out: list[AssistantMessageEvent] = []
+        try:
+            for sse in events:
+                out += feed(sse)
+        except Exception as error:  # a chunk the parser cannot read is data, not a crash
+            if out:
+                attempt.push(out, deliver)
+            text = one_line(f"Malformed data from the provider ({error}): {sse.data}", 500)
+            return True, attempt.failed(text, deliver, retryable=False)
+        if not out:
+            return False, None
+        failure = attempt.push(out, deliver)
+        return failure is not None or parser.ended, failure
+
+    over, failure = step(decoder.feed(head))
+    if over:
+        return failure
+    async for chunk in chunks:
+        events = decoder.feed(chunk)
+        if events:
+            over, failure = step(events)
+            if over:
+                return failure
+    over, failure = step(decoder.flush())
+    if over:
+        return failure
+    try:
+        out = parser.finish()
+    except Exception as error:
+        return attempt.failed(one_line(f"Malformed end of stream ({error})", 500), deliver, retryable=False)
+    return attempt.push(out, deliver) if out else None

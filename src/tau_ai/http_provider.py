@@ -1,0 +1,260 @@
+"""HttpProvider: the I/O half every wire API shares (a tau_agent ModelProvider).
+
+It asks the WireApi for the request, sends it with httpx as a stream, decodes the body with
+the shared SseDecoder and feeds every event to the API's parser, yielding what comes out.
+What a caller may rely on:
+
+* The stream never raises for HTTP, network or provider failures. An error status, a bare
+  JSON error under an SSE content type (Gemini), a timeout, a dropped connection or a chunk
+  the parser cannot read ends it with one ``error`` event that keeps what arrived; its
+  ``error_message`` is the provider's own words where there are some (one line, capped).
+* Transient failures are retried (policy in ``retry.py``) while nothing has been shown yet:
+  events of an attempt are held back until its first content block, so a retried attempt
+  never duplicates a ``start`` or any text. Once content has arrived, a failure ends the
+  stream instead. Every retry is announced through ``options.on_retry`` before the wait.
+* ``options.signal`` aborts at any moment (connecting, waiting to retry, mid-stream): the
+  HTTP response is closed and the stream ends with stop reason ``aborted``.
+* A connect timeout and an idle-read timeout (no bytes for ``idle_timeout`` seconds, which
+  catches a stalled stream) bound every attempt. HTTP(S)_PROXY/NO_PROXY are honoured.
+
+The work runs in a task of its own that hands batches of events to the iterator through a
+queue; the token cancels that task, so an abort never waits for the consumer or the socket.
+httpx is imported on first use, so importing this module costs a cold start almost nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from collections.abc import AsyncIterator, Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from tau_agent.provider import Context, RetryNotice, StreamOptions
+from tau_agent.stream_events import AssistantMessageEvent, DoneEvent, ErrorEvent
+from tau_ai.cost import apply_cost
+from tau_ai.handoff import transform_messages
+from tau_ai.http_attempt import Attempt, Failure, run_attempt
+from tau_ai.model import Model
+from tau_ai.retry import RetryPolicy, plan_retry
+from tau_ai.wire_api import WireApi
+
+if TYPE_CHECKING:
+    import httpx
+
+_Batch = list[AssistantMessageEvent]
+
+
+def merge_headers(*layers: Mapping[str, str]) -> dict[str, str]:
+    """Later layers win, names compared without case (sent lower-cased, as HTTP allows)."""
+    merged: dict[str, str] = {}
+    for layer in layers:
+        for name, value in layer.items():
+            merged[name.lower()] = value
+    return merged
+
+
+def encode_body(body: Mapping[str, Any]) -> bytes:
+    """Compact UTF-8 JSON; falls back to ASCII escapes if a lone surrogate slipped through."""
+    try:
+        return json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(body, separators=(",", ":")).encode("ascii")
+
+
+def _cancel(task: asyncio.Task[None]) -> None:
+    task.cancel()
+
+
+class _Raise:
+    """A programmer error inside the worker, re-raised in the consumer's task."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+class HttpProvider:
+    """A model reached over HTTP through one WireApi.
+
+    ``client`` (not closed by this provider) or ``transport`` (for a client this provider
+    makes and closes in ``aclose``) may be injected; otherwise a client is made on first use
+    with ``trust_env`` so proxy variables apply. ``connect_timeout`` bounds connecting,
+    ``idle_timeout`` any wait for the next bytes, ``max_error_bytes`` how much of an error
+    body is read. ``rng`` and ``clock`` are seams for exact tests of the retry waits.
+    """
+
+    def __init__(
+        self,
+        model: Model,
+        wire: WireApi,
+        *,
+        api_key: str | None,
+        client: httpx.AsyncClient | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        retry: RetryPolicy | None = None,
+        connect_timeout: float = 15.0,
+        idle_timeout: float = 300.0,
+        max_error_bytes: int = 64 * 1024,
+        rng: Callable[[], float] = random.random,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._model = model
+        self._wire = wire
+        self._api_key = api_key
+        self._client = client
+        self._owns_client = client is None
+        self._transport = transport
+        self._retry = retry if retry is not None else RetryPolicy()
+        self._connect_timeout = connect_timeout
+        self._idle_timeout = idle_timeout
+        self._max_error_bytes = max_error_bytes
+        self._rng = rng
+        self._clock = clock
+
+    @property
+    def api(self) -> str:
+        return self._model.api
+
+    @property
+    def provider(self) -> str:
+        return self._model.provider
+
+    @property
+    def model(self) -> str:
+        return self._model.id
+
+    @property
+    def model_info(self) -> Model:
+        return self._model
+
+    async def aclose(self) -> None:
+        """Close the HTTP client if this provider made it."""
+        client, self._client = self._client, None
+        if client is not None and self._owns_client:
+            await client.aclose()
+        if not self._owns_client:
+            self._client = client
+
+    async def __aenter__(self) -> HttpProvider:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    def _http_client(self) -> httpx.AsyncClient:
+        if self._client is None:
+            import httpx
+
+            timeout = httpx.Timeout(
+                connect=self._connect_timeout,
+                read=self._idle_timeout,
+                write=self._idle_timeout,
+                pool=self._connect_timeout,
+            )
+            self._client = httpx.AsyncClient(transport=self._transport, timeout=timeout, trust_env=True)
+        return self._client
+
+    def stream(self, context: Context, options: StreamOptions) -> AsyncIterator[AssistantMessageEvent]:
+        return self._stream(context, options)
+
+    async def _stream(self, context: Context, options: StreamOptions) -> AsyncIterator[AssistantMessageEvent]:
+        queue: asyncio.Queue[_Batch | _Raise | None] = asyncio.Queue()
+        worker = asyncio.create_task(self._work(context, options, queue.put_nowait))
+        try:
+            while True:
+                batch = await queue.get()
+                if batch is None:
+                    return
+                if isinstance(batch, _Raise):
+                    raise batch.error
+                for event in batch:
+                    yield event
+        finally:
+            if not worker.done():
+                worker.cancel()
+                await asyncio.wait([worker])
+
+    async def _work(
+        self, context: Context, options: StreamOptions, emit: Callable[[_Batch | _Raise | None], None]
+    ) -> None:
+        """Run the attempts; always ends by emitting ``None`` (after the terminal batch)."""
+        task = asyncio.current_task()
+        assert task is not None
+        unregister = options.signal.on_cancel(lambda: _cancel(task))
+        attempt = Attempt(self._wire, self._model)
+
+        def deliver(batch: _Batch) -> None:
+            if not batch:
+                return
+            last = batch[-1]
+            if isinstance(last, DoneEvent | ErrorEvent):
+                apply_cost(last.message.usage, self._model)
+            emit(batch)
+
+        try:
+            await self._attempts(context, options, attempt, deliver)
+        except asyncio.CancelledError:
+            deliver(attempt.abort(options.signal.reason or "Request was aborted"))
+        except Exception as error:  # a bug below, not a provider failure: surface it
+            emit(_Raise(error))
+        finally:
+            unregister()
+            emit(None)
+
+    async def _attempts(
+        self,
+        context: Context,
+        options: StreamOptions,
+        attempt: Attempt,
+        deliver: Callable[[_Batch], None],
+    ) -> None:
+        model = self._model
+        prepared = Context(context.system_prompt, transform_messages(context.messages, model), context.tools)
+        spec = self._wire.build_request(model, prepared, options, self._api_key)
+        headers = merge_headers(spec.headers, model.headers, options.headers)
+        body = encode_body(spec.body)
+        client = self._http_client()
+        retries, waited = 0, 0.0
+        while True:
+            failure = await run_attempt(
+                client,
+                attempt,
+                method=spec.method,
+                url=spec.url,
+                headers=headers,
+                body=body,
+                deliver=deliver,
+                connect_timeout=self._connect_timeout,
+                idle_timeout=self._idle_timeout,
+                max_error_bytes=self._max_error_bytes,
+            )
+            if failure is None:
+                return
+            delay = self._plan(failure, retries + 1, waited)
+            if delay is None:
+                deliver(attempt.give_up(failure.message))
+                return
+            retries += 1
+            if options.on_retry is not None:
+                options.on_retry(
+                    RetryNotice(retries, self._retry.max_retries, round(delay * 1000), failure.message)
+                )
+            await asyncio.sleep(delay)
+            waited += delay
+            attempt.reset()
+
+    def _plan(self, failure: Failure, retry_number: int, waited: float) -> float | None:
+        if not failure.retryable:
+            return None
+        return plan_retry(
+            self._retry,
+            retry_number,
+            status=failure.status,
+            headers=failure.headers,
+            waited=waited,
+            draw=self._rng(),
+            now=self._clock(),
+        )

@@ -1,0 +1,78 @@
+"""Did a reply fail because the context was too long? (pure)
+
+The app compacts and retries when this says yes, so it must recognise each provider's own
+wording and must not mistake a rate limit ("tokens per minute") for an overflow. Two kinds:
+
+* loud: the reply ended with ``stop_reason == "error"`` and its ``error_message`` matches one
+  of the providers' overflow wordings, or is a bare 400/413 with no body (Cerebras);
+* silent: the reply "succeeded" but the input it was billed for (``input + cache_read``) is
+  larger than the model's context window, so the provider must have truncated it.
+
+Ollama truncates without saying so and without reporting it in usage; that case cannot be
+seen from the reply.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tau_agent.messages import AssistantMessage
+
+# One wording per line; the comment names who says it.
+_OVERFLOW = re.compile(
+    "|".join(
+        (
+            r"prompt is too long",  # Anthropic: "prompt is too long: 208310 tokens > 200000 maximum"
+            r"input is too long for (?:the )?requested model",  # Amazon Bedrock
+            r"exceeds? the context window",  # OpenAI Responses
+            r"input token count.{0,40}exceeds the maximum",  # Google Gemini
+            r"maximum prompt length is \d+",  # xAI
+            r"reduce the length of the messages",  # Groq, OpenAI-compatible servers
+            r"maximum context length is \d+",  # OpenAI chat, OpenRouter, DeepSeek, vLLM
+            r"exceeds the limit of \d+",  # GitHub Copilot
+            r"exceeds the available context size",  # llama.cpp server
+            r"greater than the context length",  # LM Studio
+            r"context length of only \d+",  # LM Studio: "loaded with context length of only N tokens"
+            r"n_keep \(\d+\) >= n_ctx",  # LM Studio / llama.cpp truncation refusal
+            r"input length \d+ exceeds context length",  # LM Studio (older)
+            r"input exceeds (?:the )?context length",  # Ollama
+            r"prompt too long; exceeded (?:max )?context length",  # Ollama
+            r"too long to fit into the model",  # vLLM: "The prompt (total length N) is too long ..."
+            r"context window exceeds limit",  # MiniMax
+            r"exceeded model token limit",  # Kimi
+            r"too large for model with \d+ maximum context length",  # Mistral
+            r"model_context_window_exceeded",  # Z.ai
+            r"context[ _]length[ _]exceeded",  # OpenAI code, generic
+            r"context[ _]window[ _]exceeded",  # generic
+            r"too many tokens",  # generic
+            r"token limit exceeded",  # generic
+        )
+    ),
+    re.IGNORECASE,
+)
+
+# A 400 or 413 that came with no body at all: Cerebras answers an overflow this way.
+_BARE_STATUS = re.compile(r"\b(?:HTTP )?(?:400|413)\b[^:]*\(no body\)", re.IGNORECASE)
+
+# Rate limits speak of tokens too; they are never overflows.
+_RATE_LIMIT = re.compile(
+    r"rate.?limit|per min(?:ute)?\b|tokens per (?:minute|day|hour)|\bTPM\b|\bRPM\b|quota",
+    re.IGNORECASE,
+)
+
+
+def is_overflow_text(error_message: str) -> bool:
+    """Whether an error message reads as a context overflow from any known provider."""
+    if _RATE_LIMIT.search(error_message):
+        return False
+    return bool(_OVERFLOW.search(error_message) or _BARE_STATUS.search(error_message))
+
+
+def is_context_overflow(message: AssistantMessage, context_window: int | None = None) -> bool:
+    """True for a reply that failed, loudly or silently, because its context was too long."""
+    if message.stop_reason == "error":
+        return is_overflow_text(message.error_message or "")
+    if message.stop_reason == "stop" and context_window:
+        usage = message.usage
+        return usage.input + usage.cache_read > context_window
+    return False

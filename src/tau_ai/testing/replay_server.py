@@ -1,0 +1,229 @@
+"""A real HTTP/1.1 server on 127.0.0.1 that plays scripted responses, for tests and benchmarks.
+
+Each request gets the next ``Scripted`` response (the last one repeats). A response is a
+status, headers and a body sent the way a flaky network might: split at given byte offsets
+or into fixed-size pieces, with a delay between pieces, cut off after N bytes (the socket is
+closed mid-body), or stalled after N bytes (nothing more is sent until the client gives up).
+Bodies go out with chunked transfer encoding unless ``chunked=False``; every response closes
+its connection. Every request is recorded (method, path, headers, body), and the server
+counts clients that hung up on a stalled or slow response, so a test can see an abort.
+
+    async with ReplayServer([Scripted(429, {"retry-after": "0"}), Scripted(body=sse)]) as server:
+        ... point a model at server.url ...
+        assert server.requests[1].json()["model"] == "m"
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from pathlib import Path
+from typing import Any
+
+SSE_HEADERS: Mapping[str, str] = {"content-type": "text/event-stream; charset=utf-8"}
+
+
+@dataclass(frozen=True, slots=True)
+class Scripted:
+    """One scripted response. Offsets count body bytes."""
+
+    status: int = 200
+    headers: Mapping[str, str] = field(default_factory=lambda: dict(SSE_HEADERS))
+    body: bytes = b""
+    split_at: Sequence[int] = ()
+    chunk_size: int | None = None
+    delay: float = 0.0
+    cut_after: int | None = None
+    stall_after: int | None = None
+    chunked: bool = True
+
+    def pieces(self) -> list[bytes]:
+        """The body split at ``split_at`` and every ``chunk_size`` bytes (never empty pieces)."""
+        size = len(self.body)
+        bounds = {0, size}
+        bounds.update(o for o in self.split_at if 0 < o < size)
+        if self.chunk_size:
+            bounds.update(range(self.chunk_size, size, self.chunk_size))
+        for limit in (self.cut_after, self.stall_after):
+            if limit is not None and 0 < limit < size:
+                bounds.add(limit)
+        edges = sorted(bounds)
+        return [self.body[a:b] for a, b in itertools.pairwise(edges) if b > a]
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedRequest:
+    method: str
+    path: str
+    headers: Mapping[str, str]  # names lower-cased
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+class ReplayServer:
+    """Serve ``responses`` in order on 127.0.0.1 (random port) until stopped."""
+
+    def __init__(self, responses: Scripted | Iterable[Scripted]) -> None:
+        self._script = [responses] if isinstance(responses, Scripted) else list(responses)
+        if not self._script:
+            raise ValueError("ReplayServer needs at least one scripted response")
+        self.requests: list[RecordedRequest] = []
+        self.hangups = 0
+        self._served = 0
+        self._server: asyncio.Server | None = None
+        self._handlers: set[asyncio.Task[None]] = set()
+        self._hangup = asyncio.Event()
+
+    @property
+    def url(self) -> str:
+        assert self._server is not None, "start the server first"
+        host, port = self._server.sockets[0].getsockname()[:2]
+        return f"http://{host}:{port}"
+
+    async def start(self) -> ReplayServer:
+        self._server = await asyncio.start_server(self._accept, "127.0.0.1", 0)
+        return self
+
+    async def stop(self) -> None:
+        if self._server is not None:
+            self._server.close()
+        for task in list(self._handlers):
+            task.cancel()
+        if self._handlers:
+            await asyncio.wait(self._handlers)
+        if self._server is not None:
+            await self._server.wait_closed()
+            self._server = None
+
+    async def __aenter__(self) -> ReplayServer:
+        return await self.start()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    async def wait_for_hangup(self, timeout: float) -> bool:
+        """Wait until a client hangs up on a response still being sent (True) or time runs out."""
+        try:
+            await asyncio.wait_for(self._hangup.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+    def _next(self) -> Scripted:
+        index = min(self._served, len(self._script) - 1)
+        self._served += 1
+        return self._script[index]
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self._handlers.add(task)
+        graceful = False
+        try:
+            request = await _read_request(reader)
+            if request is not None:
+                self.requests.append(request)
+                await self._respond(self._next(), reader, writer)
+            graceful = True
+        except (ConnectionError, asyncio.IncompleteReadError):
+            self._note_hangup()
+        except asyncio.CancelledError:
+            pass
+        finally:
+            self._handlers.discard(task)
+            if graceful:  # flush what was written (a "cut" is a clean close mid-body)
+                writer.close()
+                with contextlib.suppress(ConnectionError):
+                    await writer.wait_closed()
+            else:
+                writer.transport.abort()
+
+    def _note_hangup(self) -> None:
+        self.hangups += 1
+        self._hangup.set()
+
+    async def _respond(
+        self, script: Scripted, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> None:
+        try:
+            reason = HTTPStatus(script.status).phrase
+        except ValueError:
+            reason = "Unknown"
+        lines = [f"HTTP/1.1 {script.status} {reason}"]
+        lines += [f"{name}: {value}" for name, value in script.headers.items()]
+        if script.chunked:
+            lines.append("transfer-encoding: chunked")
+        else:
+            lines.append(f"content-length: {len(script.body)}")
+        lines.append("connection: close")
+        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
+        sent = 0
+        for piece in script.pieces():
+            if script.cut_after is not None and sent >= script.cut_after:
+                return  # _accept closes the connection: the body ends mid-way
+            if script.stall_after is not None and sent >= script.stall_after:
+                await writer.drain()
+                await self._stall(reader)
+                return
+            writer.write(b"%x\r\n%s\r\n" % (len(piece), piece) if script.chunked else piece)
+            sent += len(piece)
+            await writer.drain()
+            if script.delay:
+                await asyncio.sleep(script.delay)
+        if script.cut_after is not None and sent >= script.cut_after:
+            return
+        if script.stall_after is not None and sent >= script.stall_after:
+            await self._stall(reader)
+            return
+        if script.chunked:
+            writer.write(b"0\r\n\r\n")
+        await writer.drain()
+
+    async def _stall(self, reader: asyncio.StreamReader) -> None:
+        """Send nothing more; return when the client closes its end (noted as a hang-up)."""
+        while await reader.read(65536):
+            pass
+        self._note_hangup()
+
+
+async def _read_request(reader: asyncio.StreamReader) -> RecordedRequest | None:
+    try:
+        head = await reader.readuntil(b"\r\n\r\n")
+    except asyncio.IncompleteReadError:
+        return None
+    request_line, *header_lines = head.decode("latin-1").split("\r\n")
+    method, path, _ = request_line.split(" ", 2)
+    headers: dict[str, str] = {}
+    for line in header_lines:
+        if line:
+            name, _, value = line.partition(":")
+            headers[name.strip().lower()] = value.strip()
+    if headers.get("transfer-encoding", "").lower() == "chunked":
+        parts = []
+        while True:
+            size = int((await reader.readuntil(b"\r\n")).strip().split(b";")[0], 16)
+            if size == 0:
+                await reader.readuntil(b"\r\n")
+                break
+            parts.append(await reader.readexactly(size))
+            await reader.readexactly(2)
+        body = b"".join(parts)
+    else:
+        body = await reader.readexactly(int(headers.get("content-length", "0")))
+    return RecordedRequest(method, path, headers, body)
+
+
+def recorded(directory: Path, name: str, **overrides: Any) -> Scripted:
+    """The recording ``<directory>/<name>`` (its ``.meta.json`` and body file) as a Scripted
+    response with the recorded status and headers; ``overrides`` set other Scripted fields."""
+    meta = json.loads((directory / f"{name}.meta.json").read_text(encoding="utf-8"))
+    body = (directory / meta["response_body_file"]).read_bytes()
+    response = meta["response"]
+    return Scripted(status=int(response["status"]), headers=dict(response["headers"]), body=body, **overrides)

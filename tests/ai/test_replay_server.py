@@ -1,0 +1,46 @@
+"""The replay server itself: body splitting, recordings, request capture."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+
+from tau_ai.testing.replay_server import ReplayServer, Scripted, recorded
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "providers"
+
+
+def test_pieces_split_at_offsets_sizes_and_limits_without_losing_bytes() -> None:
+    script = Scripted(body=b"abcdefghij", split_at=(3, 3, 0, 99), chunk_size=4, cut_after=9)
+    assert script.pieces() == [b"abc", b"d", b"efgh", b"i", b"j"]
+    assert b"".join(script.pieces()) == script.body
+    assert Scripted(body=b"").pieces() == []
+
+
+def test_recorded_loads_status_headers_and_exact_body() -> None:
+    script = recorded(DATA / "google", "error_400_api_key_invalid_sse")
+    assert script.status == 400
+    assert script.headers == {"content-type": "text/event-stream"}
+    assert script.body == (DATA / "google" / "error_400_api_key_invalid_sse.sse").read_bytes()
+
+
+async def test_serves_in_order_repeats_the_last_and_records_requests() -> None:
+    script = [
+        Scripted(503, {"x-a": "1"}, b"busy", chunked=False),
+        Scripted(body=b"data: ok\n\n", chunk_size=3),
+    ]
+    async with ReplayServer(script) as server, httpx.AsyncClient(trust_env=False) as client:
+        first = await client.post(server.url + "/v1/x", json={"n": 1}, headers={"X-Trace": "t"})
+        second = await client.post(server.url + "/v1/x", content=b"raw")
+        third = await client.get(server.url + "/again")
+    assert (first.status_code, first.headers["x-a"], first.content) == (503, "1", b"busy")
+    assert (second.status_code, second.content) == (200, b"data: ok\n\n")
+    assert third.content == b"data: ok\n\n"
+    assert [(r.method, r.path) for r in server.requests] == [
+        ("POST", "/v1/x"),
+        ("POST", "/v1/x"),
+        ("GET", "/again"),
+    ]
+    assert server.requests[0].json() == {"n": 1} and server.requests[0].headers["x-trace"] == "t"
+    assert server.requests[1].body == b"raw"
