@@ -33,8 +33,8 @@ def create_coding_tools(
 ) -> dict[str, AgentTool]:
     """Every built-in tool, by name, working in ``cwd`` (made absolute)."""
     cwd = Path(cwd).expanduser().absolute()
-    settings = settings or ToolSettings()
-    locks = locks or FileLocks()
+    settings = ToolSettings() if settings is None else settings
+    locks = FileLocks() if locks is None else locks
     return {
         "read": create_read_tool(cwd, settings),
         "write": create_write_tool(cwd, locks),
