@@ -50,7 +50,7 @@ def _notice(sink: OutputSink) -> tuple[str, dict[str, Any]]:
     start = end - cut.output_lines + 1
     where = f"Full output: {sink.spill_path}" if spilled else "Full output was not kept"
     if cut.last_line_partial:
-        size = format_size(sink.last_line_bytes) if sink.last_line_bytes else "larger"
+        size = format_size(sink.last_line_bytes)
         notice = f"[Showing last {format_size(cut.output_bytes)} of line {end} (line is {size}). {where}]"
     elif cut.truncated_by == "bytes":
         notice = f"[Showing lines {start}-{end} of {total} ({format_size(sink.max_bytes)} limit). {where}]"

@@ -38,7 +38,9 @@ def first_changed_line(old: str, new: str) -> int | None:
     start = new.rfind("\n", 0, at) + 1
     number = new.count("\n", 0, start) + 1
     old_end, new_end = old.find("\n", start), new.find("\n", start)
-    same_line = old[start : old_end if old_end >= 0 else None] == new[start : new_end if new_end >= 0 else None]
+    same_line = (
+        old[start : old_end if old_end >= 0 else None] == new[start : new_end if new_end >= 0 else None]
+    )
     return number + 1 if same_line else number
 
 

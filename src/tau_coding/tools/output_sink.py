@@ -27,7 +27,8 @@ class OutputSink:
         self.spill_path: Path | None = None
         self.total_bytes = 0
         self.newlines = 0
-        self.last_line_bytes = 0  # bytes after the last newline so far
+        self._current = 0  # bytes after the last newline so far
+        self._last_terminated = 0  # length of the last line that ended with a newline
 
     def append(self, chunk: bytes) -> None:
         if not chunk:
@@ -36,9 +37,12 @@ class OutputSink:
         newlines = chunk.count(b"\n")
         self.newlines += newlines
         if newlines:
-            self.last_line_bytes = len(chunk) - chunk.rfind(b"\n") - 1
+            last = chunk.rfind(b"\n")
+            before = chunk.rfind(b"\n", 0, last)
+            self._last_terminated = last - before - 1 if before >= 0 else self._current + last
+            self._current = len(chunk) - last - 1
         else:
-            self.last_line_bytes += len(chunk)
+            self._current += len(chunk)
         if self._spill is not None:
             self._spill.write(chunk)
         elif self.total_bytes > self.max_bytes or self.newlines >= self.max_lines:
@@ -62,7 +66,12 @@ class OutputSink:
 
     @property
     def total_lines(self) -> int:
-        return self.newlines + (1 if self.last_line_bytes else 0)
+        return self.newlines + (1 if self._current else 0)
+
+    @property
+    def last_line_bytes(self) -> int:
+        """The byte length of the last line, whether or not a newline ended it yet."""
+        return self._current if self._current else self._last_terminated
 
     def tail_text(self) -> str:
         """The kept tail as text; a line cut by trimming memory is dropped unless it is the only one."""

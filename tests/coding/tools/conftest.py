@@ -30,9 +30,7 @@ class Call:
         return self.result.is_error
 
 
-async def call(
-    tool: AgentTool, token: CancellationToken | None = None, **args: Any
-) -> Call:
+async def call(tool: AgentTool, token: CancellationToken | None = None, **args: Any) -> Call:
     """Run ``tool`` with ``args`` validated against its schema, collecting streamed updates."""
     checked = validate_arguments(tool.name, tool.parameters, args)
     updates: list[AgentToolResult] = []

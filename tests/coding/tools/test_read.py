@@ -24,7 +24,9 @@ async def test_read_returns_a_small_file_whole(tmp_path: Path, tools: dict[str, 
     assert not out.is_error and out.text == "one\ntwo"
 
 
-async def test_read_accepts_at_prefixed_and_absolute_paths(tmp_path: Path, tools: dict[str, AgentTool]) -> None:
+async def test_read_accepts_at_prefixed_and_absolute_paths(
+    tmp_path: Path, tools: dict[str, AgentTool]
+) -> None:
     (tmp_path / "a.txt").write_text("x\n")
     assert (await call(tools["read"], path="@a.txt")).text == "x"
     assert (await call(tools["read"], path=str(tmp_path / "a.txt"))).text == "x"
@@ -51,10 +53,15 @@ async def test_read_head_truncates_at_the_byte_budget(tmp_path: Path, tools: dic
     assert notice == f"[Showing lines 1-{shown} of 1000 (50.0KB limit). Use offset={shown + 1} to continue.]"
 
 
-async def test_read_with_limit_says_how_many_lines_remain(tmp_path: Path, tools: dict[str, AgentTool]) -> None:
+async def test_read_with_limit_says_how_many_lines_remain(
+    tmp_path: Path, tools: dict[str, AgentTool]
+) -> None:
     (tmp_path / "a.txt").write_text(_lines(50))
     out = await call(tools["read"], path="a.txt", offset=10, limit=5)
-    assert out.text == "line 10\nline 11\nline 12\nline 13\nline 14\n\n[36 more lines in file. Use offset=15 to continue.]"
+    assert (
+        out.text
+        == "line 10\nline 11\nline 12\nline 13\nline 14\n\n[36 more lines in file. Use offset=15 to continue.]"
+    )
 
 
 async def test_read_offset_past_the_end_is_an_error(tmp_path: Path, tools: dict[str, AgentTool]) -> None:
@@ -67,7 +74,10 @@ async def test_read_first_line_over_budget_gets_a_hint(tmp_path: Path, tools: di
     (tmp_path / "min.js").write_text("x" * 100_000 + "\nsecond\n")
     out = await call(tools["read"], path="min.js")
     assert not out.is_error
-    assert out.text == "[Line 1 is larger than the 50.0KB output limit. Use bash: sed -n '1p' min.js | head -c 51200]"
+    assert (
+        out.text
+        == "[Line 1 is larger than the 50.0KB output limit. Use bash: sed -n '1p' min.js | head -c 51200]"
+    )
 
 
 async def test_read_missing_file_is_an_error(tools: dict[str, AgentTool]) -> None:
@@ -79,10 +89,16 @@ async def test_read_directory_gets_a_listing_hint(tmp_path: Path, tools: dict[st
     (tmp_path / "d").mkdir()
     (tmp_path / "d" / "x").write_text("")
     out = await call(tools["read"], path="d")
-    assert out.is_error and out.text == "d is a directory (1 entries), not a file. Use ls to list it, then read a file inside."
+    assert (
+        out.is_error
+        and out.text
+        == "d is a directory (1 entries), not a file. Use ls to list it, then read a file inside."
+    )
 
 
-async def test_read_refuses_binary_file_with_a_description(tmp_path: Path, tools: dict[str, AgentTool]) -> None:
+async def test_read_refuses_binary_file_with_a_description(
+    tmp_path: Path, tools: dict[str, AgentTool]
+) -> None:
     (tmp_path / "prog").write_bytes(b"\x7fELF\x02\x01\x01" + b"\x00" * 2000)
     out = await call(tools["read"], path="prog")
     assert out.is_error
@@ -91,7 +107,9 @@ async def test_read_refuses_binary_file_with_a_description(tmp_path: Path, tools
     assert "binary data, 1.0KB" in (await call(tools["read"], path="blob")).text
 
 
-async def test_read_shows_invalid_utf8_with_replacement_characters(tmp_path: Path, tools: dict[str, AgentTool]) -> None:
+async def test_read_shows_invalid_utf8_with_replacement_characters(
+    tmp_path: Path, tools: dict[str, AgentTool]
+) -> None:
     (tmp_path / "latin1.txt").write_bytes("café\n".encode("latin-1"))
     out = await call(tools["read"], path="latin1.txt")
     assert not out.is_error and out.text == "caf\ufffd"
@@ -155,7 +173,9 @@ async def test_read_refuses_a_corrupt_image(tmp_path: Path) -> None:
     assert out.is_error and out.text.startswith("Cannot read image bad.png: the image could not be decoded")
 
 
-async def test_read_through_a_symlink_reports_the_real_path(tmp_path: Path, tools: dict[str, AgentTool]) -> None:
+async def test_read_through_a_symlink_reports_the_real_path(
+    tmp_path: Path, tools: dict[str, AgentTool]
+) -> None:
     (tmp_path / "real.txt").write_text("content\n")
     (tmp_path / "alias.txt").symlink_to(tmp_path / "real.txt")
     out = await call(tools["read"], path="alias.txt")
@@ -163,7 +183,9 @@ async def test_read_through_a_symlink_reports_the_real_path(tmp_path: Path, tool
     assert out.result.details["resolvedPath"] == str(tmp_path / "real.txt")
 
 
-async def test_read_of_a_huge_file_does_not_scan_it_to_count_lines(tmp_path: Path, tools: dict[str, AgentTool]) -> None:
+async def test_read_of_a_huge_file_does_not_scan_it_to_count_lines(
+    tmp_path: Path, tools: dict[str, AgentTool]
+) -> None:
     path = tmp_path / "huge.log"
     with open(path, "wb") as handle:
         handle.write(_lines(3000).encode())

@@ -3,7 +3,14 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tau_coding.tools.truncate import cut_line, format_size, tail_bytes, truncate_head, truncate_tail, utf8_len
+from tau_coding.tools.truncate import (
+    cut_line,
+    format_size,
+    tail_bytes,
+    truncate_head,
+    truncate_tail,
+    utf8_len,
+)
 
 
 def test_truncate_head_keeps_everything_within_budget() -> None:
@@ -51,11 +58,18 @@ def test_cut_line_marks_the_cut() -> None:
 
 
 def test_format_size() -> None:
-    assert [format_size(n) for n in (10, 51200, 1536 * 1024, 2 * 1024**3)] == ["10B", "50.0KB", "1.5MB", "2.0GB"]
+    assert [format_size(n) for n in (10, 51200, 1536 * 1024, 2 * 1024**3)] == [
+        "10B",
+        "50.0KB",
+        "1.5MB",
+        "2.0GB",
+    ]
 
 
 @given(st.text(alphabet=st.sampled_from("ab\né😀"), max_size=300), st.integers(1, 20), st.integers(1, 80))
-def test_truncations_respect_both_budgets_and_are_a_prefix_or_suffix(text: str, lines: int, size: int) -> None:
+def test_truncations_respect_both_budgets_and_are_a_prefix_or_suffix(
+    text: str, lines: int, size: int
+) -> None:
     head = truncate_head(text, lines, size)
     assert text.startswith(head.content)
     assert utf8_len(head.content) <= size and head.output_lines <= lines

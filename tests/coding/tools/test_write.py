@@ -15,7 +15,9 @@ from tau_coding.tools.file_locks import FileLocks
 from .conftest import call
 
 
-async def test_write_creates_parents_and_reports_real_bytes(tmp_path: Path, tools: dict[str, AgentTool]) -> None:
+async def test_write_creates_parents_and_reports_real_bytes(
+    tmp_path: Path, tools: dict[str, AgentTool]
+) -> None:
     out = await call(tools["write"], path="a/b/c.txt", content="héllo 😀")
     assert out.text == "Successfully wrote 11 bytes to a/b/c.txt"
     assert (tmp_path / "a" / "b" / "c.txt").read_text() == "héllo 😀"
@@ -44,7 +46,9 @@ async def test_write_to_a_directory_is_an_error(tmp_path: Path, tools: dict[str,
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root ignores directory permissions")
-async def test_write_into_a_read_only_directory_fails_cleanly(tmp_path: Path, tools: dict[str, AgentTool]) -> None:
+async def test_write_into_a_read_only_directory_fails_cleanly(
+    tmp_path: Path, tools: dict[str, AgentTool]
+) -> None:
     locked = tmp_path / "ro"
     locked.mkdir()
     (locked / "f.txt").write_text("keep")
@@ -57,7 +61,9 @@ async def test_write_into_a_read_only_directory_fails_cleanly(tmp_path: Path, to
     assert [p.name for p in locked.iterdir()] == ["f.txt"] and (locked / "f.txt").read_text() == "keep"
 
 
-async def test_write_through_a_symlink_writes_the_target_and_says_so(tmp_path: Path, tools: dict[str, AgentTool]) -> None:
+async def test_write_through_a_symlink_writes_the_target_and_says_so(
+    tmp_path: Path, tools: dict[str, AgentTool]
+) -> None:
     (tmp_path / "real").mkdir()
     (tmp_path / "real" / "conf.txt").write_text("old")
     (tmp_path / "conf.txt").symlink_to(tmp_path / "real" / "conf.txt")
@@ -90,12 +96,17 @@ def test_atomic_write_never_shows_a_partial_file(tmp_path: Path) -> None:
     assert seen <= set(versions) and len(seen) > 1
 
 
-async def test_parallel_writes_and_edits_to_one_file_are_serialised(tmp_path: Path, tools: dict[str, AgentTool]) -> None:
+async def test_parallel_writes_and_edits_to_one_file_are_serialised(
+    tmp_path: Path, tools: dict[str, AgentTool]
+) -> None:
     target = tmp_path / "shared.txt"
     # Large enough that unserialised read-modify-write cycles would overlap and lose edits.
     padding = "filler line\n" * 200_000
     target.write_text("".join(f"slot {i}: empty\n" for i in range(30)) + padding)
-    edits = [call(tools["edit"], path="shared.txt", oldText=f"slot {i}: empty", newText=f"slot {i}: filled") for i in range(30)]
+    edits = [
+        call(tools["edit"], path="shared.txt", oldText=f"slot {i}: empty", newText=f"slot {i}: filled")
+        for i in range(30)
+    ]
     results = await asyncio.gather(*edits)
     assert all(not r.is_error for r in results), [r.text for r in results if r.is_error]
     assert target.read_text() == "".join(f"slot {i}: filled\n" for i in range(30)) + padding
