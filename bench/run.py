@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import bench_loop
+from bench import bench_loop, bench_tools
 
 
 @dataclass
@@ -42,6 +42,7 @@ def cases(smoke: bool) -> list[tuple[str, Callable[[], float], str, float | None
     out.append(
         (f"loop: tool round trip, {turns} turns", lambda: bench_loop.tool_turn_cost(turns), "us/turn", 200.0)
     )
+    out.extend(bench_tools.cases(smoke))
     return out
 
 

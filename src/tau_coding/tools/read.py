@@ -66,6 +66,30 @@ def _decode(raw: bytes) -> str:
     return raw.decode("utf-8", errors="replace")
 
 
+def _skip_lines(handle: IO[bytes], count: int) -> int:
+    """Move past ``count`` lines, scanning in large chunks; returns how many lines were passed.
+
+    At end of file a last line without a newline counts as passed, so a short return value is
+    the file's total line count.
+    """
+    skipped = 0
+    last = b"\n"
+    while skipped < count:
+        chunk = handle.read(_CHUNK)
+        if not chunk:
+            return skipped + (0 if last == b"\n" else 1)
+        newlines = chunk.count(b"\n")
+        if skipped + newlines >= count:
+            at = -1
+            for _ in range(count - skipped):
+                at = chunk.index(b"\n", at + 1)
+            handle.seek(at + 1 - len(chunk), os.SEEK_CUR)
+            return count
+        skipped += newlines
+        last = chunk[-1:]
+    return skipped
+
+
 def _count_lines_from(handle: IO[bytes]) -> int:
     count, last = 0, b"\n"
     while chunk := handle.read(_CHUNK):
@@ -81,7 +105,7 @@ def _page(
     line_budget = settings.max_lines if limit is None else min(limit, settings.max_lines)
     kept: list[str] = []
     used = 0
-    line_no = 0
+    line_no = _skip_lines(handle, start - 1)
     stop: str | None = None  # "lines", "bytes", "limit", "first" or None at end of file
     resume_at = 0
     while True:
@@ -90,8 +114,6 @@ def _page(
         if not raw and not too_long and handle.tell() == position:
             break
         line_no += 1
-        if line_no < start:
-            continue
         if len(kept) >= line_budget:
             stop = "limit" if limit is not None and limit <= settings.max_lines else "lines"
             resume_at = position

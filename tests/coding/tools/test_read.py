@@ -198,3 +198,22 @@ async def test_read_a_fifo_is_refused(tmp_path: Path, tools: dict[str, AgentTool
     os.mkfifo(tmp_path / "pipe")
     out = await call(tools["read"], path="pipe")
     assert out.is_error and "not a regular file" in out.text
+
+
+async def test_read_offsets_across_chunk_boundaries_land_on_the_right_line(
+    tmp_path: Path, tools: dict[str, AgentTool]
+) -> None:
+    (tmp_path / "many.txt").write_text(_lines(300_000))  # ~3.5 MB: offsets cross 1 MB scan chunks
+    for offset in (1, 2, 99_999, 100_000, 299_999, 300_000):
+        out = await call(tools["read"], path="many.txt", offset=offset, limit=1)
+        assert out.text.split("\n")[0] == f"line {offset}"
+
+
+async def test_read_offset_at_the_last_line_without_trailing_newline(tmp_path: Path, tools: dict[str, AgentTool]) -> None:
+    (tmp_path / "a.txt").write_text("a\nb\nc")
+    assert (await call(tools["read"], path="a.txt", offset=3)).text == "c"
+    beyond = await call(tools["read"], path="a.txt", offset=4)
+    assert beyond.is_error and beyond.text == "Offset 4 is beyond the end of a.txt (3 lines)."
+    (tmp_path / "b.txt").write_text("a\nb\n")
+    beyond = await call(tools["read"], path="b.txt", offset=3)
+    assert beyond.is_error and beyond.text == "Offset 3 is beyond the end of b.txt (2 lines)."
