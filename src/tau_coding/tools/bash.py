@@ -60,6 +60,47 @@ def _notice(sink: OutputSink) -> tuple[str, dict[str, Any]]:
     return f"{text}\n\n{notice}", details
 
 
+async def _spawn(shell: str, command: str, cwd: Path) -> asyncio.subprocess.Process:
+    """Start the command in a new session (its own process group).
+
+    If the caller is cancelled while asyncio is still wiring up the pipes, the process already
+    exists: wait for the handle and kill the whole group, so nothing is left running.
+    """
+    spawning = asyncio.ensure_future(
+        asyncio.create_subprocess_exec(
+            shell,
+            "-c",
+            command,
+            cwd=cwd,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+            start_new_session=True,
+        )
+    )
+    try:
+        return await asyncio.shield(spawning)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            process = await spawning
+            kill_process_group(process.pid)
+            await process.wait()
+            _close_pipes(process)
+        raise
+
+
+def _close_pipes(process: asyncio.subprocess.Process) -> None:
+    """Close the process's pipe transport now rather than at garbage collection.
+
+    A child that escaped the process group may still hold the output pipe; asyncio would
+    otherwise keep the transport open and warn about it later. ``Process`` has no public
+    close, so the transport asyncio gave it is closed directly (killing nothing that is gone).
+    """
+    transport = getattr(process, "_transport", None)
+    if transport is not None:
+        transport.close()
+
+
 async def run_command(
     command: str,
     cwd: Path,
@@ -78,16 +119,7 @@ async def run_command(
     if signal.cancelled:
         return fail("Command aborted before it started")
     sink = OutputSink(settings.max_lines, settings.max_bytes, settings.temp_dir)
-    process = await asyncio.create_subprocess_exec(
-        shell,
-        "-c",
-        command,
-        cwd=cwd,
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
-        start_new_session=True,
-    )
+    process = await _spawn(shell, command, cwd)
     assert process.stdout is not None
     stdout = process.stdout
     last_update = 0.0
@@ -125,6 +157,9 @@ async def run_command(
         if process.returncode is None or not reading.done():
             kill_process_group(process.pid)
             reading.cancel()
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(process.wait(), DRAIN_AFTER_KILL)
+        _close_pipes(process)
         sink.close()
     text, details = _notice(sink)
     code = process.returncode

@@ -8,6 +8,7 @@ the working directory, ready to pass to read.
 from __future__ import annotations
 
 import asyncio
+from contextlib import aclosing
 from pathlib import Path
 from typing import Any
 
@@ -49,10 +50,11 @@ async def _files_rg(rg: str, root: Path, glob: Glob, signal: CancellationToken) 
         args += ["--type-add", f"taufind:{glob.pattern}", "--type", "taufind"]
     run = RgRun()
     found: list[str] = []
-    async for line in rg_lines(rg, [*args, "."], root, signal, run):
-        rel = line.decode("utf-8", errors="surrogateescape").removeprefix("./")
-        if glob.matches(rel):
-            found.append(rel)
+    async with aclosing(rg_lines(rg, [*args, "."], root, signal, run)) as lines:
+        async for line in lines:
+            rel = line.decode("utf-8", errors="surrogateescape").removeprefix("./")
+            if glob.matches(rel):
+                found.append(rel)
     if run.returncode == 2 and not found:
         return run.stderr.splitlines()[0] if run.stderr else "ripgrep failed"
     return found

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+from contextlib import aclosing
 from pathlib import Path
 from typing import Any
 
@@ -82,29 +83,30 @@ async def search_rg(
     hits: list[Hit] = []
     matches = 0
     prefix = request.root_prefix
-    async for line in rg_lines(rg, args, cwd, signal, run):
-        event = json.loads(line)
-        kind = event.get("type")
-        if kind not in ("match", "context"):
+    async with aclosing(rg_lines(rg, args, cwd, signal, run)) as lines:
+        async for line in lines:
+            event = json.loads(line)
+            kind = event.get("type")
+            if kind not in ("match", "context"):
+                if matches >= request.limit:
+                    break
+                continue
+            data = event["data"]
+            path = _text(data["path"]).removeprefix("./")
             if matches >= request.limit:
-                break
-            continue
-        data = event["data"]
-        path = _text(data["path"]).removeprefix("./")
-        if matches >= request.limit:
-            # Past the limit only the last match's after-context is still wanted.
-            previous = hits[-1]
-            if kind == "match" or path != previous.path or int(data["line_number"]) != previous.line + 1:
-                break
-        if (
-            request.glob is not None
-            and request.glob.anchored
-            and not request.glob.matches(path.removeprefix(prefix))
-        ):
-            continue
-        text = _text(data["lines"]).rstrip("\n").removesuffix("\r")
-        hits.append(Hit(path, int(data["line_number"]), kind == "match", text))
-        matches += kind == "match"
+                # Past the limit only the last match's after-context is still wanted.
+                previous = hits[-1]
+                if kind == "match" or path != previous.path or int(data["line_number"]) != previous.line + 1:
+                    break
+            if (
+                request.glob is not None
+                and request.glob.anchored
+                and not request.glob.matches(path.removeprefix(prefix))
+            ):
+                continue
+            text = _text(data["lines"]).rstrip("\n").removesuffix("\r")
+            hits.append(Hit(path, int(data["line_number"]), kind == "match", text))
+            matches += kind == "match"
     if run.returncode == 2 and not hits:
         return [], " ".join(
             part.strip() for part in run.stderr.splitlines() if part.strip()

@@ -13,7 +13,7 @@ import os
 import shutil
 import sys
 import sysconfig
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,8 +47,11 @@ class RgRun:
 
 async def rg_lines(
     rg: str, args: list[str], cwd: Path, signal: CancellationToken, run: RgRun
-) -> AsyncIterator[bytes]:
-    """Yield rg's stdout lines (without newline); killing it when the caller stops early."""
+) -> AsyncGenerator[bytes, None]:
+    """Yield rg's stdout lines (without newline); killing it when the caller stops early.
+
+    Iterate inside ``contextlib.aclosing`` so stopping early cleans up at once, not at GC.
+    """
     process = await asyncio.create_subprocess_exec(
         rg,
         *args,
@@ -73,6 +76,9 @@ async def rg_lines(
             with contextlib.suppress(ProcessLookupError):
                 await process.wait()
         errors.cancel()
+        transport = getattr(process, "_transport", None)  # no public close; see bash._close_pipes
+        if transport is not None:
+            transport.close()
 
 
 async def _drain(stream: asyncio.StreamReader) -> bytes:

@@ -209,7 +209,9 @@ async def test_read_offsets_across_chunk_boundaries_land_on_the_right_line(
         assert out.text.split("\n")[0] == f"line {offset}"
 
 
-async def test_read_offset_at_the_last_line_without_trailing_newline(tmp_path: Path, tools: dict[str, AgentTool]) -> None:
+async def test_read_offset_at_the_last_line_without_trailing_newline(
+    tmp_path: Path, tools: dict[str, AgentTool]
+) -> None:
     (tmp_path / "a.txt").write_text("a\nb\nc")
     assert (await call(tools["read"], path="a.txt", offset=3)).text == "c"
     beyond = await call(tools["read"], path="a.txt", offset=4)
