@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shlex
 import stat
 from pathlib import Path
 from typing import IO, Any
@@ -136,7 +137,7 @@ def _page(
     end = start + len(kept) - 1
     details: dict[str, Any] = {"startLine": start, "endLine": end, "truncatedBy": stop}
     if stop == "first":
-        hint = f"sed -n '{start}p' {shown} | head -c {max_bytes}"
+        hint = f"sed -n '{start}p' {shlex.quote(shown)} | head -c {max_bytes}"
         notice = f"[Line {start} is larger than the {format_size(max_bytes)} output limit. Use bash: {hint}]"
         return AgentToolResult.text(notice, details)
     body = "\n".join(kept)
