@@ -158,3 +158,21 @@ async def test_bash_default_timeout_comes_from_settings(tmp_path: Path) -> None:
 async def test_bash_rejects_a_non_positive_timeout(tools: dict[str, AgentTool]) -> None:
     out = await call(tools["bash"], command="true", timeout=0)
     assert out.is_error and out.text == "timeout must be a positive number of seconds."
+
+
+async def test_bash_streamed_updates_are_tail_truncated_with_a_notice(tmp_path: Path) -> None:
+    tools = create_coding_tools(tmp_path, settings=ToolSettings(max_lines=5, temp_dir=tmp_path))
+    out = await call(tools["bash"], command="seq 1 20; sleep 0.3; echo end")
+    first = out.updates[0].content[0].text  # type: ignore[union-attr]
+    assert first.startswith("16\n17\n18\n19\n20\n\n[Showing lines 16-20 of 20. Full output: ")
+    assert out.text.startswith("17\n18\n19\n20\nend\n\n[Showing lines 17-21 of 21. Full output: ")
+
+
+async def test_write_and_edit_do_nothing_once_cancelled(tmp_path: Path, tools: dict[str, AgentTool]) -> None:
+    token = CancellationToken()
+    token.cancel()
+    out = await call(tools["write"], token, path="x.txt", content="data")
+    assert out.is_error and not (tmp_path / "x.txt").exists()
+    (tmp_path / "y.txt").write_text("a\n")
+    edited = await call(tools["edit"], token, path="y.txt", oldText="a", newText="b")
+    assert edited.is_error and (tmp_path / "y.txt").read_text() == "a\n"

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from tau_agent.cancellation import CancellationToken
 from tau_agent.tools import AgentTool
 
 from .conftest import call
@@ -146,3 +147,12 @@ async def test_ls_limit_empty_and_errors(tmp_path: Path, tools: dict[str, AgentT
     assert missing.is_error and missing.text == "Path not found: nope"
     file = await call(tools["ls"], path="d/0.txt")
     assert file.is_error and file.text == "d/0.txt is a file, not a directory; use read to see its contents."
+
+
+async def test_cancelled_searches_stop_with_an_error(tree: Path, search_tools: dict[str, AgentTool]) -> None:
+    token = CancellationToken()
+    token.cancel()
+    grep = await call(search_tools["grep"], token, pattern="hello")
+    assert grep.is_error and grep.text == "grep was cancelled."
+    find = await call(search_tools["find"], token, pattern="*")
+    assert find.is_error and find.text == "find was cancelled."
