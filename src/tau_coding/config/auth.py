@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tau_coding.config.atomic import write_atomic
+from tau_coding.tools.atomic_write import atomic_write_bytes
 
 ENV_KEYS: dict[str, tuple[str, ...]] = {
     "openai": ("OPENAI_API_KEY",),
@@ -108,13 +108,13 @@ class AuthStore:
     def set_api_key(self, provider: str, key: str) -> None:
         data = dict(self._load())
         data[provider] = {"type": "api_key", "key": key}
-        write_atomic(self.path, json.dumps(data, indent=2) + "\n", mode=0o600)
+        atomic_write_bytes(self.path, (json.dumps(data, indent=2) + "\n").encode(), mode=0o600)
         self._data = data
 
     def remove(self, provider: str) -> None:
         data = dict(self._load())
         if data.pop(provider, None) is not None:
-            write_atomic(self.path, json.dumps(data, indent=2) + "\n", mode=0o600)
+            atomic_write_bytes(self.path, (json.dumps(data, indent=2) + "\n").encode(), mode=0o600)
         self._data = data
 
 

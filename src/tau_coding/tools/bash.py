@@ -1,0 +1,205 @@
+"""The ``bash`` tool: run one command in the working directory and report its output.
+
+Each call is a fresh ``shell -c`` in its own process group with stdin closed and stderr
+merged into stdout. Output streams to ``on_update`` at most every ``UPDATE_INTERVAL``
+seconds as a rolling tail; memory stays bounded and a long output is kept whole in a log
+file. Timeout and cancellation kill the entire group, background children included.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from pathlib import Path
+from typing import Any
+
+from tau_agent.cancellation import CancellationToken
+from tau_agent.tools import AgentTool, AgentToolResult, ToolUpdate
+from tau_coding.tools.config import ToolSettings
+from tau_coding.tools.output_sink import OutputSink
+from tau_coding.tools.results import fail, guarded
+from tau_coding.tools.shell import find_shell, kill_process_group
+from tau_coding.tools.truncate import format_size
+
+UPDATE_INTERVAL = 0.1
+DRAIN_AFTER_KILL = 2.0  # a child that left the group may hold the pipe open; stop waiting for it
+_READ_SIZE = 64 * 1024
+
+PARAMETERS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "command": {"type": "string", "description": "Bash command to execute"},
+        "timeout": {"type": "number", "description": "Timeout in seconds (optional)"},
+    },
+    "required": ["command"],
+    "additionalProperties": False,
+}
+
+
+def _notice(sink: OutputSink) -> tuple[str, dict[str, Any]]:
+    """The output text within budget plus the notice of what was left out, and details."""
+    cut = sink.truncated()
+    spilled = sink.spill_path is not None
+    text = cut.content if cut.truncated else cut.content.removesuffix("\n")
+    details: dict[str, Any] = {"fullOutputPath": str(sink.spill_path) if spilled else None}
+    if not (cut.truncated or spilled):
+        return text, details
+    total = sink.total_lines
+    end = total
+    start = end - cut.output_lines + 1
+    where = f"Full output: {sink.spill_path}" if spilled else "Full output was not kept"
+    if cut.last_line_partial:
+        size = format_size(sink.last_line_bytes)
+        notice = f"[Showing last {format_size(cut.output_bytes)} of line {end} (line is {size}). {where}]"
+    elif cut.truncated_by == "bytes":
+        notice = f"[Showing lines {start}-{end} of {total} ({format_size(sink.max_bytes)} limit). {where}]"
+    else:
+        notice = f"[Showing lines {start}-{end} of {total}. {where}]"
+    details["truncation"] = cut.to_details() | {"totalLines": total, "totalBytes": sink.total_bytes}
+    return f"{text}\n\n{notice}", details
+
+
+async def _spawn(shell: str, command: str, cwd: Path) -> asyncio.subprocess.Process:
+    """Start the command in a new session (its own process group).
+
+    If the caller is cancelled while asyncio is still wiring up the pipes, the process already
+    exists: wait for the handle and kill the whole group, so nothing is left running.
+    """
+    spawning = asyncio.ensure_future(
+        asyncio.create_subprocess_exec(
+            shell,
+            "-c",
+            command,
+            cwd=cwd,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+            start_new_session=True,
+        )
+    )
+    try:
+        return await asyncio.shield(spawning)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            process = await spawning
+            kill_process_group(process.pid)
+            await process.wait()
+            _close_pipes(process)
+        raise
+
+
+def _close_pipes(process: asyncio.subprocess.Process) -> None:
+    """Close the process's pipe transport now rather than at garbage collection.
+
+    A child that escaped the process group may still hold the output pipe; asyncio would
+    otherwise keep the transport open and warn about it later. ``Process`` has no public
+    close, so the transport asyncio gave it is closed directly (killing nothing that is gone).
+    """
+    transport = getattr(process, "_transport", None)
+    if transport is not None:
+        transport.close()
+
+
+async def run_command(
+    command: str,
+    cwd: Path,
+    settings: ToolSettings,
+    timeout: float | None,
+    signal: CancellationToken,
+    on_update: ToolUpdate,
+) -> AgentToolResult:
+    """Run ``command`` to completion, timeout or cancellation; always returns a result."""
+    try:
+        shell = find_shell(settings.shell_path)
+    except FileNotFoundError as exc:
+        return fail(f"Cannot run the command: {exc}.")
+    if not cwd.is_dir():
+        return fail(f"Cannot run the command: the working directory {cwd} does not exist.")
+    if signal.cancelled:
+        return fail("Command aborted before it started")
+    sink = OutputSink(settings.max_lines, settings.max_bytes, settings.temp_dir)
+    process = await _spawn(shell, command, cwd)
+    assert process.stdout is not None
+    stdout = process.stdout
+    last_update = 0.0
+
+    async def pump() -> None:
+        nonlocal last_update
+        while chunk := await stdout.read(_READ_SIZE):
+            sink.append(chunk)
+            now = time.monotonic()
+            if now - last_update >= UPDATE_INTERVAL:
+                last_update = now
+                text, details = _notice(sink)
+                on_update(AgentToolResult.text(text, details))
+        await process.wait()
+
+    reading = asyncio.ensure_future(pump())
+    cancelled = asyncio.ensure_future(signal.wait())
+    stopped: str | None = None
+    try:
+        done, _ = await asyncio.wait(
+            {reading, cancelled}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+        )
+        if reading not in done:
+            stopped = "aborted" if signal.cancelled else "timeout"
+            kill_process_group(process.pid)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(reading), DRAIN_AFTER_KILL)
+        if not reading.done():
+            reading.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await reading
+        await process.wait()
+    finally:
+        cancelled.cancel()
+        if process.returncode is None or not reading.done():
+            kill_process_group(process.pid)
+            reading.cancel()
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(process.wait(), DRAIN_AFTER_KILL)
+        _close_pipes(process)
+        sink.close()
+    text, details = _notice(sink)
+    code = process.returncode
+    details |= {"exitCode": code, "cancelled": stopped == "aborted", "timedOut": stopped == "timeout"}
+    shown = text if text else "(no output)"
+    if stopped == "aborted":
+        return AgentToolResult.text(f"{shown}\n\nCommand aborted", details, is_error=True)
+    if stopped == "timeout":
+        return AgentToolResult.text(
+            f"{shown}\n\nCommand timed out after {timeout:g} seconds", details, is_error=True
+        )
+    if code is not None and code < 0:
+        return AgentToolResult.text(
+            f"{shown}\n\nCommand was killed by signal {-code}", details, is_error=True
+        )
+    if code:
+        return AgentToolResult.text(f"{shown}\n\nCommand exited with code {code}", details, is_error=True)
+    return AgentToolResult.text(shown, details)
+
+
+def create_bash_tool(cwd: Path, settings: ToolSettings) -> AgentTool:
+    async def execute(
+        tool_call_id: str, args: dict[str, Any], signal: CancellationToken, on_update: ToolUpdate
+    ) -> AgentToolResult:
+        timeout = args.get("timeout", settings.bash_timeout)
+        if timeout is not None and timeout <= 0:
+            return fail("timeout must be a positive number of seconds.")
+        return await run_command(args["command"], cwd, settings, timeout, signal, on_update)
+
+    limit = f"{settings.max_lines} lines or {format_size(settings.max_bytes)}"
+    default = f" Default timeout: {settings.bash_timeout:g} seconds." if settings.bash_timeout else ""
+    return AgentTool(
+        name="bash",
+        label="Bash",
+        description=(
+            "Execute a bash command in the working directory. Returns stdout and stderr combined; "
+            f"output is cut to the last {limit}, and when cut, the full output is saved to a file "
+            f"whose path is given. Optionally give a timeout in seconds.{default}"
+        ),
+        parameters=PARAMETERS,
+        execute=guarded("bash", execute),
+        prompt_snippet="Execute bash commands (ls, grep, find, etc.)",
+    )
