@@ -18,7 +18,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar, TypeAlias
 
 from tau_agent.content import ImageContent, TextContent
@@ -38,6 +38,9 @@ next entry hangs there, not under the marker.
 """
 
 
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
 def iso_now() -> str:
     """The current UTC time as Pi writes it: ``2024-12-03T14:00:00.000Z``."""
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
@@ -46,9 +49,12 @@ def iso_now() -> str:
 def iso_to_ms(timestamp: str) -> int:
     """Milliseconds since the epoch for an ISO-8601 timestamp; 0 if it does not parse."""
     try:
-        return int(datetime.fromisoformat(timestamp.replace("Z", "+00:00")).timestamp() * 1000)
+        moment = datetime.fromisoformat(timestamp.replace("Z", "+00:00"))
     except ValueError:
         return 0
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return (moment - _EPOCH) // timedelta(milliseconds=1)
 
 
 def new_entry_id(taken: Callable[[str], bool]) -> str:

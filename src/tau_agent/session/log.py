@@ -9,7 +9,7 @@ appended so that resuming later, in Tau or in Pi, lands on the same path.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from tau_agent.content import ImageContent, TextContent
@@ -39,8 +39,18 @@ from tau_agent.session.tree import SessionTree
 class SessionLog:
     """The one object that appends to a session. Not thread-safe; one per open session."""
 
-    def __init__(self, storage: SessionStorage) -> None:
+    def __init__(
+        self,
+        storage: SessionStorage,
+        *,
+        new_id: Callable[[], str] | None = None,
+        clock: Callable[[], str] = iso_now,
+    ) -> None:
+        """``new_id`` and ``clock`` make ids and timestamps predictable (golden files, tests);
+        by default ids are random 8-hex strings checked against the tree, times are now."""
         self.storage = storage
+        self._id_source = new_id
+        self._clock = clock
         entries = storage.entries
         self.tree = SessionTree(entries)
         self._leaf = resume_leaf(entries)
@@ -80,6 +90,8 @@ class SessionLog:
     # -- writing ------------------------------------------------------------------------------
 
     def _new_id(self) -> str:
+        if self._id_source is not None:
+            return self._id_source()
         return new_entry_id(self.tree.__contains__)
 
     def _append(self, entry: SessionEntry) -> SessionEntry:
@@ -95,20 +107,26 @@ class SessionLog:
         """Record a finished message. Summaries belong in compaction/branch_summary entries."""
         if isinstance(message, CompactionSummaryMessage | BranchSummaryMessage):
             raise TypeError("summaries are recorded with append_compaction/append_branch_summary")
-        entry = MessageEntry(id=self._new_id(), parent_id=self._leaf, message=message)
+        entry = MessageEntry(
+            id=self._new_id(), timestamp=self._clock(), parent_id=self._leaf, message=message
+        )
         self._append(entry)
         return entry
 
     def append_model_change(self, provider: str, model_id: str) -> ModelChangeEntry:
         entry = ModelChangeEntry(
-            id=self._new_id(), parent_id=self._leaf, provider=provider, model_id=model_id
+            id=self._new_id(),
+            timestamp=self._clock(),
+            parent_id=self._leaf,
+            provider=provider,
+            model_id=model_id,
         )
         self._append(entry)
         return entry
 
     def append_thinking_level_change(self, thinking_level: str) -> ThinkingLevelChangeEntry:
         entry = ThinkingLevelChangeEntry(
-            id=self._new_id(), parent_id=self._leaf, thinking_level=thinking_level
+            id=self._new_id(), timestamp=self._clock(), parent_id=self._leaf, thinking_level=thinking_level
         )
         self._append(entry)
         return entry
@@ -123,6 +141,7 @@ class SessionLog:
     ) -> CompactionEntry:
         entry = CompactionEntry(
             id=self._new_id(),
+            timestamp=self._clock(),
             parent_id=self._leaf,
             summary=summary,
             first_kept_entry_id=first_kept_entry_id,
@@ -140,6 +159,7 @@ class SessionLog:
         self._check(from_id)
         entry = BranchSummaryEntry(
             id=self._new_id(),
+            timestamp=self._clock(),
             parent_id=from_id,
             from_id=from_id or "root",
             summary=summary,
@@ -152,7 +172,13 @@ class SessionLog:
     def append_custom(self, custom_type: str, data: Any = None) -> CustomEntry:
         if custom_type == LEAF_MARKER:
             raise ValueError(f"{LEAF_MARKER!r} is reserved; use navigate()")
-        entry = CustomEntry(id=self._new_id(), parent_id=self._leaf, custom_type=custom_type, data=data)
+        entry = CustomEntry(
+            id=self._new_id(),
+            timestamp=self._clock(),
+            parent_id=self._leaf,
+            custom_type=custom_type,
+            data=data,
+        )
         self._append(entry)
         return entry
 
@@ -165,6 +191,7 @@ class SessionLog:
     ) -> CustomMessageEntry:
         entry = CustomMessageEntry(
             id=self._new_id(),
+            timestamp=self._clock(),
             parent_id=self._leaf,
             custom_type=custom_type,
             content=content,
@@ -178,7 +205,13 @@ class SessionLog:
         """Bookmark ``target_id`` (None or "" clears the label)."""
         self._check(target_id)
         text = label.strip() if label else None
-        entry = LabelEntry(id=self._new_id(), parent_id=self._leaf, target_id=target_id, label=text or None)
+        entry = LabelEntry(
+            id=self._new_id(),
+            timestamp=self._clock(),
+            parent_id=self._leaf,
+            target_id=target_id,
+            label=text or None,
+        )
         self._append(entry)
         if entry.label:
             self._labels[target_id] = entry.label
@@ -191,7 +224,7 @@ class SessionLog:
         text = name.strip()
         if not text:
             raise ValueError("a session name cannot be empty")
-        entry = SessionInfoEntry(id=self._new_id(), parent_id=self._leaf, name=text)
+        entry = SessionInfoEntry(id=self._new_id(), timestamp=self._clock(), parent_id=self._leaf, name=text)
         self._append(entry)
         self._name = text
         return entry
@@ -203,8 +236,8 @@ class SessionLog:
         if entry_id != self._stored_leaf:
             marker = CustomEntry(
                 id=self._new_id(),
+                timestamp=self._clock(),
                 parent_id=entry_id,
-                timestamp=iso_now(),
                 custom_type=LEAF_MARKER,
                 data={"leafId": entry_id},
             )
