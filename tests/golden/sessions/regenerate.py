@@ -1,8 +1,8 @@
 """Regenerate the session goldens.
 
-    python tests/golden/sessions/regenerate.py            # tau-v3.jsonl (what Tau writes)
+    .venv/bin/python tests/golden/sessions/regenerate.py            # tau-v3.jsonl (what Tau writes)
     PI_PACKAGE=.../pi-coding-agent/dist/index.js \\
-    python tests/golden/sessions/regenerate.py --pi       # also Pi's reading of every golden
+    .venv/bin/python tests/golden/sessions/regenerate.py --pi       # also Pi's reading of every golden
 
 ``--out FILE`` writes the Tau session elsewhere (the tests use it to compare with the checked-in
 file). ``--pi`` needs node and npm's ``@mariozechner/pi-coding-agent`` (0.73.1 was used); it
@@ -19,10 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[2] / "src"))
-
-from tau_agent.content import TextContent, ToolCall  # noqa: E402
+from tau_agent.content import TextContent, ToolCall
 from tau_agent.messages import (
     AssistantMessage,
     BashExecutionMessage,
@@ -30,11 +27,12 @@ from tau_agent.messages import (
     ToolResultMessage,
     Usage,
     UserMessage,
-)  # noqa: E402
-from tau_agent.session.entries import SessionHeader  # noqa: E402
-from tau_agent.session.jsonl import JsonlSessionStorage  # noqa: E402
-from tau_agent.session.log import SessionLog  # noqa: E402
+)
+from tau_agent.session.entries import SessionHeader
+from tau_agent.session.jsonl import JsonlSessionStorage
+from tau_agent.session.log import SessionLog
 
+HERE = Path(__file__).resolve().parent
 T0 = 1764500000000  # 2025-11-30T10:53:20Z, in ms
 
 
