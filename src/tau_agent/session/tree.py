@@ -49,10 +49,23 @@ class SessionTree:
         by_id = self._by_id
         current = by_id.get(leaf_id) if leaf_id is not None else None
         limit = len(by_id)
-        while current is not None and len(out) <= limit:
+        while current is not None:
             out.append(current)
+            if len(out) > limit:  # longer than the tree: a cycle; walk again, stopping at a repeat
+                return self._path_with_cycle(out[0])
             parent = current.parent_id
             current = by_id.get(parent) if parent is not None and parent != current.id else None
+        out.reverse()
+        return out
+
+    def _path_with_cycle(self, leaf: SessionEntry) -> list[SessionEntry]:
+        out: list[SessionEntry] = []
+        seen: set[str] = set()
+        current: SessionEntry | None = leaf
+        while current is not None and current.id not in seen:
+            seen.add(current.id)
+            out.append(current)
+            current = self.get(current.parent_id)
         out.reverse()
         return out
 
