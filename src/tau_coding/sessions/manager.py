@@ -70,6 +70,8 @@ class SessionManager:
 
     def resolve(self, ref: str | Path) -> Path:
         """The file ``ref`` names: an existing path, else a unique id prefix."""
+        if not str(ref).strip():
+            raise SessionNotFoundError("no session given")
         candidate = Path(ref).expanduser()
         if candidate.is_file():
             return candidate.resolve()
