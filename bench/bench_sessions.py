@@ -1,7 +1,8 @@
 """Session files: open + replay of big sessions, and the cost of one append.
 
-The sessions are linear (no compaction), so replay turns every entry into a context message:
-the worst case. Each turn is a user prompt, an assistant reply with text and one tool call
+Linear sessions (no compaction) are the worst case: replay turns every entry into a context
+message. Compacted ones are the usual shape of a long session: only the entries after the
+latest compaction are decoded. Each turn is a user prompt, an assistant reply with text and one tool call
 (with usage), and a tool result of a few hundred bytes, as in a coding session.
 """
 
@@ -41,21 +42,26 @@ def turn_message(i: int) -> AgentMessage:
     return ToolResultMessage(f"call_{i - 1}", "read", [TextContent(_RESULT)])
 
 
-def make_session(n: int, path: Path | None = None) -> Path:
-    """A session file of ``n`` message entries (cached per size inside one bench run)."""
-    target = path or _DIR / f"linear-{n}.jsonl"
+def make_session(n: int, path: Path | None = None, compact_every: int = 0) -> Path:
+    """A session file of ``n`` entries (cached per shape inside one bench run). With
+    ``compact_every``, every that many entries one is a compaction keeping the last 100."""
+    target = path or _DIR / f"linear-{n}-{compact_every}.jsonl"
     if target.exists():
         return target
     log = SessionLog(JsonlSessionStorage.create(target, SessionHeader.new("/work/project"), fsync="never"))
+    ids: list[str] = []
     for i in range(n):
-        log.append_message(turn_message(i))
+        if compact_every and i % compact_every == compact_every - 1:
+            log.append_compaction("What happened so far, in a paragraph.", ids[-100], 150_000)
+        else:
+            ids.append(log.append_message(turn_message(len(ids))).id)
     log.close()
     return target
 
 
-def open_replay_seconds(n: int, repeats: int = 3) -> float:
+def open_replay_seconds(n: int, repeats: int = 3, compact_every: int = 0) -> float:
     """Best wall time to open a session of ``n`` entries (locked, writable) and replay it."""
-    path = make_session(n)
+    path = make_session(n, compact_every=compact_every)
     best = float("inf")
     for _ in range(repeats):
         start = time.perf_counter()
@@ -63,7 +69,7 @@ def open_replay_seconds(n: int, repeats: int = 3) -> float:
         state = log.state()
         best = min(best, time.perf_counter() - start)
         log.close()
-        assert len(state.messages) == n, (len(state.messages), n)
+        assert len(state.messages) == (n if not compact_every else len(state.messages)) > 0
     return best
 
 
@@ -85,3 +91,22 @@ def append_cost_us(n: int, at: int = 0) -> float:
     log.close()
     path.unlink()
     return elapsed / n * 1e6
+
+
+def list_seconds(count: int, turns: int = 10, repeats: int = 3) -> float:
+    """Best wall time to list ``count`` sessions of ``turns`` user/assistant/tool turns each."""
+    from tau_coding.sessions.listing import list_sessions
+
+    folder = _DIR / f"list-{count}"
+    if not folder.exists():
+        folder.mkdir()
+        template = make_session(turns * 3, _DIR / f"small-{turns}.jsonl").read_bytes()
+        for i in range(count):
+            (folder / f"2025-01-01T00-00-00-000Z_{i:08d}.jsonl").write_bytes(template)
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        found = list_sessions(folder)
+        best = min(best, time.perf_counter() - start)
+        assert len(found) == count
+    return best

@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import bench_loop
+from bench import bench_loop, bench_sessions
 
 
 @dataclass
@@ -41,6 +41,52 @@ def cases(smoke: bool) -> list[tuple[str, Callable[[], float], str, float | None
     turns = 20 if smoke else 500
     out.append(
         (f"loop: tool round trip, {turns} turns", lambda: bench_loop.tool_turn_cost(turns), "us/turn", 200.0)
+    )
+    out.extend(session_cases(smoke))
+    return out
+
+
+def session_cases(smoke: bool) -> list[tuple[str, Callable[[], float], str, float | None]]:
+    """Targets: Pi resumes 10k entries in +0.16 s and 100k in +8.7 s (anchors-measured.md)."""
+    sizes = (1_000, 10_000) if smoke else (10_000, 100_000)
+    targets = {10_000: 100.0, 100_000: 1000.0}
+    out: list[tuple[str, Callable[[], float], str, float | None]] = [
+        (
+            f"sessions: open + replay {n} entries",
+            lambda n=n: bench_sessions.open_replay_seconds(n) * 1e3,
+            "ms",
+            targets.get(n),
+        )
+        for n in sizes
+    ]
+    out.append(
+        (
+            f"sessions: open + replay {sizes[-1]} entries, compacted every 1000",
+            lambda: bench_sessions.open_replay_seconds(sizes[-1], compact_every=1000) * 1e3,
+            "ms",
+            None if smoke else 500.0,
+        )
+    )
+    appends = 1_000 if smoke else 10_000
+    out.append(
+        (
+            f"sessions: append, entries 1-{appends}",
+            lambda: bench_sessions.append_cost_us(appends),
+            "us/entry",
+            50.0,
+        )
+    )
+    out.append(
+        (
+            f"sessions: append after {sizes[-1]} entries",
+            lambda: bench_sessions.append_cost_us(appends, at=sizes[-1]),
+            "us/entry",
+            50.0,
+        )
+    )
+    listed = 100 if smoke else 1_000
+    out.append(
+        (f"sessions: list {listed} sessions", lambda: bench_sessions.list_seconds(listed) * 1e3, "ms", 300.0)
     )
     return out
 

@@ -90,10 +90,88 @@ class _EntryBase:
     extra: dict[str, Any] | None = None
 
 
-@dataclass(slots=True, kw_only=True)
-class MessageEntry(_EntryBase):
+class MessageEntry:
+    """A finished message on the record.
+
+    An entry loaded from a file may hold its line undecoded until ``message`` is first
+    read (``deferred``): opening a long session then costs only the tree, and a replay
+    decodes just the messages on the path it needs. A deferred line that turns out not to
+    decode raises CodecError from ``message``; ``try_message`` returns None instead.
+    """
+
+    __slots__ = ("_decode", "_message", "_raw", "extra", "id", "parent_id", "timestamp")
     type: ClassVar[str] = "message"
-    message: AgentMessage
+
+    def __init__(
+        self,
+        *,
+        id: str,
+        parent_id: str | None,
+        message: AgentMessage,
+        timestamp: str | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
+        self.id = id
+        self.parent_id = parent_id
+        self.timestamp = iso_now() if timestamp is None else timestamp
+        self.extra = extra
+        self._message: AgentMessage | None = message
+        self._raw: bytes | None = None
+        self._decode: Callable[[MessageEntry, bytes], AgentMessage] | None = None
+
+    @classmethod
+    def deferred(
+        cls,
+        id: str,
+        parent_id: str | None,
+        timestamp: str,
+        raw: bytes,
+        decode: Callable[[MessageEntry, bytes], AgentMessage],
+    ) -> MessageEntry:
+        """An entry whose ``raw`` line (without newline) ``decode`` turns into its message later."""
+        entry = cls.__new__(cls)
+        entry.id = id
+        entry.parent_id = parent_id
+        entry.timestamp = timestamp
+        entry.extra = None
+        entry._message = None
+        entry._raw = raw
+        entry._decode = decode
+        return entry
+
+    @property
+    def message(self) -> AgentMessage:
+        message = self._message
+        if message is None:
+            assert self._raw is not None and self._decode is not None
+            message = self._message = self._decode(self, self._raw)
+            self._raw = None
+        return message
+
+    @property
+    def raw_line(self) -> bytes | None:
+        """The line as read from the file, while it has not been decoded."""
+        return self._raw
+
+    def try_message(self) -> AgentMessage | None:
+        try:
+            return self.message
+        except ValueError:
+            return None
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, MessageEntry)
+            and (self.id, self.parent_id, self.timestamp) == (other.id, other.parent_id, other.timestamp)
+            and self.message == other.message
+            and self.extra == other.extra
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        shown = "<deferred>" if self._message is None else repr(self._message)
+        return f"MessageEntry(id={self.id!r}, parent_id={self.parent_id!r}, message={shown})"
 
 
 @dataclass(slots=True, kw_only=True)

@@ -49,6 +49,15 @@ def encode_line(value: dict[str, Any]) -> bytes:
     return dumps_line(value)
 
 
+def encode_entry(entry: SessionEntry) -> bytes:
+    """An entry's line; a message entry still undecoded since it was read is copied as it was."""
+    if isinstance(entry, MessageEntry):
+        raw = entry.raw_line
+        if raw is not None:
+            return raw + b"\n"
+    return dumps_line(entry_to_dict(entry))
+
+
 class JsonlSessionStorage:
     """Use ``create`` for a new session and ``open`` for an existing file."""
 
@@ -169,7 +178,7 @@ class JsonlSessionStorage:
         if self._needs_rewrite:
             self._rewrite()
             return
-        line = encode_line(entry_to_dict(entry))
+        line = encode_entry(entry)
         fd = self._fd
         assert fd is not None, "append after close"
         if self._truncate_at is not None:
@@ -203,7 +212,7 @@ class JsonlSessionStorage:
 
     def _content(self) -> bytes:
         lines = [encode_line(header_to_dict(self._header))]
-        lines.extend(encode_line(entry_to_dict(e)) for e in self._entries)
+        lines.extend(encode_entry(e) for e in self._entries)
         return b"".join(lines)
 
     def _create_file(self) -> None:
@@ -250,7 +259,7 @@ def write_session_file(
     if target.exists():
         raise FileExistsError(f"{target}: a session file already exists there")
     target.parent.mkdir(parents=True, exist_ok=True)
-    body = [encode_line(header_to_dict(header)), *(encode_line(entry_to_dict(e)) for e in entries)]
+    body = [encode_line(header_to_dict(header)), *(encode_entry(e) for e in entries)]
     temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
     try:
@@ -300,6 +309,7 @@ __all__ = [
     "JsonlSessionStorage",
     "SessionFileError",
     "SessionLockedError",
+    "encode_entry",
     "encode_line",
     "write_session_file",
 ]

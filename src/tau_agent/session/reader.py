@@ -10,12 +10,19 @@ v1 and v2 formats are migrated to v3 in memory (``migrated_from`` says from whic
 
 from __future__ import annotations
 
-import gc
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from tau_agent.session.codec import CodecError, entry_from_dict, header_from_dict, migrate
-from tau_agent.session.entries import CURRENT_VERSION, SessionEntry, SessionHeader
+from tau_agent.session.bulk import gc_paused
+from tau_agent.session.codec import (
+    CodecError,
+    decode_deferred_message,
+    entry_from_dict,
+    header_from_dict,
+    migrate,
+)
+from tau_agent.session.entries import CURRENT_VERSION, MessageEntry, SessionEntry, SessionHeader
 from tau_agent.session.fastjson import loads
 
 TailState = Literal["clean", "missing_newline", "torn"]
@@ -40,17 +47,10 @@ def read_session(data: bytes, name: str = "session") -> LoadedSession:
     """Parse a whole file. ``LoadedSession.header`` is None only for an empty file.
 
     Raises SessionFileError when the first line is not a session header: such a file is
-    left alone rather than guessed at. The cyclic garbage collector is paused meanwhile:
-    parsing allocates millions of objects and no cycles, and the collector's passes over
-    them would otherwise cost more than the parsing itself.
+    left alone rather than guessed at.
     """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with gc_paused():
         return _read_session(data, name)
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _read_session(data: bytes, name: str) -> LoadedSession:
@@ -82,8 +82,11 @@ def _read_session(data: bytes, name: str) -> LoadedSession:
         loaded.header = header_from_dict(header_json)
     except CodecError as exc:
         raise SessionFileError(f"{name}: not a session file ({exc})") from None
-    dicts: list[tuple[int, dict[str, Any]]] = []
     warnings = loaded.warnings
+    if loaded.header.version >= CURRENT_VERSION:
+        _read_entries(lines, first + 1, loaded, name)
+        return loaded
+    dicts: list[tuple[int, dict[str, Any]]] = []
     for number in range(first + 1, len(lines)):
         raw = lines[number]
         value = _loads(raw)
@@ -113,6 +116,49 @@ def _read_session(data: bytes, name: str) -> LoadedSession:
 
 
 _BAD = object()
+# The start of a message line as Tau and Pi write it; such a line's message is decoded lazily.
+_MESSAGE_PREFIX = re.compile(
+    rb'\{"type":"message","id":"([^"\\]+)","parentId":(?:null|"([^"\\]+)"),"timestamp":"([^"\\]*)","message":\{'
+)
+
+
+def _read_entries(lines: list[bytes], start: int, loaded: LoadedSession, name: str) -> None:
+    """v3 entries: message lines in the usual shape become deferred entries (only their ids
+    are read now); everything else is parsed and decoded at once."""
+    entries = loaded.entries
+    warnings = loaded.warnings
+    seen: set[str] = set()
+    match = _MESSAGE_PREFIX.match
+    deferred = MessageEntry.deferred
+    for number in range(start, len(lines)):
+        raw = lines[number]
+        found = match(raw)
+        entry: SessionEntry
+        if found is not None and raw.endswith(b"}}"):
+            eid, parent, timestamp = found.group(1, 2, 3)
+            entry = deferred(
+                eid.decode(),
+                None if parent is None else parent.decode(),
+                timestamp.decode(),
+                raw,
+                decode_deferred_message,
+            )
+        else:
+            value = _loads(raw)
+            if not isinstance(value, dict):
+                if value is not _BAD or raw.strip():
+                    warnings.append(f"{name}: line {number + 1} is not a JSON object; skipped")
+                continue
+            try:
+                entry = entry_from_dict(value)
+            except CodecError as exc:
+                warnings.append(f"{name}: line {number + 1}: {exc}; skipped")
+                continue
+        if entry.id in seen:
+            warnings.append(f"{name}: line {number + 1}: duplicate entry id {entry.id}; skipped")
+            continue
+        seen.add(entry.id)
+        entries.append(entry)
 
 
 def _loads(raw: bytes) -> Any:

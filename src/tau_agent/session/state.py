@@ -28,6 +28,8 @@ from tau_agent.messages import (
     CustomMessage,
     ToolResultMessage,
 )
+from tau_agent.session.bulk import gc_paused
+from tau_agent.session.codec import CodecError
 from tau_agent.session.entries import (
     BranchSummaryEntry,
     CompactionEntry,
@@ -67,6 +69,7 @@ class SessionState:
     labels: dict[str, str] = field(default_factory=dict)
     name: str | None = None
     repaired_tool_calls: int = 0
+    warnings: list[str] = field(default_factory=list)
 
     @classmethod
     def from_entries(
@@ -79,6 +82,13 @@ class SessionState:
 
         Pass ``tree`` when one is already built for these entries to skip indexing them again.
         """
+        with gc_paused():
+            return cls._replay(entries, leaf_id, tree)
+
+    @classmethod
+    def _replay(
+        cls, entries: Sequence[SessionEntry], leaf_id: str | object | None, tree: SessionTree | None
+    ) -> SessionState:
         leaf = resume_leaf(entries) if leaf_id is _LAST else leaf_id
         assert leaf is None or isinstance(leaf, str)
         index = tree if tree is not None else SessionTree(entries)
@@ -87,18 +97,7 @@ class SessionState:
         state.labels = labels
         state.name = name
         path = index.path(leaf)
-        compaction_at = -1
-        for position, entry in enumerate(path):
-            if isinstance(entry, MessageEntry):
-                message = entry.message
-                if isinstance(message, AssistantMessage) and (message.provider or message.model):
-                    state.model = ModelRef(message.provider, message.model)
-            elif isinstance(entry, ModelChangeEntry):
-                state.model = ModelRef(entry.provider, entry.model_id)
-            elif isinstance(entry, ThinkingLevelChangeEntry):
-                state.thinking_level = entry.thinking_level
-            elif isinstance(entry, CompactionEntry):
-                compaction_at = position
+        compaction_at = state._settings_from(path)
         if compaction_at < 0:
             state._take(path, 0, len(path))
         else:
@@ -119,13 +118,45 @@ class SessionState:
         state.repaired_tool_calls = state._repair()
         return state
 
+    def _settings_from(self, path: list[SessionEntry]) -> int:
+        """Model and thinking level from the path, walking back from the leaf so that only the
+        messages after the latest model setting are decoded; returns the latest compaction's
+        position on the path, or -1."""
+        compaction_at = -1
+        model_known = thinking_known = False
+        for position in range(len(path) - 1, -1, -1):
+            entry = path[position]
+            if isinstance(entry, MessageEntry):
+                if not model_known:
+                    message = entry.try_message()
+                    if isinstance(message, AssistantMessage) and (message.provider or message.model):
+                        self.model = ModelRef(message.provider, message.model)
+                        model_known = True
+            elif isinstance(entry, ModelChangeEntry):
+                if not model_known:
+                    self.model = ModelRef(entry.provider, entry.model_id)
+                    model_known = True
+            elif isinstance(entry, ThinkingLevelChangeEntry):
+                if not thinking_known:
+                    self.thinking_level = entry.thinking_level
+                    thinking_known = True
+            elif isinstance(entry, CompactionEntry) and compaction_at < 0:
+                compaction_at = position
+            if model_known and thinking_known and compaction_at >= 0:
+                break
+        return compaction_at
+
     def _take(self, path: list[SessionEntry], start: int, stop: int) -> None:
         messages = self.messages
         ids = self.message_entry_ids
         for i in range(start, stop):
             entry = path[i]
             if isinstance(entry, MessageEntry):
-                messages.append(entry.message)
+                try:
+                    messages.append(entry.message)
+                except CodecError as exc:  # a deferred line that does not decode
+                    self.warnings.append(f"{exc}; left out of the context")
+                    continue
             elif isinstance(entry, CustomMessageEntry):
                 messages.append(
                     CustomMessage(
