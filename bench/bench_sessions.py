@@ -8,6 +8,8 @@ latest compaction are decoded. Each turn is a user prompt, an assistant reply wi
 
 from __future__ import annotations
 
+import atexit
+import shutil
 import tempfile
 import time
 from pathlib import Path
@@ -18,7 +20,17 @@ from tau_agent.session.entries import SessionHeader
 from tau_agent.session.jsonl import JsonlSessionStorage
 from tau_agent.session.log import SessionLog
 
-_DIR = Path(tempfile.mkdtemp(prefix="tau-bench-sessions-"))
+_DIRS: list[Path] = []
+
+
+def _dir() -> Path:
+    """One scratch folder per bench run, removed when the process exits."""
+    if not _DIRS:
+        _DIRS.append(Path(tempfile.mkdtemp(prefix="tau-bench-sessions-")))
+        atexit.register(shutil.rmtree, _DIRS[0], True)
+    return _DIRS[0]
+
+
 _RESULT = "def handler(event):\n    return process(event)  # line of a file the tool read\n" * 5
 
 
@@ -45,7 +57,7 @@ def turn_message(i: int) -> AgentMessage:
 def make_session(n: int, path: Path | None = None, compact_every: int = 0) -> Path:
     """A session file of ``n`` entries (cached per shape inside one bench run). With
     ``compact_every``, every that many entries one is a compaction keeping the last 100."""
-    target = path or _DIR / f"linear-{n}-{compact_every}.jsonl"
+    target = path or _dir() / f"linear-{n}-{compact_every}.jsonl"
     if target.exists():
         return target
     log = SessionLog(JsonlSessionStorage.create(target, SessionHeader.new("/work/project"), fsync="never"))
@@ -76,7 +88,7 @@ def open_replay_seconds(n: int, repeats: int = 3, compact_every: int = 0) -> flo
 def append_cost_us(n: int, at: int = 0) -> float:
     """Microseconds per appended message entry, measured over ``n`` appends to a session that
     already holds ``at`` entries (compare at=0 with at=100_000: the cost must stay flat)."""
-    path = _DIR / f"append-{n}-{at}-{time.monotonic_ns()}.jsonl"
+    path = _dir() / f"append-{n}-{at}-{time.monotonic_ns()}.jsonl"
     if at:
         path.write_bytes(make_session(at).read_bytes())
         log = SessionLog(JsonlSessionStorage.open(path, fsync="never"))
@@ -97,10 +109,10 @@ def list_seconds(count: int, turns: int = 10, repeats: int = 3) -> float:
     """Best wall time to list ``count`` sessions of ``turns`` user/assistant/tool turns each."""
     from tau_coding.sessions.listing import list_sessions
 
-    folder = _DIR / f"list-{count}"
+    folder = _dir() / f"list-{count}"
     if not folder.exists():
         folder.mkdir()
-        template = make_session(turns * 3, _DIR / f"small-{turns}.jsonl").read_bytes()
+        template = make_session(turns * 3, _dir() / f"small-{turns}.jsonl").read_bytes()
         for i in range(count):
             (folder / f"2025-01-01T00-00-00-000Z_{i:08d}.jsonl").write_bytes(template)
     best = float("inf")
