@@ -168,17 +168,24 @@ class JsonlSessionStorage:
         return self._fd is not None or (self._read_only and self._path.exists())
 
     def append(self, entry: SessionEntry) -> None:
+        """Record ``entry``: all or nothing. If the write fails (a full disk, say) the entry is
+        not recorded, the exception propagates, and the file is left as valid as before."""
         if self._read_only:
             raise SessionReadOnlyError(f"{self._path}: the session was opened read-only")
         self._entries.append(entry)
-        if self._buffered:
-            if isinstance(entry, MessageEntry) and isinstance(entry.message, AssistantMessage):
-                self._create_file()
-            return
-        if self._needs_rewrite:
-            self._rewrite()
-            return
-        line = encode_entry(entry)
+        try:
+            if self._buffered:
+                if isinstance(entry, MessageEntry) and isinstance(entry.message, AssistantMessage):
+                    self._create_file()
+            elif self._needs_rewrite:
+                self._rewrite()
+            else:
+                self._write_line(encode_entry(entry))
+        except BaseException:
+            self._entries.pop()
+            raise
+
+    def _write_line(self, line: bytes) -> None:
         fd = self._fd
         assert fd is not None, "append after close"
         if self._truncate_at is not None:
@@ -186,8 +193,15 @@ class JsonlSessionStorage:
             self._truncate_at = None
         if self._needs_newline:
             line = b"\n" + line
-            self._needs_newline = False
-        _write_all(fd, line)
+        try:
+            _write_all(fd, line)
+        except _PartialWrite as partial:  # cut the fragment off, or at least end it
+            try:
+                os.ftruncate(fd, os.fstat(fd).st_size - partial.written)
+            except OSError:
+                self._needs_newline = True
+            raise partial.error from None
+        self._needs_newline = False
         if self._fsync == "always":
             os.fsync(fd)
 
@@ -218,13 +232,18 @@ class JsonlSessionStorage:
     def _create_file(self) -> None:
         self._path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self._path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | os.O_CLOEXEC, 0o600)
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            _write_all(fd, self._content())
+            if self._fsync != "never":
+                os.fsync(fd)
+                _fsync_dir(self._path.parent)
+        except BaseException:  # leave no half-written file; the next append tries again
+            os.close(fd)
+            self._path.unlink(missing_ok=True)
+            raise
         self._fd = fd
         self._buffered = False
-        _write_all(fd, self._content())
-        if self._fsync != "never":
-            os.fsync(fd)
-            _fsync_dir(self._path.parent)
 
     def _rewrite(self) -> None:
         """Replace the file by a v3 rendering of everything held, keeping the lock throughout."""
@@ -283,11 +302,26 @@ def _read_all(fd: int) -> bytes:
         offset += len(chunk)
 
 
+class _PartialWrite(OSError):
+    """A write that failed after ``written`` bytes had reached the file."""
+
+    def __init__(self, written: int, error: OSError) -> None:
+        super().__init__(error.errno, f"{error.strerror} (after {written} bytes)")
+        self.written = written
+        self.error = error
+
+
 def _write_all(fd: int, data: bytes) -> None:
+    """Write everything; a failure after some bytes raises _PartialWrite."""
     view = memoryview(data)
-    while view:
-        written = os.write(fd, view)
-        view = view[written:]
+    written = 0
+    while written < len(data):
+        try:
+            written += os.write(fd, view[written:])
+        except OSError as exc:
+            if not written:
+                raise
+            raise _PartialWrite(written, exc) from exc
 
 
 def _fsync_dir(directory: Path) -> None:

@@ -82,24 +82,31 @@ def _read_session(data: bytes, name: str) -> LoadedSession:
         loaded.header = header_from_dict(header_json)
     except CodecError as exc:
         raise SessionFileError(f"{name}: not a session file ({exc})") from None
-    warnings = loaded.warnings
     if loaded.header.version >= CURRENT_VERSION:
         _read_entries(lines, first + 1, loaded, name)
-        return loaded
+    else:
+        assert isinstance(header_json, dict)
+        _read_old_entries(lines, first + 1, header_json, loaded, name)
+    return loaded
+
+
+def _read_old_entries(
+    lines: list[bytes], start: int, header_json: dict[str, Any], loaded: LoadedSession, name: str
+) -> None:
+    """v1/v2 entries: all parsed first, since migration works on the whole file."""
+    warnings = loaded.warnings
     dicts: list[tuple[int, dict[str, Any]]] = []
-    for number in range(first + 1, len(lines)):
+    for number in range(start, len(lines)):
         raw = lines[number]
         value = _loads(raw)
         if isinstance(value, dict):
             dicts.append((number + 1, value))
         elif value is not _BAD or raw.strip():
             warnings.append(f"{name}: line {number + 1} is not a JSON object; skipped")
-    if loaded.header.version < CURRENT_VERSION:
-        assert isinstance(header_json, dict)
-        loaded.migrated_from = migrate(header_json, [d for _, d in dicts])
-        loaded.header.version = CURRENT_VERSION
-        warnings.append(f"{name}: migrated from format v{loaded.migrated_from} to v{CURRENT_VERSION}")
-    entries = loaded.entries
+    loaded.migrated_from = migrate(header_json, [d for _, d in dicts])
+    assert loaded.header is not None
+    loaded.header.version = CURRENT_VERSION
+    warnings.append(f"{name}: migrated from format v{loaded.migrated_from} to v{CURRENT_VERSION}")
     seen: set[str] = set()
     for number, value in dicts:
         try:
@@ -111,8 +118,7 @@ def _read_session(data: bytes, name: str) -> LoadedSession:
             warnings.append(f"{name}: line {number}: duplicate entry id {entry.id}; skipped")
             continue
         seen.add(entry.id)
-        entries.append(entry)
-    return loaded
+        loaded.entries.append(entry)
 
 
 _BAD = object()

@@ -134,6 +134,25 @@ def list_sessions(directory: Path) -> list[SessionInfo]:
     return found
 
 
+def most_recent_session(directory: Path) -> Path | None:
+    """The most recently modified session file in ``directory``: stats every file, reads only
+    the first line of the candidates (newest first) until one has a session header."""
+    try:
+        candidates = [
+            (e.stat().st_mtime, Path(e.path)) for e in os.scandir(directory) if e.name.endswith(".jsonl")
+        ]
+    except OSError:
+        return None
+    for _, path in sorted(candidates, reverse=True):
+        try:
+            with path.open("rb") as handle:
+                header_from_dict(json.loads(handle.readline()))
+        except (OSError, ValueError, CodecError):
+            continue
+        return path
+    return None
+
+
 def list_all_sessions(root: Path) -> list[SessionInfo]:
     """Sessions of every project under ``root``, most recently modified first."""
     try:
@@ -145,4 +164,4 @@ def list_all_sessions(root: Path) -> list[SessionInfo]:
     return found
 
 
-__all__ = ["SessionInfo", "list_all_sessions", "list_sessions", "read_session_info"]
+__all__ = ["SessionInfo", "list_all_sessions", "list_sessions", "most_recent_session", "read_session_info"]

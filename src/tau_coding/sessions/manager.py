@@ -16,7 +16,7 @@ from tau_agent.session.entries import MessageEntry, SessionEntry, SessionHeader
 from tau_agent.session.jsonl import FsyncPolicy, JsonlSessionStorage, write_session_file
 from tau_agent.session.log import SessionLog, branch_entries
 from tau_agent.session.storage import InMemorySessionStorage
-from tau_coding.sessions.listing import SessionInfo, list_all_sessions, list_sessions
+from tau_coding.sessions.listing import SessionInfo, list_all_sessions, list_sessions, most_recent_session
 from tau_coding.sessions.paths import session_dir, session_file_name
 
 
@@ -64,9 +64,8 @@ class SessionManager:
 
     def continue_recent(self) -> SessionLog:
         """The most recently modified session of this folder, or a new one if there is none."""
-        for info in self.list_cwd():
-            return self.open(info.path)
-        return self.new()
+        latest = most_recent_session(self.directory)
+        return self.new() if latest is None else self.open(latest)
 
     def resolve(self, ref: str | Path) -> Path:
         """The file ``ref`` names: an existing path, else a unique id prefix."""

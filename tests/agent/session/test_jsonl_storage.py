@@ -209,3 +209,45 @@ def test_fsync_always_still_writes_one_line_per_entry(tmp_path: Path) -> None:
     log.append_message(UserMessage("b"))
     log.close()
     assert len(lines(path)) == 3
+
+
+FILLER = textwrap.dedent(
+    """
+    import os, resource, signal, sys
+    from tau_agent.messages import UserMessage
+    from tau_agent.session.jsonl import JsonlSessionStorage
+    from tau_agent.session.log import SessionLog
+
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead
+    log = SessionLog(JsonlSessionStorage.open(sys.argv[1], fsync="never"))
+    size = os.path.getsize(sys.argv[1])
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (size + 100, hard))  # room for 100 bytes of the next line
+    try:
+        log.append_message(UserMessage("x" * 5000))
+    except OSError as exc:
+        print("refused", exc.errno, len(log.entries), flush=True)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+    log.append_message(UserMessage("after the disk was freed"))
+    log.close()
+    """
+)
+
+
+def test_a_write_that_fails_half_way_leaves_the_file_valid_and_the_entry_unrecorded(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    answered(path).close()
+    before = path.read_bytes()
+    result = subprocess.run(
+        [sys.executable, "-c", FILLER, str(path)], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["refused", "27", "2"]  # EFBIG; still the two entries from before
+    data = path.read_bytes()
+    assert data.startswith(before)
+    with JsonlSessionStorage.open(path) as storage:
+        assert storage.warnings == []
+        assert [e.message.content for e in storage.entries if isinstance(e, MessageEntry)][
+            -1
+        ] == "after the disk was freed"
+        assert len(storage.entries) == 3
