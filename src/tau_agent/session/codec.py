@@ -1,13 +1,9 @@
-"""Session entries as Pi-compatible JSON values (v3, camelCase), and back; v1/v2 migration.
+"""Session entries as Pi-compatible JSON values (v3, camelCase), and back.
 
 ``entry_to_dict``/``entry_from_dict`` are pure. Decoding never fails on a *type* it does not
 know (that becomes an ``UnknownEntry``) but raises ``CodecError`` with a one-line reason
 for a known type whose fields are not what the format says, or a line with no id. Unknown
 fields of known types land in ``extra`` and are written back verbatim.
-
-Migration follows Pi's rules: v1 files had no ids (every entry gets one, each hangs under
-the previous line; a compaction's ``firstKeptEntryIndex`` becomes ``firstKeptEntryId``);
-v2 files used the message role ``hookMessage`` for what v3 calls ``custom``.
 """
 
 from __future__ import annotations
@@ -18,7 +14,6 @@ from typing import Any
 from tau_agent.content import ImageContent, TextContent
 from tau_agent.messages import AgentMessage
 from tau_agent.session.entries import (
-    CURRENT_VERSION,
     BranchSummaryEntry,
     CompactionEntry,
     CustomEntry,
@@ -31,7 +26,6 @@ from tau_agent.session.entries import (
     SessionInfoEntry,
     ThinkingLevelChangeEntry,
     UnknownEntry,
-    new_entry_id,
 )
 from tau_agent.session.fastjson import loads
 from tau_agent.wire import WireError, block_from_dict, block_to_dict, message_from_dict, message_to_dict
@@ -276,39 +270,6 @@ def _decode_kind(kind: str, data: Json, base: Json) -> SessionEntry:
     return SessionInfoEntry(**base, name=_opt_text(data, "name", kind))
 
 
-# -- migration -----------------------------------------------------------------------------------
-
-
-def migrate(header: Json, lines: list[Json]) -> int:
-    """Bring a header and its entry dicts (file order) up to v3, in place; returns the old version.
-
-    ``lines`` are the entries after the header. v1 compactions point at a line index in the
-    file (0 being the header), which is how Pi resolves ``firstKeptEntryIndex`` too.
-    """
-    version = header.get("version")
-    old = version if isinstance(version, int) else 1
-    if old < 2:
-        taken: set[str] = set()
-        previous: str | None = None
-        for data in lines:
-            eid = new_entry_id(taken.__contains__)
-            taken.add(eid)
-            data["id"] = eid
-            data["parentId"] = previous
-            previous = eid
-        for data in lines:
-            index = data.pop("firstKeptEntryIndex", None) if data.get("type") == "compaction" else None
-            if isinstance(index, int) and 1 <= index <= len(lines):
-                data["firstKeptEntryId"] = lines[index - 1]["id"]
-    if old < 3:
-        for data in lines:
-            message = data.get("message") if data.get("type") == "message" else None
-            if isinstance(message, dict) and message.get("role") == "hookMessage":
-                message["role"] = "custom"
-    header["version"] = max(old, CURRENT_VERSION)
-    return old
-
-
 __all__ = [
     "CodecError",
     "decode_deferred_message",
@@ -316,5 +277,4 @@ __all__ = [
     "entry_to_dict",
     "header_from_dict",
     "header_to_dict",
-    "migrate",
 ]

@@ -34,6 +34,7 @@ from tau_agent.messages import AssistantMessage
 from tau_agent.session.codec import entry_to_dict, header_to_dict
 from tau_agent.session.entries import MessageEntry, SessionEntry, SessionHeader
 from tau_agent.session.fastjson import dumps_line
+from tau_agent.session.fileio import PartialWrite, fsync_dir, read_all, write_all
 from tau_agent.session.reader import SessionFileError, read_session
 from tau_agent.session.storage import SessionReadOnlyError
 
@@ -117,7 +118,7 @@ class JsonlSessionStorage:
                     "open it read-only or fork it instead"
                 ) from None
         try:
-            data = _read_all(fd) if fd is not None else target.read_bytes()
+            data = read_all(fd) if fd is not None else target.read_bytes()
             loaded = read_session(data, target.name)
         except BaseException:
             if fd is not None:
@@ -194,8 +195,8 @@ class JsonlSessionStorage:
         if self._needs_newline:
             line = b"\n" + line
         try:
-            _write_all(fd, line)
-        except _PartialWrite as partial:  # cut the fragment off, or at least end it
+            write_all(fd, line)
+        except PartialWrite as partial:  # cut the fragment off, or at least end it
             try:
                 os.ftruncate(fd, os.fstat(fd).st_size - partial.written)
             except OSError:
@@ -234,10 +235,10 @@ class JsonlSessionStorage:
         fd = os.open(self._path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | os.O_CLOEXEC, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            _write_all(fd, self._content())
+            write_all(fd, self._content())
             if self._fsync != "never":
                 os.fsync(fd)
-                _fsync_dir(self._path.parent)
+                fsync_dir(self._path.parent)
         except BaseException:  # leave no half-written file; the next append tries again
             os.close(fd)
             self._path.unlink(missing_ok=True)
@@ -251,14 +252,14 @@ class JsonlSessionStorage:
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND | os.O_CLOEXEC, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            _write_all(fd, self._content())
+            write_all(fd, self._content())
             os.fsync(fd)
             os.replace(temp, self._path)
         except BaseException:
             os.close(fd)
             temp.unlink(missing_ok=True)
             raise
-        _fsync_dir(self._path.parent)
+        fsync_dir(self._path.parent)
         old, self._fd = self._fd, fd
         if old is not None:
             os.close(old)
@@ -282,54 +283,12 @@ def write_session_file(
     temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
     try:
-        _write_all(fd, b"".join(body))
+        write_all(fd, b"".join(body))
         os.fsync(fd)
     finally:
         os.close(fd)
     os.replace(temp, target)
-    _fsync_dir(target.parent)
-
-
-def _read_all(fd: int) -> bytes:
-    size = os.fstat(fd).st_size
-    chunks: list[bytes] = []
-    offset = 0
-    while True:
-        chunk = os.pread(fd, max(size - offset, 1 << 16), offset)
-        if not chunk:
-            return b"".join(chunks)
-        chunks.append(chunk)
-        offset += len(chunk)
-
-
-class _PartialWrite(OSError):
-    """A write that failed after ``written`` bytes had reached the file."""
-
-    def __init__(self, written: int, error: OSError) -> None:
-        super().__init__(error.errno, f"{error.strerror} (after {written} bytes)")
-        self.written = written
-        self.error = error
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    """Write everything; a failure after some bytes raises _PartialWrite."""
-    view = memoryview(data)
-    written = 0
-    while written < len(data):
-        try:
-            written += os.write(fd, view[written:])
-        except OSError as exc:
-            if not written:
-                raise
-            raise _PartialWrite(written, exc) from exc
-
-
-def _fsync_dir(directory: Path) -> None:
-    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    fsync_dir(target.parent)
 
 
 def _id_from_name(name: str) -> str | None:

@@ -20,10 +20,10 @@ from tau_agent.session.codec import (
     decode_deferred_message,
     entry_from_dict,
     header_from_dict,
-    migrate,
 )
 from tau_agent.session.entries import CURRENT_VERSION, MessageEntry, SessionEntry, SessionHeader
 from tau_agent.session.fastjson import loads
+from tau_agent.session.migrate import migrate
 
 TailState = Literal["clean", "missing_newline", "torn"]
 

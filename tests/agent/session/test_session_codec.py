@@ -12,7 +12,6 @@ from tau_agent.session.codec import (
     entry_to_dict,
     header_from_dict,
     header_to_dict,
-    migrate,
 )
 from tau_agent.session.entries import (
     BranchSummaryEntry,
@@ -29,6 +28,7 @@ from tau_agent.session.entries import (
     UnknownEntry,
     iso_to_ms,
 )
+from tau_agent.session.migrate import migrate
 
 TS = "2025-01-02T03:04:05.678Z"
 ALL_KINDS: list[SessionEntry] = [
