@@ -2,7 +2,7 @@
 
     python bench/crash_sessions.py --runs 500
 
-Each run starts a writer process that opens the session (repairing whatever the last kill
+Each run starts a writer process that opens the session (a new one every 25 runs) (repairing whatever the last kill
 left) and appends numbered messages as fast as it can, then kills it after a random delay.
 After every kill the file must open, and its messages must be exactly 0, 1, 2, ... each
 hanging under the one before: nothing lost but, at most, the entry being written. Exits 1
@@ -24,6 +24,8 @@ from pathlib import Path
 from tau_agent.messages import UserMessage
 from tau_agent.session.entries import MessageEntry
 from tau_agent.session.jsonl import JsonlSessionStorage
+
+RUNS_PER_FILE = 25
 
 WRITER = """
 import sys
@@ -70,15 +72,20 @@ def crash_runs(runs: int, max_delay: float = 0.05, seed: int | None = None) -> d
     rng = random.Random(seed)
     folder = Path(tempfile.mkdtemp(prefix="tau-crash-"))
     try:
-        return _runs(runs, rng, max_delay, folder / "session.jsonl")
+        return _runs(runs, rng, max_delay, folder)
     finally:
         shutil.rmtree(folder)
 
 
-def _runs(runs: int, rng: random.Random, max_delay: float, path: Path) -> dict[str, int]:
+def _runs(runs: int, rng: random.Random, max_delay: float, folder: Path) -> dict[str, int]:
     torn = 0
-    count = 0
-    for _ in range(runs):
+    count = total = 0
+    path = folder / "session-0.jsonl"
+    for run in range(runs):
+        if run and run % RUNS_PER_FILE == 0:  # keep files small enough that a run stays quick
+            total += count
+            count = 0
+            path = folder / f"session-{run}.jsonl"
         writer = subprocess.Popen(
             [sys.executable, "-c", WRITER, str(path)], stdout=subprocess.PIPE, text=True
         )
@@ -94,7 +101,7 @@ def _runs(runs: int, rng: random.Random, max_delay: float, path: Path) -> dict[s
             raise AssertionError(f"entries went from {count} to {now}")
         count = now
         torn += any("incomplete" in w for w in warnings)
-    return {"runs": runs, "entries": count, "torn_tails_repaired": torn}
+    return {"runs": runs, "entries": total + count, "torn_tails_repaired": torn}
 
 
 def main() -> int:

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from tau_agent.messages import UserMessage
 from tau_agent.session.jsonl import JsonlSessionStorage
 from tau_agent.session.log import SessionLog
 from tau_agent.wire import message_to_dict
@@ -110,3 +111,18 @@ def test_pi_itself_reads_a_fresh_tau_session_as_tau_does(tmp_path: Path) -> None
         pi["name"],
         pi["labels"],
     )
+
+
+def test_tau_continues_a_pi_session_by_appending_only(tmp_path: Path) -> None:
+    path = tmp_path / "pi.jsonl"
+    original = (GOLDEN / "pi-v3.jsonl").read_bytes()
+    path.write_bytes(original)
+    log = SessionLog(JsonlSessionStorage.open(path))
+    leaf = log.leaf_id
+    added = log.append_message(UserMessage("continuing in Tau"))
+    log.close()
+    assert added.parent_id == leaf
+    data = path.read_bytes()
+    assert data.startswith(original) and data.count(b"\n") == original.count(b"\n") + 1
+    view = _tau_view(path)
+    assert view["messages"][-1]["content"] == "continuing in Tau"
