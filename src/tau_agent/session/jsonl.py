@@ -82,6 +82,7 @@ class JsonlSessionStorage:
         self._warnings = warnings or []
         self._buffered = fd is None and not read_only  # entries wait for the first assistant message
         self._truncate_at: int | None = None
+        self._read_size = 0
         self._needs_newline = False
         self._needs_rewrite = False
 
@@ -126,7 +127,7 @@ class JsonlSessionStorage:
             raise
         header = loaded.header
         if header is None:  # an empty file: the creating process died before its first write
-            header = SessionHeader.new(os.getcwd())
+            header = SessionHeader.new("")
             header.id = _id_from_name(target.name) or header.id
         storage = cls(
             target, header, loaded.entries, fd=fd, read_only=read_only, fsync=fsync, warnings=loaded.warnings
@@ -136,6 +137,7 @@ class JsonlSessionStorage:
             storage._needs_rewrite = True
         if loaded.tail == "torn":
             storage._truncate_at = loaded.good_size
+            storage._read_size = len(data)
         elif loaded.tail == "missing_newline":
             storage._needs_newline = True
         storage._needs_rewrite = storage._needs_rewrite or loaded.migrated_from is not None
@@ -190,7 +192,10 @@ class JsonlSessionStorage:
         fd = self._fd
         assert fd is not None, "append after close"
         if self._truncate_at is not None:
-            os.ftruncate(fd, self._truncate_at)
+            if os.fstat(fd).st_size == self._read_size:
+                os.ftruncate(fd, self._truncate_at)
+            else:  # someone (Pi takes no lock) wrote since: keep their bytes, start a fresh line
+                self._needs_newline = True
             self._truncate_at = None
         if self._needs_newline:
             line = b"\n" + line

@@ -99,6 +99,8 @@ def _read_old_entries(
     for number in range(start, len(lines)):
         raw = lines[number]
         value = _loads(raw)
+        if value is _BAD:
+            value = _salvage(raw, f"{name}: line {number + 1}", warnings)
         if isinstance(value, dict):
             dicts.append((number + 1, value))
         elif value is not _BAD or raw.strip():
@@ -151,6 +153,8 @@ def _read_entries(lines: list[bytes], start: int, loaded: LoadedSession, name: s
             )
         else:
             value = _loads(raw)
+            if value is _BAD:
+                value = _salvage(raw, f"{name}: line {number + 1}", warnings)
             if not isinstance(value, dict):
                 if value is not _BAD or raw.strip():
                     warnings.append(f"{name}: line {number + 1} is not a JSON object; skipped")
@@ -165,6 +169,19 @@ def _read_entries(lines: list[bytes], start: int, loaded: LoadedSession, name: s
             continue
         seen.add(entry.id)
         entries.append(entry)
+
+
+def _salvage(raw: bytes, where: str, warnings: list[str]) -> Any:
+    """The entry at the end of a line that an interrupted write left unfinished and a later
+    writer (Pi, which does not repair files) continued on: ``{"type":"mess{"type":...}``."""
+    at = raw.find(b'{"type":"', 1)
+    while at > 0:
+        value = _loads(raw[at:])
+        if isinstance(value, dict):
+            warnings.append(f"{where}: {at} bytes of an interrupted write skipped, the entry after them kept")
+            return value
+        at = raw.find(b'{"type":"', at + 1)
+    return _BAD
 
 
 def _loads(raw: bytes) -> Any:

@@ -251,3 +251,23 @@ def test_a_write_that_fails_half_way_leaves_the_file_valid_and_the_entry_unrecor
             -1
         ] == "after the disk was freed"
         assert len(storage.entries) == 3
+
+
+def test_a_torn_tail_is_not_cut_if_another_writer_appended_since_the_open(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    answered(path).close()
+    path.write_bytes(path.read_bytes() + b'{"type":"mess')
+    log = SessionLog(JsonlSessionStorage.open(path))
+    late = b'{"type":"custom","customType":"pi-ext","id":"late0001","parentId":null,"timestamp":"t"}\n'
+    with path.open("ab") as other:  # Pi takes no lock: its append lands after our open
+        other.write(late)
+    log.append_message(UserMessage("ours"))
+    log.close()
+    with JsonlSessionStorage.open(path, read_only=True) as storage:
+        ids = [e.id for e in storage.entries]
+        assert ids[2] == "late0001"  # the other writer's entry, salvaged from the merged line
+        assert (
+            len(storage.warnings) == 1 and "13 bytes of an interrupted write skipped" in storage.warnings[0]
+        )
+        assert isinstance(storage.entries[-1], MessageEntry) and len(ids) == 4
+    assert b'{"type":"mess{"type":"custom"' in path.read_bytes()  # their bytes were kept, not cut
