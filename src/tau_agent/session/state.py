@@ -176,47 +176,52 @@ class SessionState:
             ids.append(entry.id)
 
     def _repair(self) -> int:
-        """Insert error results for unanswered tool calls; one pass, a new list only if needed."""
+        """Insert error results for unanswered tool calls. One scan; the lists are rebuilt
+        only when something is missing, which is rare."""
         messages = self.messages
-        if not any(isinstance(m, AssistantMessage) and m.tool_calls for m in messages):
-            return 0
-        out: list[AgentMessage] = []
-        out_ids: list[str | None] = []
-        added = 0
+        gaps: list[tuple[int, list[AgentMessage]]] = []  # (insert before index, results)
         i, n = 0, len(messages)
         while i < n:
             message = messages[i]
-            out.append(message)
-            out_ids.append(self.message_entry_ids[i])
             i += 1
-            calls = message.tool_calls if isinstance(message, AssistantMessage) else []
+            if type(message) is not AssistantMessage:
+                continue
+            calls = message.tool_calls
             if not calls:
                 continue
             answered: set[str] = set()
-            while i < n and isinstance(messages[i], ToolResultMessage):
-                result = messages[i]
-                assert isinstance(result, ToolResultMessage)
+            while i < n and isinstance(result := messages[i], ToolResultMessage):
                 answered.add(result.tool_call_id)
-                out.append(result)
-                out_ids.append(self.message_entry_ids[i])
                 i += 1
-            for call in calls:
-                if call.id not in answered:
-                    out.append(
-                        ToolResultMessage(
-                            call.id,
-                            call.name,
-                            [TextContent(INTERRUPTED_RESULT)],
-                            is_error=True,
-                            timestamp=message.timestamp,
-                        )
-                    )
-                    out_ids.append(None)
-                    added += 1
-        if added:
-            self.messages = out
-            self.message_entry_ids = out_ids
-        return added
+            missing: list[AgentMessage] = [
+                ToolResultMessage(
+                    call.id,
+                    call.name,
+                    [TextContent(INTERRUPTED_RESULT)],
+                    is_error=True,
+                    timestamp=message.timestamp,
+                )
+                for call in calls
+                if call.id not in answered
+            ]
+            if missing:
+                gaps.append((i, missing))
+        if not gaps:
+            return 0
+        out: list[AgentMessage] = []
+        out_ids: list[str | None] = []
+        start = 0
+        for at, missing in gaps:
+            out.extend(messages[start:at])
+            out_ids.extend(self.message_entry_ids[start:at])
+            out.extend(missing)
+            out_ids.extend([None] * len(missing))
+            start = at
+        out.extend(messages[start:])
+        out_ids.extend(self.message_entry_ids[start:])
+        self.messages = out
+        self.message_entry_ids = out_ids
+        return sum(len(missing) for _, missing in gaps)
 
 
 def resume_leaf(entries: Sequence[SessionEntry]) -> str | None:
