@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from tau_agent.session.codec import CodecError, header_from_dict
+from tau_agent.session.entries import SessionHeader
 
 _MESSAGE = b'\n{"type":"message"'
 _INFO = b'\n{"type":"session_info"'
@@ -144,13 +145,36 @@ def most_recent_session(directory: Path) -> Path | None:
     except OSError:
         return None
     for _, path in sorted(candidates, reverse=True):
-        try:
-            with path.open("rb") as handle:
-                header_from_dict(json.loads(handle.readline()))
-        except (OSError, ValueError, CodecError):
-            continue
-        return path
+        if _header_of(path) is not None:
+            return path
     return None
+
+
+def find_by_id_prefix(folders: list[Path], prefix: str) -> list[Path]:
+    """Session files whose id starts with ``prefix``. Files named ``<time>_<uuid>.jsonl`` (as
+    Tau and Pi name them) are matched on the name and only matches have their header read;
+    files named otherwise are asked their header."""
+    found: list[Path] = []
+    for folder in folders:
+        try:
+            names = [n for n in os.listdir(folder) if n.endswith(".jsonl")]
+        except OSError:
+            continue
+        for name in names:
+            named_id = name[: -len(".jsonl")].rpartition("_")[2]
+            if len(named_id) != 36 or named_id.startswith(prefix):  # odd names: ask the header
+                header = _header_of(folder / name)
+                if header is not None and header.id.startswith(prefix):
+                    found.append(folder / name)
+    return found
+
+
+def _header_of(path: Path) -> SessionHeader | None:
+    try:
+        with path.open("rb") as handle:
+            return header_from_dict(json.loads(handle.readline()))
+    except (OSError, ValueError, CodecError):
+        return None
 
 
 def list_all_sessions(root: Path) -> list[SessionInfo]:
@@ -164,4 +188,11 @@ def list_all_sessions(root: Path) -> list[SessionInfo]:
     return found
 
 
-__all__ = ["SessionInfo", "list_all_sessions", "list_sessions", "most_recent_session", "read_session_info"]
+__all__ = [
+    "SessionInfo",
+    "find_by_id_prefix",
+    "list_all_sessions",
+    "list_sessions",
+    "most_recent_session",
+    "read_session_info",
+]

@@ -16,7 +16,13 @@ from tau_agent.session.entries import MessageEntry, SessionEntry, SessionHeader
 from tau_agent.session.jsonl import FsyncPolicy, JsonlSessionStorage, write_session_file
 from tau_agent.session.log import SessionLog, branch_entries
 from tau_agent.session.storage import InMemorySessionStorage
-from tau_coding.sessions.listing import SessionInfo, list_all_sessions, list_sessions, most_recent_session
+from tau_coding.sessions.listing import (
+    SessionInfo,
+    find_by_id_prefix,
+    list_all_sessions,
+    list_sessions,
+    most_recent_session,
+)
 from tau_coding.sessions.paths import session_dir, session_file_name
 
 
@@ -77,10 +83,11 @@ class SessionManager:
         text = str(ref)
         if os.sep in text or text.endswith(".jsonl"):
             raise SessionNotFoundError(f"no session file at {text}")
-        for infos in (self.list_cwd, self.list_all):
-            matches = {i.path for i in infos() if i.id.startswith(text)}
+        everywhere = [p for p in _folders(self.root) if p != self.directory]
+        for folders in ([self.directory], everywhere):
+            matches = find_by_id_prefix(folders, text)
             if len(matches) == 1:
-                return matches.pop()
+                return matches[0]
             if len(matches) > 1:
                 raise SessionNotFoundError(
                     f"session id prefix {text!r} is ambiguous ({len(matches)} sessions)"
@@ -135,6 +142,13 @@ class SessionManager:
         JsonlSessionStorage.open(path).close()  # raises SessionLockedError if in use
         path.unlink()
         return path
+
+
+def _folders(root: Path) -> list[Path]:
+    try:
+        return [root / name for name in sorted(os.listdir(root)) if (root / name).is_dir()]
+    except OSError:
+        return []
 
 
 def _storage_path(log: SessionLog) -> Path | None:
