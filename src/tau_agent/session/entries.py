@@ -1,0 +1,303 @@
+"""Session entries: the lines of a session file, as small dataclasses (Pi's v3 format).
+
+A session is a header and then a tree of entries: each entry has an ``id`` (8 hex chars
+in files Tau and Pi write), the ``parent_id`` it hangs under (``None`` for a root) and an
+ISO-8601 ``timestamp``. The kinds mirror Pi's: a ``message`` carries an AgentMessage;
+``model_change``/``thinking_level_change`` record settings; ``compaction`` and
+``branch_summary`` stand in for history a model no longer sees; ``custom`` holds app data
+that never reaches a model; ``custom_message`` reaches the model as a user message;
+``label`` bookmarks another entry; ``session_info`` names the session. An entry of a type
+this version does not know is kept as ``UnknownEntry`` so the tree stays whole.
+
+Every entry may carry ``extra``: fields a newer writer added that Tau does not read. They
+are written back unchanged wherever an entry is copied (fork, migration rewrite).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any, ClassVar, TypeAlias
+
+from tau_agent.content import ImageContent, TextContent
+from tau_agent.messages import AgentMessage
+
+CURRENT_VERSION = 3
+
+LEAF_MARKER = "tau.leaf"
+"""``custom_type`` of the entry Tau writes when the active leaf moves without a new entry.
+
+Pi takes the last line of a file as the leaf, so a tree navigation followed by quitting
+is lost there. Tau records the navigation as a ``custom`` entry hung under the new leaf
+(``data = {"leafId": ...}``): Pi skips custom entries when building context and, since the
+marker is the last line and its parent is the chosen entry, even Pi resumes on the same
+path. Tau treats the marker as transparent: the leaf becomes the marker's parent, and the
+next entry hangs there, not under the marker.
+"""
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def iso_now() -> str:
+    """The current UTC time as Pi writes it: ``2024-12-03T14:00:00.000Z``."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def iso_to_ms(timestamp: str) -> int:
+    """Milliseconds since the epoch for an ISO-8601 timestamp; 0 if it does not parse."""
+    try:
+        moment = datetime.fromisoformat(timestamp.replace("Z", "+00:00"))
+    except ValueError:
+        return 0
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return (moment - _EPOCH) // timedelta(milliseconds=1)
+
+
+def new_entry_id(taken: Callable[[str], bool]) -> str:
+    """Eight hex chars not yet ``taken`` (Pi's id shape); a full UUID in the unlikely worst case."""
+    for _ in range(100):
+        candidate = uuid.uuid4().hex[:8]
+        if not taken(candidate):
+            return candidate
+    return str(uuid.uuid4())
+
+
+@dataclass(slots=True, kw_only=True)
+class SessionHeader:
+    """Line 1 of a session file. ``version`` is the version the file was written in."""
+
+    id: str
+    timestamp: str
+    cwd: str
+    version: int = CURRENT_VERSION
+    parent_session: str | None = None
+    extra: dict[str, Any] | None = None
+
+    @classmethod
+    def new(cls, cwd: str, parent_session: str | None = None) -> SessionHeader:
+        return cls(id=str(uuid.uuid4()), timestamp=iso_now(), cwd=cwd, parent_session=parent_session)
+
+
+@dataclass(slots=True, kw_only=True)
+class _EntryBase:
+    id: str
+    parent_id: str | None
+    timestamp: str = field(default_factory=iso_now)
+    extra: dict[str, Any] | None = None
+
+
+class MessageEntry:
+    """A finished message on the record.
+
+    An entry loaded from a file may hold its line undecoded until ``message`` is first
+    read (``deferred``): opening a long session then costs only the tree, and a replay
+    decodes just the messages on the path it needs. A deferred line that turns out not to
+    decode raises CodecError from ``message``; ``try_message`` returns None instead.
+    """
+
+    __slots__ = ("_decode", "_message", "_raw", "extra", "id", "parent_id", "timestamp")
+    type: ClassVar[str] = "message"
+
+    def __init__(
+        self,
+        *,
+        id: str,
+        parent_id: str | None,
+        message: AgentMessage,
+        timestamp: str | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
+        self.id = id
+        self.parent_id = parent_id
+        self.timestamp = iso_now() if timestamp is None else timestamp
+        self.extra = extra
+        self._message: AgentMessage | None = message
+        self._raw: bytes | None = None
+        self._decode: Callable[[MessageEntry, bytes], AgentMessage] | None = None
+
+    @classmethod
+    def deferred(
+        cls,
+        id: str,
+        parent_id: str | None,
+        timestamp: str,
+        raw: bytes,
+        decode: Callable[[MessageEntry, bytes], AgentMessage],
+    ) -> MessageEntry:
+        """An entry whose ``raw`` line (without newline) ``decode`` turns into its message later."""
+        entry = cls.__new__(cls)
+        entry.id = id
+        entry.parent_id = parent_id
+        entry.timestamp = timestamp
+        entry.extra = None
+        entry._message = None
+        entry._raw = raw
+        entry._decode = decode
+        return entry
+
+    @property
+    def message(self) -> AgentMessage:
+        message = self._message
+        if message is None:
+            assert self._raw is not None and self._decode is not None
+            message = self._message = self._decode(self, self._raw)
+            self._raw = None
+        return message
+
+    @property
+    def raw_line(self) -> bytes | None:
+        """The line as read from the file, while it has not been decoded."""
+        return self._raw
+
+    def try_message(self) -> AgentMessage | None:
+        try:
+            return self.message
+        except ValueError:
+            return None
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, MessageEntry)
+            and (self.id, self.parent_id, self.timestamp) == (other.id, other.parent_id, other.timestamp)
+            and self.message == other.message
+            and self.extra == other.extra
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        shown = "<deferred>" if self._message is None else repr(self._message)
+        return f"MessageEntry(id={self.id!r}, parent_id={self.parent_id!r}, message={shown})"
+
+
+@dataclass(slots=True, kw_only=True)
+class ModelChangeEntry(_EntryBase):
+    type: ClassVar[str] = "model_change"
+    provider: str
+    model_id: str
+
+
+@dataclass(slots=True, kw_only=True)
+class ThinkingLevelChangeEntry(_EntryBase):
+    type: ClassVar[str] = "thinking_level_change"
+    thinking_level: str
+
+
+@dataclass(slots=True, kw_only=True)
+class CompactionEntry(_EntryBase):
+    """History before ``first_kept_entry_id`` (on the path) is replaced by ``summary`` in context."""
+
+    type: ClassVar[str] = "compaction"
+    summary: str
+    first_kept_entry_id: str
+    tokens_before: int
+    details: Any = None
+    from_hook: bool | None = None
+
+
+@dataclass(slots=True, kw_only=True)
+class BranchSummaryEntry(_EntryBase):
+    """What happened on an abandoned branch (``from_id`` is where it left, or ``"root"``)."""
+
+    type: ClassVar[str] = "branch_summary"
+    from_id: str
+    summary: str
+    details: Any = None
+    from_hook: bool | None = None
+
+
+@dataclass(slots=True, kw_only=True)
+class CustomEntry(_EntryBase):
+    """App or extension state; never part of a model's context."""
+
+    type: ClassVar[str] = "custom"
+    custom_type: str
+    data: Any = None
+
+    @property
+    def is_leaf_marker(self) -> bool:
+        return self.custom_type == LEAF_MARKER
+
+
+@dataclass(slots=True, kw_only=True)
+class CustomMessageEntry(_EntryBase):
+    """An extension's message; reaches the model as a user message. ``display=False`` hides it."""
+
+    type: ClassVar[str] = "custom_message"
+    custom_type: str
+    content: str | list[TextContent | ImageContent]
+    display: bool = True
+    details: Any = None
+
+
+@dataclass(slots=True, kw_only=True)
+class LabelEntry(_EntryBase):
+    """Sets (or, with ``label=None``, clears) the bookmark on ``target_id``."""
+
+    type: ClassVar[str] = "label"
+    target_id: str
+    label: str | None = None
+
+
+@dataclass(slots=True, kw_only=True)
+class SessionInfoEntry(_EntryBase):
+    """Session metadata; the latest ``name`` is the session's display name."""
+
+    type: ClassVar[str] = "session_info"
+    name: str | None = None
+
+
+@dataclass(slots=True, kw_only=True)
+class UnknownEntry(_EntryBase):
+    """An entry of a type this version does not know; kept verbatim (``raw``), never in context."""
+
+    type: ClassVar[str] = "unknown"
+    raw: dict[str, Any]
+
+    @property
+    def raw_type(self) -> str:
+        return str(self.raw.get("type"))
+
+
+SessionEntry: TypeAlias = (
+    MessageEntry
+    | ModelChangeEntry
+    | ThinkingLevelChangeEntry
+    | CompactionEntry
+    | BranchSummaryEntry
+    | CustomEntry
+    | CustomMessageEntry
+    | LabelEntry
+    | SessionInfoEntry
+    | UnknownEntry
+)
+
+
+def is_leaf_marker(entry: SessionEntry) -> bool:
+    return isinstance(entry, CustomEntry) and entry.custom_type == LEAF_MARKER
+
+
+__all__ = [
+    "CURRENT_VERSION",
+    "LEAF_MARKER",
+    "BranchSummaryEntry",
+    "CompactionEntry",
+    "CustomEntry",
+    "CustomMessageEntry",
+    "LabelEntry",
+    "MessageEntry",
+    "ModelChangeEntry",
+    "SessionEntry",
+    "SessionHeader",
+    "SessionInfoEntry",
+    "ThinkingLevelChangeEntry",
+    "UnknownEntry",
+    "is_leaf_marker",
+    "iso_now",
+    "iso_to_ms",
+    "new_entry_id",
+]

@@ -1,0 +1,56 @@
+"""Low-level file writes for session storage: whole writes, partial-write reporting, fsync.
+
+``write_all`` loops over short writes and reports a failure that came after some bytes as
+``PartialWrite`` (an OSError) carrying how many bytes reached the file, so the caller can
+cut the fragment off again.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def read_all(fd: int) -> bytes:
+    size = os.fstat(fd).st_size
+    chunks: list[bytes] = []
+    offset = 0
+    while True:
+        chunk = os.pread(fd, max(size - offset, 1 << 16), offset)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        offset += len(chunk)
+
+
+class PartialWrite(OSError):
+    """A write that failed after ``written`` bytes had reached the file."""
+
+    def __init__(self, written: int, error: OSError) -> None:
+        super().__init__(error.errno, f"{error.strerror} (after {written} bytes)")
+        self.written = written
+        self.error = error
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Write everything; a failure after some bytes raises PartialWrite."""
+    view = memoryview(data)
+    written = 0
+    while written < len(data):
+        try:
+            written += os.write(fd, view[written:])
+        except OSError as exc:
+            if not written:
+                raise
+            raise PartialWrite(written, exc) from exc
+
+
+def fsync_dir(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+__all__ = ["PartialWrite", "fsync_dir", "read_all", "write_all"]

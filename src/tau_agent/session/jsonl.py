@@ -1,0 +1,313 @@
+"""A session in a JSONL file (Pi's v3 format): append-only, crash-safe, one writer at a time.
+
+What a caller may rely on:
+
+- **One write per entry.** An entry is encoded to one line and written with a single
+  ``write`` on a file opened with ``O_APPEND``; an append never reads or rewrites the file,
+  so its cost does not grow with the session.
+- **Lazy creation.** ``create`` writes nothing until the first assistant message is
+  appended (as Pi does), then writes the header and every buffered entry in one write. A
+  session abandoned before any reply leaves no file behind.
+- **Crash safety.** A process killed mid-write can leave at most a torn last line; ``open``
+  ignores it with a warning and the next append cuts it off first, so the file stays valid
+  for every reader. A corrupt line elsewhere is reported and skipped, never fatal.
+- **One writer.** A writable storage holds an exclusive ``flock`` on the file for its
+  lifetime; a second writer gets ``SessionLockedError`` at once (read-only opens take no
+  lock). Pi takes no such lock, so a Pi process can still write alongside.
+- **Durability** (``fsync``): ``"always"`` fsyncs after every entry (survives power loss,
+  costs a disk flush each); ``"on_create"`` (default) fsyncs the file and its directory
+  when the file is created and when it is closed, and otherwise relies on the OS, which
+  keeps every completed write across a crash of the process; ``"never"`` never fsyncs.
+- **Old formats.** A v1/v2 file is migrated in memory on open; the first append rewrites it
+  as v3 atomically (temp file in the same directory, fsync, rename) with the lock kept.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from tau_agent.messages import AssistantMessage
+from tau_agent.session.codec import entry_to_dict, header_to_dict
+from tau_agent.session.entries import MessageEntry, SessionEntry, SessionHeader
+from tau_agent.session.fastjson import dumps_line
+from tau_agent.session.fileio import PartialWrite, fsync_dir, read_all, write_all
+from tau_agent.session.reader import SessionFileError, read_session
+from tau_agent.session.storage import SessionReadOnlyError
+
+FsyncPolicy = Literal["always", "on_create", "never"]
+
+
+class SessionLockedError(RuntimeError):
+    """Another process holds the session file open for writing."""
+
+
+def encode_line(value: dict[str, Any]) -> bytes:
+    """One compact JSON line (UTF-8, ``\\n``-terminated), as Pi's ``JSON.stringify`` writes it."""
+    return dumps_line(value)
+
+
+def encode_entry(entry: SessionEntry) -> bytes:
+    """An entry's line; a message entry still undecoded since it was read is copied as it was."""
+    if isinstance(entry, MessageEntry):
+        raw = entry.raw_line
+        if raw is not None:
+            return raw + b"\n"
+    return dumps_line(entry_to_dict(entry))
+
+
+class JsonlSessionStorage:
+    """Use ``create`` for a new session and ``open`` for an existing file."""
+
+    def __init__(
+        self,
+        path: Path,
+        header: SessionHeader,
+        entries: list[SessionEntry],
+        *,
+        fd: int | None,
+        read_only: bool,
+        fsync: FsyncPolicy,
+        warnings: list[str] | None = None,
+    ) -> None:
+        self._path = path
+        self._header = header
+        self._entries = entries
+        self._fd = fd
+        self._read_only = read_only
+        self._fsync = fsync
+        self._warnings = warnings or []
+        self._buffered = fd is None and not read_only  # entries wait for the first assistant message
+        self._truncate_at: int | None = None
+        self._read_size = 0
+        self._needs_newline = False
+        self._needs_rewrite = False
+
+    # -- construction -----------------------------------------------------------------------
+
+    @classmethod
+    def create(
+        cls, path: str | os.PathLike[str], header: SessionHeader, *, fsync: FsyncPolicy = "on_create"
+    ) -> JsonlSessionStorage:
+        """A new session at ``path``; nothing is written until the first assistant message."""
+        target = Path(path)
+        if target.exists():
+            raise FileExistsError(f"{target}: a session file already exists there")
+        return cls(target, header, [], fd=None, read_only=False, fsync=fsync)
+
+    @classmethod
+    def open(
+        cls, path: str | os.PathLike[str], *, read_only: bool = False, fsync: FsyncPolicy = "on_create"
+    ) -> JsonlSessionStorage:
+        """Load an existing file. Writable opens lock it; raises SessionLockedError if taken.
+
+        Raises FileNotFoundError, SessionFileError (not a session file) or SessionLockedError.
+        """
+        target = Path(path)
+        fd: int | None = None
+        if not read_only:
+            fd = os.open(target, os.O_RDWR | os.O_APPEND | os.O_CLOEXEC)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                raise SessionLockedError(
+                    f"{target}: the session is open in another Tau process; "
+                    "open it read-only or fork it instead"
+                ) from None
+        try:
+            data = read_all(fd) if fd is not None else target.read_bytes()
+            loaded = read_session(data, target.name)
+        except BaseException:
+            if fd is not None:
+                os.close(fd)
+            raise
+        header = loaded.header
+        if header is None:  # an empty file: the creating process died before its first write
+            header = SessionHeader.new("")
+            header.id = _id_from_name(target.name) or header.id
+        storage = cls(
+            target, header, loaded.entries, fd=fd, read_only=read_only, fsync=fsync, warnings=loaded.warnings
+        )
+        storage._buffered = False
+        if loaded.header is None and fd is not None:
+            storage._needs_rewrite = True
+        if loaded.tail == "torn":
+            storage._truncate_at = loaded.good_size
+            storage._read_size = len(data)
+        elif loaded.tail == "missing_newline":
+            storage._needs_newline = True
+        storage._needs_rewrite = storage._needs_rewrite or loaded.migrated_from is not None
+        return storage
+
+    # -- SessionStorage ---------------------------------------------------------------------
+
+    @property
+    def path(self) -> Path:
+        return self._path
+
+    @property
+    def header(self) -> SessionHeader:
+        return self._header
+
+    @property
+    def entries(self) -> Sequence[SessionEntry]:
+        return self._entries
+
+    @property
+    def warnings(self) -> Sequence[str]:
+        return self._warnings
+
+    @property
+    def read_only(self) -> bool:
+        return self._read_only
+
+    @property
+    def on_disk(self) -> bool:
+        """Whether the file exists yet (False while a new session waits for its first reply)."""
+        return self._fd is not None or (self._read_only and self._path.exists())
+
+    def append(self, entry: SessionEntry) -> None:
+        """Record ``entry``: all or nothing. If the write fails (a full disk, say) the entry is
+        not recorded, the exception propagates, and the file is left as valid as before."""
+        if self._read_only:
+            raise SessionReadOnlyError(f"{self._path}: the session was opened read-only")
+        self._entries.append(entry)
+        try:
+            if self._buffered:
+                if isinstance(entry, MessageEntry) and isinstance(entry.message, AssistantMessage):
+                    self._create_file()
+            elif self._needs_rewrite:
+                self._rewrite()
+            else:
+                self._write_line(encode_entry(entry))
+        except BaseException:
+            self._entries.pop()
+            raise
+
+    def _write_line(self, line: bytes) -> None:
+        fd = self._fd
+        assert fd is not None, "append after close"
+        if self._truncate_at is not None:
+            if os.fstat(fd).st_size == self._read_size:
+                os.ftruncate(fd, self._truncate_at)
+            else:  # someone (Pi takes no lock) wrote since: keep their bytes, start a fresh line
+                self._needs_newline = True
+            self._truncate_at = None
+        if self._needs_newline:
+            line = b"\n" + line
+        try:
+            write_all(fd, line)
+        except PartialWrite as partial:  # cut the fragment off, or at least end it
+            try:
+                os.ftruncate(fd, os.fstat(fd).st_size - partial.written)
+            except OSError:
+                self._needs_newline = True
+            raise partial.error from None
+        self._needs_newline = False
+        if self._fsync == "always":
+            os.fsync(fd)
+
+    def close(self) -> None:
+        """Release the lock; fsync first unless the policy is ``never``. Idempotent."""
+        fd, self._fd = self._fd, None
+        if fd is None:
+            return
+        try:
+            if self._fsync != "never":
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    def __enter__(self) -> JsonlSessionStorage:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- writing the whole file -------------------------------------------------------------
+
+    def _content(self) -> bytes:
+        lines = [encode_line(header_to_dict(self._header))]
+        lines.extend(encode_entry(e) for e in self._entries)
+        return b"".join(lines)
+
+    def _create_file(self) -> None:
+        self._path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self._path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            write_all(fd, self._content())
+            if self._fsync != "never":
+                os.fsync(fd)
+                fsync_dir(self._path.parent)
+        except BaseException:  # leave no half-written file; the next append tries again
+            os.close(fd)
+            self._path.unlink(missing_ok=True)
+            raise
+        self._fd = fd
+        self._buffered = False
+
+    def _rewrite(self) -> None:
+        """Replace the file by a v3 rendering of everything held, keeping the lock throughout."""
+        temp = self._path.with_name(f".{self._path.name}.{os.getpid()}.tmp")
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            write_all(fd, self._content())
+            os.fsync(fd)
+            os.replace(temp, self._path)
+        except BaseException:
+            os.close(fd)
+            temp.unlink(missing_ok=True)
+            raise
+        fsync_dir(self._path.parent)
+        old, self._fd = self._fd, fd
+        if old is not None:
+            os.close(old)
+        self._needs_rewrite = False
+        self._truncate_at = None
+        self._needs_newline = False
+
+
+def write_session_file(
+    path: str | os.PathLike[str], header: SessionHeader, entries: Sequence[SessionEntry]
+) -> None:
+    """Write a complete session file atomically (temp file in the same directory + rename).
+
+    For copies such as forks; refuses to replace an existing file.
+    """
+    target = Path(path)
+    if target.exists():
+        raise FileExistsError(f"{target}: a session file already exists there")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    body = [encode_line(header_to_dict(header)), *(encode_entry(e) for e in entries)]
+    temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+    try:
+        write_all(fd, b"".join(body))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(temp, target)
+    fsync_dir(target.parent)
+
+
+def _id_from_name(name: str) -> str | None:
+    stem = name.removesuffix(".jsonl")
+    _, sep, tail = stem.rpartition("_")
+    return tail if sep and len(tail) == 36 else None
+
+
+__all__ = [
+    "FsyncPolicy",
+    "JsonlSessionStorage",
+    "SessionFileError",
+    "SessionLockedError",
+    "encode_entry",
+    "encode_line",
+    "write_session_file",
+]

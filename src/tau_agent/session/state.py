@@ -1,0 +1,266 @@
+"""Replay: what a session's entries mean for the next model call.
+
+``SessionState.from_entries`` walks the root-to-leaf path once. The path's messages become
+the context, in order, with Pi's rules: the latest ``compaction`` on the path stands first
+as a summary, followed by the entries from its ``firstKeptEntryId`` up to it, then
+everything after it; ``custom_message`` and ``branch_summary`` entries become messages;
+``custom``, ``label``, ``session_info`` and unknown entries never do. The model is the latest
+``model_change`` or assistant message on the path, the thinking level the latest
+``thinking_level_change`` ("off" if none). Labels and the session name are collected over
+the whole file, since they describe the file rather than one branch.
+
+A tool call left without a result (a crash between the call and its result) gets an error
+result right after its reply, since providers refuse such a transcript; these synthetic
+results are in ``messages`` but are not entries (``message_entry_ids`` holds ``None``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from tau_agent.content import TextContent
+from tau_agent.messages import (
+    AgentMessage,
+    AssistantMessage,
+    BranchSummaryMessage,
+    CompactionSummaryMessage,
+    CustomMessage,
+    ToolResultMessage,
+)
+from tau_agent.session.bulk import gc_paused
+from tau_agent.session.codec import CodecError
+from tau_agent.session.entries import (
+    BranchSummaryEntry,
+    CompactionEntry,
+    CustomEntry,
+    CustomMessageEntry,
+    LabelEntry,
+    MessageEntry,
+    ModelChangeEntry,
+    SessionEntry,
+    SessionInfoEntry,
+    ThinkingLevelChangeEntry,
+    is_leaf_marker,
+    iso_to_ms,
+)
+from tau_agent.session.tree import SessionTree
+
+INTERRUPTED_RESULT = "Tool call interrupted: the session ended before this tool returned a result"
+
+_LAST = object()
+
+
+@dataclass(frozen=True, slots=True)
+class ModelRef:
+    provider: str
+    model_id: str
+
+
+@dataclass(slots=True)
+class SessionState:
+    """The replayed view of a session at ``leaf_id``."""
+
+    messages: list[AgentMessage] = field(default_factory=list)
+    message_entry_ids: list[str | None] = field(default_factory=list)
+    leaf_id: str | None = None
+    model: ModelRef | None = None
+    thinking_level: str = "off"
+    labels: dict[str, str] = field(default_factory=dict)
+    name: str | None = None
+    repaired_tool_calls: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+    @classmethod
+    def from_entries(
+        cls,
+        entries: Sequence[SessionEntry],
+        leaf_id: str | object | None = _LAST,
+        tree: SessionTree | None = None,
+    ) -> SessionState:
+        """Replay ``entries`` (file order) at ``leaf_id``; by default the leaf a resume would pick.
+
+        Pass ``tree`` when one is already built for these entries to skip indexing them again.
+        """
+        with gc_paused():
+            return cls._replay(entries, leaf_id, tree)
+
+    @classmethod
+    def _replay(
+        cls, entries: Sequence[SessionEntry], leaf_id: str | object | None, tree: SessionTree | None
+    ) -> SessionState:
+        leaf = resume_leaf(entries) if leaf_id is _LAST else leaf_id
+        assert leaf is None or isinstance(leaf, str)
+        index = tree if tree is not None else SessionTree(entries)
+        state = cls(leaf_id=leaf)
+        labels, name = collect_labels_and_name(entries)
+        state.labels = labels
+        state.name = name
+        path = index.path(leaf)
+        compaction_at = state._settings_from(path)
+        if compaction_at < 0:
+            state._take(path, 0, len(path))
+        else:
+            compaction = path[compaction_at]
+            assert isinstance(compaction, CompactionEntry)
+            state.messages.append(
+                CompactionSummaryMessage(
+                    compaction.summary, compaction.tokens_before, iso_to_ms(compaction.timestamp)
+                )
+            )
+            state.message_entry_ids.append(compaction.id)
+            first_kept = next(
+                (i for i in range(compaction_at) if path[i].id == compaction.first_kept_entry_id),
+                compaction_at,
+            )
+            state._take(path, first_kept, compaction_at)
+            state._take(path, compaction_at + 1, len(path))
+        state.repaired_tool_calls = state._repair()
+        return state
+
+    def _settings_from(self, path: list[SessionEntry]) -> int:
+        """Model and thinking level from the path, walking back from the leaf so that only the
+        messages after the latest model setting are decoded; returns the latest compaction's
+        position on the path, or -1."""
+        compaction_at = -1
+        model_known = thinking_known = False
+        for position in range(len(path) - 1, -1, -1):
+            entry = path[position]
+            if isinstance(entry, MessageEntry):
+                if not model_known:
+                    message = entry.try_message()
+                    if isinstance(message, AssistantMessage) and (message.provider or message.model):
+                        self.model = ModelRef(message.provider, message.model)
+                        model_known = True
+            elif isinstance(entry, ModelChangeEntry):
+                if not model_known:
+                    self.model = ModelRef(entry.provider, entry.model_id)
+                    model_known = True
+            elif isinstance(entry, ThinkingLevelChangeEntry):
+                if not thinking_known:
+                    self.thinking_level = entry.thinking_level
+                    thinking_known = True
+            elif isinstance(entry, CompactionEntry) and compaction_at < 0:
+                compaction_at = position
+            if model_known and thinking_known and compaction_at >= 0:
+                break
+        return compaction_at
+
+    def _take(self, path: list[SessionEntry], start: int, stop: int) -> None:
+        messages = self.messages
+        ids = self.message_entry_ids
+        for i in range(start, stop):
+            entry = path[i]
+            if isinstance(entry, MessageEntry):
+                try:
+                    messages.append(entry.message)
+                except CodecError as exc:  # a deferred line that does not decode
+                    self.warnings.append(f"{exc}; left out of the context")
+                    continue
+            elif isinstance(entry, CustomMessageEntry):
+                messages.append(
+                    CustomMessage(
+                        entry.custom_type,
+                        entry.content,
+                        entry.display,
+                        entry.details,
+                        iso_to_ms(entry.timestamp),
+                    )
+                )
+            elif isinstance(entry, BranchSummaryEntry) and entry.summary:
+                messages.append(
+                    BranchSummaryMessage(entry.summary, entry.from_id, iso_to_ms(entry.timestamp))
+                )
+            else:
+                continue
+            ids.append(entry.id)
+
+    def _repair(self) -> int:
+        """Insert error results for unanswered tool calls. One scan; the lists are rebuilt
+        only when something is missing, which is rare."""
+        messages = self.messages
+        gaps: list[tuple[int, list[AgentMessage]]] = []  # (insert before index, results)
+        i, n = 0, len(messages)
+        while i < n:
+            message = messages[i]
+            i += 1
+            if type(message) is not AssistantMessage:
+                continue
+            calls = message.tool_calls
+            if not calls:
+                continue
+            answered: set[str] = set()
+            while i < n and isinstance(result := messages[i], ToolResultMessage):
+                answered.add(result.tool_call_id)
+                i += 1
+            missing: list[AgentMessage] = [
+                ToolResultMessage(
+                    call.id,
+                    call.name,
+                    [TextContent(INTERRUPTED_RESULT)],
+                    is_error=True,
+                    timestamp=message.timestamp,
+                )
+                for call in calls
+                if call.id not in answered
+            ]
+            if missing:
+                gaps.append((i, missing))
+        if not gaps:
+            return 0
+        out: list[AgentMessage] = []
+        out_ids: list[str | None] = []
+        start = 0
+        for at, missing in gaps:
+            out.extend(messages[start:at])
+            out_ids.extend(self.message_entry_ids[start:at])
+            out.extend(missing)
+            out_ids.extend([None] * len(missing))
+            start = at
+        out.extend(messages[start:])
+        out_ids.extend(self.message_entry_ids[start:])
+        self.messages = out
+        self.message_entry_ids = out_ids
+        return sum(len(missing) for _, missing in gaps)
+
+
+def resume_leaf(entries: Sequence[SessionEntry]) -> str | None:
+    """The leaf a resume starts from: the last entry, or the target of a trailing leaf marker."""
+    if not entries:
+        return None
+    last = entries[-1]
+    if is_leaf_marker(last):
+        return last.parent_id
+    return last.id
+
+
+def collect_labels_and_name(entries: Sequence[SessionEntry]) -> tuple[dict[str, str], str | None]:
+    """Labels by target id (the latest label entry wins; an empty one clears) and the latest name."""
+    labels: dict[str, str] = {}
+    name: str | None = None
+    for entry in entries:
+        if isinstance(entry, MessageEntry):
+            continue
+        if isinstance(entry, LabelEntry):
+            if entry.label:
+                labels[entry.target_id] = entry.label
+            else:
+                labels.pop(entry.target_id, None)
+        elif isinstance(entry, SessionInfoEntry) and entry.name:
+            name = entry.name.strip()
+    return labels, name
+
+
+def visible_entries(entries: Sequence[SessionEntry]) -> list[SessionEntry]:
+    """Entries a tree view shows: everything but Tau's leaf markers."""
+    return [e for e in entries if not (isinstance(e, CustomEntry) and is_leaf_marker(e))]
+
+
+__all__ = [
+    "INTERRUPTED_RESULT",
+    "ModelRef",
+    "SessionState",
+    "collect_labels_and_name",
+    "resume_leaf",
+    "visible_entries",
+]

@@ -1,0 +1,77 @@
+"""Session statistics: messages by role, tool calls, tokens and cost (Pi's ``get_session_stats``).
+
+Counted over every message entry in the file, on every branch, since each one was paid for.
+Pure; decodes each message once.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from tau_agent.messages import AssistantMessage
+from tau_agent.session.entries import MessageEntry, SessionEntry
+
+
+@dataclass(slots=True)
+class SessionStats:
+    by_role: Counter[str] = field(default_factory=Counter)
+    tool_calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+    cost: float = 0.0
+    unreadable: int = 0
+
+    @property
+    def total_messages(self) -> int:
+        return sum(self.by_role.values())
+
+    @property
+    def total_tokens(self) -> int:
+        return self.input_tokens + self.output_tokens + self.cache_read_tokens + self.cache_write_tokens
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields of Pi's RPC ``get_session_stats`` reply that describe the messages."""
+        return {
+            "userMessages": self.by_role["user"],
+            "assistantMessages": self.by_role["assistant"],
+            "toolCalls": self.tool_calls,
+            "toolResults": self.by_role["toolResult"],
+            "totalMessages": self.total_messages,
+            "tokens": {
+                "input": self.input_tokens,
+                "output": self.output_tokens,
+                "cacheRead": self.cache_read_tokens,
+                "cacheWrite": self.cache_write_tokens,
+                "total": self.total_tokens,
+            },
+            "cost": self.cost,
+        }
+
+
+def session_stats(entries: Iterable[SessionEntry]) -> SessionStats:
+    stats = SessionStats()
+    for entry in entries:
+        if not isinstance(entry, MessageEntry):
+            continue
+        message = entry.try_message()
+        if message is None:
+            stats.unreadable += 1
+            continue
+        stats.by_role[message.role] += 1
+        if isinstance(message, AssistantMessage):
+            usage = message.usage
+            stats.tool_calls += len(message.tool_calls)
+            stats.input_tokens += usage.input
+            stats.output_tokens += usage.output
+            stats.cache_read_tokens += usage.cache_read
+            stats.cache_write_tokens += usage.cache_write
+            stats.cost += usage.cost.total
+    return stats
+
+
+__all__ = ["SessionStats", "session_stats"]

@@ -1,0 +1,99 @@
+"""The session tree in memory: entries by id, children, the path from a root to a leaf.
+
+Pure (no I/O). ``add`` is O(1); the children index is built on first use and then kept up
+to date by ``add``, so a plain replay never pays for it. ``path`` walks parent links
+upwards and reverses once: O(depth), never the quadratic build-by-prepending. A broken
+file can hold a parent link to an id that does not exist (the path then starts at the
+orphan) or, in a hand-edited file, a cycle (the walk stops when it meets an entry twice).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from tau_agent.session.entries import SessionEntry
+
+
+class SessionTree:
+    """Entries indexed by id, in the order they were added (file order)."""
+
+    __slots__ = ("_by_id", "_children")
+
+    def __init__(self, entries: Iterable[SessionEntry] = ()) -> None:
+        self._by_id: dict[str, SessionEntry] = {}
+        self._children: dict[str | None, list[SessionEntry]] | None = None
+        for entry in entries:
+            self._by_id[entry.id] = entry
+
+    def add(self, entry: SessionEntry) -> None:
+        """Index one more entry (its id must be new). O(1)."""
+        self._by_id[entry.id] = entry
+        if self._children is not None:
+            self._children.setdefault(self._parent_key(entry), []).append(entry)
+
+    def __contains__(self, entry_id: object) -> bool:
+        return entry_id in self._by_id
+
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+    def __iter__(self) -> Iterator[SessionEntry]:
+        return iter(self._by_id.values())
+
+    def get(self, entry_id: str | None) -> SessionEntry | None:
+        return None if entry_id is None else self._by_id.get(entry_id)
+
+    def path(self, leaf_id: str | None) -> list[SessionEntry]:
+        """Entries from the root down to ``leaf_id`` inclusive; empty for ``None`` or an unknown id."""
+        out: list[SessionEntry] = []
+        by_id = self._by_id
+        current = by_id.get(leaf_id) if leaf_id is not None else None
+        limit = len(by_id)
+        while current is not None:
+            out.append(current)
+            if len(out) > limit:  # longer than the tree: a cycle; walk again, stopping at a repeat
+                return self._path_with_cycle(out[0])
+            parent = current.parent_id
+            current = by_id.get(parent) if parent is not None and parent != current.id else None
+        out.reverse()
+        return out
+
+    def _path_with_cycle(self, leaf: SessionEntry) -> list[SessionEntry]:
+        out: list[SessionEntry] = []
+        seen: set[str] = set()
+        current: SessionEntry | None = leaf
+        while current is not None and current.id not in seen:
+            seen.add(current.id)
+            out.append(current)
+            current = self.get(current.parent_id)
+        out.reverse()
+        return out
+
+    def children(self, entry_id: str | None) -> list[SessionEntry]:
+        """Direct children in file order; ``None`` gives the roots (orphans included)."""
+        return list(self._index().get(entry_id, ()))
+
+    def roots(self) -> list[SessionEntry]:
+        return self.children(None)
+
+    def branch_points(self) -> list[str]:
+        """Ids of entries with more than one child, in file order."""
+        index = self._index()
+        return [eid for eid in self._by_id if len(index.get(eid, ())) > 1]
+
+    def _parent_key(self, entry: SessionEntry) -> str | None:
+        parent = entry.parent_id
+        if parent is None or parent == entry.id or parent not in self._by_id:
+            return None
+        return parent
+
+    def _index(self) -> dict[str | None, list[SessionEntry]]:
+        if self._children is None:
+            children: dict[str | None, list[SessionEntry]] = {}
+            for entry in self._by_id.values():
+                children.setdefault(self._parent_key(entry), []).append(entry)
+            self._children = children
+        return self._children
+
+
+__all__ = ["SessionTree"]

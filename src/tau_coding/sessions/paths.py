@@ -1,0 +1,45 @@
+"""Where sessions live: ``<TAU_HOME>/sessions/--<cwd>--/<timestamp>_<uuid>.jsonl`` (Pi's layout).
+
+Pure functions of their arguments; the one place that looks at the environment is
+``tau_home``, and it is handed the mapping to look in.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+
+from tau_agent.session.entries import SessionHeader
+
+_SEPARATORS = re.compile(r"[/\\:]")
+
+
+def tau_home(environ: Mapping[str, str], home: Path) -> Path:
+    """``$TAU_HOME`` if set and not empty, else ``<home>/.tau``."""
+    value = environ.get("TAU_HOME", "")
+    return Path(value).expanduser() if value else home / ".tau"
+
+
+def sessions_root(tau_home_dir: Path) -> Path:
+    return tau_home_dir / "sessions"
+
+
+def cwd_dir_name(cwd: str) -> str:
+    """``/home/me/proj`` -> ``--home-me-proj--``: the leading separator dropped, the others
+    (``/``, ``\\``, ``:``) turned into ``-``, as Pi names its folders."""
+    trimmed = cwd[1:] if cwd[:1] in ("/", "\\") else cwd
+    return f"--{_SEPARATORS.sub('-', trimmed)}--"
+
+
+def session_dir(root: Path, cwd: str) -> Path:
+    return root / cwd_dir_name(cwd)
+
+
+def session_file_name(header: SessionHeader) -> str:
+    """``2024-12-03T14-00-00-000Z_<uuid>.jsonl``: the header's time with ``:`` and ``.`` as ``-``."""
+    stamp = header.timestamp.replace(":", "-").replace(".", "-")
+    return f"{stamp}_{header.id}.jsonl"
+
+
+__all__ = ["cwd_dir_name", "session_dir", "session_file_name", "sessions_root", "tau_home"]

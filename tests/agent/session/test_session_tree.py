@@ -1,0 +1,55 @@
+from __future__ import annotations
+
+import time
+
+from tau_agent.messages import UserMessage
+from tau_agent.session.entries import MessageEntry, SessionEntry
+from tau_agent.session.tree import SessionTree
+
+
+def entry(eid: str, parent: str | None) -> SessionEntry:
+    return MessageEntry(id=eid, parent_id=parent, timestamp="", message=UserMessage(eid, 0))
+
+
+def branched() -> SessionTree:
+    #  a - b - c
+    #       \- d - e
+    return SessionTree([entry("a", None), entry("b", "a"), entry("c", "b"), entry("d", "b"), entry("e", "d")])
+
+
+def test_path_runs_from_the_root_to_the_leaf() -> None:
+    tree = branched()
+    assert [e.id for e in tree.path("e")] == ["a", "b", "d", "e"]
+    assert [e.id for e in tree.path("c")] == ["a", "b", "c"]
+    assert tree.path(None) == [] and tree.path("nope") == []
+
+
+def test_children_and_branch_points_follow_file_order_and_stay_current_after_add() -> None:
+    tree = branched()
+    assert [e.id for e in tree.children("b")] == ["c", "d"]
+    assert tree.branch_points() == ["b"]
+    tree.add(entry("f", "a"))
+    assert [e.id for e in tree.children("a")] == ["b", "f"]
+    assert tree.branch_points() == ["a", "b"]
+
+
+def test_an_orphan_is_a_root_and_its_path_starts_at_it() -> None:
+    tree = SessionTree([entry("a", None), entry("x", "lost"), entry("y", "x")])
+    assert [e.id for e in tree.roots()] == ["a", "x"]
+    assert [e.id for e in tree.path("y")] == ["x", "y"]
+
+
+def test_a_cycle_in_a_hand_edited_file_does_not_hang() -> None:
+    tree = SessionTree([entry("a", "b"), entry("b", "a"), entry("c", "c")])
+    assert [e.id for e in tree.path("a")] == ["b", "a"]
+    assert [e.id for e in tree.path("c")] == ["c"]
+
+
+def test_path_of_a_100k_deep_chain_is_linear_not_quadratic() -> None:
+    entries = [entry(str(i), str(i - 1) if i else None) for i in range(100_000)]
+    tree = SessionTree(entries)
+    start = time.perf_counter()
+    path = tree.path("99999")
+    elapsed = time.perf_counter() - start
+    assert len(path) == 100_000 and path[0].id == "0"
+    assert elapsed < 0.5  # ~0.02 s in practice; prepending would take minutes
