@@ -91,6 +91,11 @@ class AgentHarness:
         self._messages = list(messages)
         self._repaired_upto = 0
 
+    def append_message(self, message: AgentMessage) -> None:
+        """Add a message between runs (a user's ``!cmd`` output, an app note). Not while running."""
+        self._ensure_idle("append a message")
+        self._messages.append(message)
+
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call ``listener`` with every event of every run; returns an unsubscribe function."""
         self._listeners.append(listener)

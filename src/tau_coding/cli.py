@@ -6,12 +6,20 @@ Only the standard library is imported at module level, so ``tau --version`` and
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 from tau_coding import __version__
 
 EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+def _fail(message: str) -> int:
+    sys.stderr.write(f"tau: {message}\n")
+    return EXIT_USAGE
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -22,25 +30,73 @@ def main(argv: Sequence[str] | None = None) -> int:
     from tau_coding.cli_args import build_parser
 
     args = build_parser().parse_args(argv)
-    prompt = " ".join(args.prompt)
-    if not sys.stdin.isatty():
-        piped = sys.stdin.read()
-        if piped.strip():
-            prompt = f"{piped}\n\n{prompt}" if prompt else piped
-    if not prompt.strip():
-        sys.stderr.write('tau: no prompt given; the interactive TUI is not built yet (try tau -p "...")\n')
-        return EXIT_USAGE
-    if args.max_turns is not None and args.max_turns < 1:
-        sys.stderr.write("tau: --max-turns must be 1 or more\n")
-        return EXIT_USAGE
-    from tau_coding.modes.print_mode import run_print_mode
-
     try:
-        return run_print_mode(prompt, json_output=args.mode == "json", max_turns=args.max_turns)
+        return _dispatch(args)
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     except BrokenPipeError:  # the reader went away (tau ... | head): not an error of the run
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
+
+
+def _dispatch(args: Any) -> int:
+    if args.list_models is not None:
+        from tau_coding.modes.list_models import list_models
+
+        return list_models(args.list_models, os.environ, Path.cwd(), sys.stdout, sys.stderr)
+    if args.mode == "rpc":
+        return _fail("rpc mode is not available yet")
+    if args.max_turns is not None and args.max_turns < 1:
+        return _fail("--max-turns must be 1 or more")
+    if args.resume:
+        return _fail("--resume picks a session interactively; in print mode use --session ID or -c")
+    stdin_text = None if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
+    if not args.prompt and not (stdin_text or "").strip():
+        return _fail('no prompt given; the interactive TUI is not built yet (try tau -p "...")')
+    return _print_mode(args, stdin_text)
+
+
+def _print_mode(args: Any, stdin_text: str | None) -> int:
+    import asyncio
+
+    from tau_coding.modes.print_mode import run_print
+    from tau_coding.prompt_input import PromptInputError, build_prompt
+    from tau_coding.wiring import ConfigurationError, Options, build_session
+
+    cwd = Path.cwd()
+    try:
+        prompt, images = build_prompt(args.prompt, stdin_text, cwd)
+    except PromptInputError as exc:
+        return _fail(str(exc))
+    options = Options(
+        provider=args.provider,
+        model=args.model,
+        thinking=args.thinking,
+        api_key=args.api_key,
+        continue_session=args.continue_session,
+        session=args.session,
+        session_dir=args.session_dir,
+        no_session=args.no_session,
+        tools=args.tools,
+        no_tools=args.no_tools,
+        system_prompt=args.system_prompt,
+        append_system_prompt=args.append_system_prompt or (),
+        no_skills=args.no_skills,
+        no_prompt_templates=args.no_prompt_templates,
+        max_turns=args.max_turns,
+    )
+    try:
+        session = build_session(
+            options, os.environ, cwd, warn=lambda m: sys.stderr.write(f"tau: warning: {m}\n")
+        )
+    except ConfigurationError as exc:
+        return _fail(str(exc))
+    try:
+        ok = asyncio.run(
+            run_print(
+                session, prompt, images, json_output=args.mode == "json", out=sys.stdout, err=sys.stderr
+            )
+        )
+    finally:
+        session.close()
+    return EXIT_OK if ok else EXIT_RUN_FAILED

@@ -16,18 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tau_ai.catalog import API_KEY_ENV
 from tau_coding.tools.atomic_write import atomic_write_bytes
 
-ENV_KEYS: dict[str, tuple[str, ...]] = {
-    "openai": ("OPENAI_API_KEY",),
-    "anthropic": ("ANTHROPIC_API_KEY",),
+# The catalogue names each built-in provider's variable; these add aliases and hosts it lacks.
+ENV_KEYS: dict[str, tuple[str, ...]] = {provider: (name,) for provider, name in API_KEY_ENV.items()} | {
     "google": ("GEMINI_API_KEY", "GOOGLE_API_KEY"),
-    "mistral": ("MISTRAL_API_KEY",),
-    "openrouter": ("OPENROUTER_API_KEY",),
-    "groq": ("GROQ_API_KEY",),
-    "xai": ("XAI_API_KEY",),
-    "deepseek": ("DEEPSEEK_API_KEY",),
-    "cerebras": ("CEREBRAS_API_KEY",),
     "zai": ("ZAI_API_KEY",),
     "together": ("TOGETHER_API_KEY",),
     "fireworks": ("FIREWORKS_API_KEY",),

@@ -1,22 +1,23 @@
 """Print mode: one prompt, then the final answer (text) or every event (JSON lines).
 
 A frontend is a fold over events: ``render`` each one, then ``finish`` says whether the run
-went well, which becomes the exit code.
+went well, which becomes the exit code. Text mode writes nothing to stdout but the answer;
+JSON mode writes the session header, then one line per event, each linear in its own size
+(a ``message_update`` carries its delta, never the partial message again).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import sys
 from typing import TextIO
 
-from tau_agent.events import AgentEvent, MessageEndEvent
-from tau_agent.harness import AgentHarness
+from tau_agent.content import ImageContent
+from tau_agent.events import MessageEndEvent
 from tau_agent.messages import AssistantMessage
-from tau_agent.provider import Context, StreamOptions
-from tau_agent.testing import FunctionProvider
-from tau_agent.wire import event_to_dict
+from tau_agent.session.codec import header_to_dict
+from tau_coding.coding_session import CodingSession
+from tau_coding.session_events import AutoRetryStartEvent, SessionEvent, session_event_to_dict
 
 
 class FinalTextRenderer:
@@ -26,9 +27,14 @@ class FinalTextRenderer:
         self._out, self._err = out, err
         self._last: AssistantMessage | None = None
 
-    def render(self, event: AgentEvent) -> None:
+    def render(self, event: SessionEvent) -> None:
         if isinstance(event, MessageEndEvent) and isinstance(event.message, AssistantMessage):
             self._last = event.message
+        elif isinstance(event, AutoRetryStartEvent):
+            seconds = event.delay_ms / 1000
+            self._err.write(
+                f"tau: {event.error_message}; retrying in {seconds:.1f}s ({event.attempt}/{event.max_attempts})\n"
+            )
 
     def finish(self) -> bool:
         last = self._last
@@ -51,34 +57,49 @@ class JsonLinesRenderer:
         self._out = out
         self._ok = True
 
-    def render(self, event: AgentEvent) -> None:
-        self._out.write(json.dumps(event_to_dict(event), ensure_ascii=False, separators=(",", ":")) + "\n")
+    def header(self, session: CodingSession) -> None:
+        self._write(header_to_dict(session.log.header))
+
+    def render(self, event: SessionEvent) -> None:
+        self._write(session_event_to_dict(event))
         if isinstance(event, MessageEndEvent) and isinstance(event.message, AssistantMessage):
             self._ok = event.message.stop_reason not in ("error", "aborted")
+
+    def _write(self, data: object) -> None:
+        self._out.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n")
 
     def finish(self) -> bool:
         self._out.flush()
         return self._ok
 
 
-def _scripted_reply(context: Context, options: StreamOptions) -> str:
-    """Until provider adapters land: answer by restating the prompt, so the pipeline runs end to end."""
-    del options
-    last = context.messages[-1] if context.messages else None
-    said = last.content if last is not None and isinstance(last.content, str) else ""
-    return f"(scripted provider) You asked: {said.strip()}"
+async def run_print(
+    session: CodingSession,
+    prompt: str,
+    images: list[ImageContent],
+    *,
+    json_output: bool,
+    out: TextIO,
+    err: TextIO,
+) -> bool:
+    """Run one prompt to its settled end; returns whether it went well.
 
-
-def run_print_mode(prompt: str, *, json_output: bool, max_turns: int | None) -> int:
-    sys.stderr.write("tau: no model provider is configured yet; using the built-in scripted provider\n")
-    harness = AgentHarness(FunctionProvider(_scripted_reply, provider="scripted"), max_turns=max_turns)
-    renderer: FinalTextRenderer | JsonLinesRenderer = (
-        JsonLinesRenderer(sys.stdout) if json_output else FinalTextRenderer(sys.stdout, sys.stderr)
-    )
-
-    async def drive() -> bool:
-        async for event in harness.prompt(prompt):
-            renderer.render(event)
-        return renderer.finish()
-
-    return 0 if asyncio.run(drive()) else 1
+    Rendering follows the session's subscription, so retry notices appear when they happen
+    rather than when the next event of the reply arrives.
+    """
+    renderer: FinalTextRenderer | JsonLinesRenderer
+    if json_output:
+        renderer = JsonLinesRenderer(out)
+        renderer.header(session)
+    else:
+        renderer = FinalTextRenderer(out, err)
+    unsubscribe = session.subscribe(renderer.render)
+    try:
+        async for _ in session.prompt(prompt, images):
+            pass
+    except asyncio.CancelledError:
+        session.cancel()
+        raise
+    finally:
+        unsubscribe()
+    return renderer.finish()

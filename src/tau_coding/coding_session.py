@@ -1,0 +1,233 @@
+"""CodingSession: the harness, the tools, the session file and the user's resources, composed.
+
+It does not re-implement the loop. A prompt is expanded (``/template``, ``/skill:name``), run
+by the AgentHarness, and every message is written to the session on its ``message_end``
+before anybody else hears of it (persist, then announce). Retries a provider makes are
+reported as ``auto_retry_*`` events, and ``agent_settled`` closes every prompt once nothing
+more will happen for it. Model and thinking-level changes become session entries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
+from contextlib import aclosing
+from pathlib import Path
+from typing import Any
+
+from tau_agent.cancellation import CancellationToken
+from tau_agent.content import ImageContent, TextContent
+from tau_agent.events import AgentEvent, MessageEndEvent, MessageUpdateEvent
+from tau_agent.harness import AgentHarness, QueueMode
+from tau_agent.messages import AgentMessage, AssistantMessage, BashExecutionMessage, UserMessage
+from tau_agent.provider import ModelProvider, RetryNotice, StreamOptions, ThinkingLevel
+from tau_agent.session.log import SessionLog
+from tau_agent.tools import AgentTool, AgentToolResult
+from tau_ai.model import Model
+from tau_coding.resources.loader import Resources
+from tau_coding.session_events import AgentSettledEvent, AutoRetryEndEvent, AutoRetryStartEvent, SessionEvent
+from tau_coding.tools.bash import run_command
+from tau_coding.tools.config import ToolSettings
+
+ProviderFactory = Callable[[Model], ModelProvider]
+SessionListener = Callable[[SessionEvent], None]
+
+
+class CodingSession:
+    def __init__(
+        self,
+        *,
+        log: SessionLog,
+        model: Model,
+        provider_factory: ProviderFactory,
+        tools: Sequence[AgentTool],
+        system_prompt: str,
+        cwd: Path,
+        thinking_level: ThinkingLevel = "off",
+        resources: Resources | None = None,
+        tool_settings: ToolSettings | None = None,
+        max_turns: int | None = None,
+        steering_mode: QueueMode = "one-at-a-time",
+        follow_up_mode: QueueMode = "one-at-a-time",
+    ) -> None:
+        self.log = log
+        self.cwd = cwd
+        self.resources = resources
+        self._model = model
+        self._provider_factory = provider_factory
+        self._tool_settings = tool_settings or ToolSettings()
+        self._listeners: list[SessionListener] = []
+        self._pending: list[SessionEvent] = []
+        self._retrying: RetryNotice | None = None
+        state = log.state()
+        options = StreamOptions(
+            thinking_level=thinking_level, session_id=log.header.id, on_retry=self._on_retry
+        )
+        self.harness = AgentHarness(
+            provider_factory(model),
+            system_prompt=system_prompt,
+            tools=tools,
+            messages=state.messages,
+            options=options,
+            max_turns=max_turns,
+            steering_mode=steering_mode,
+            follow_up_mode=follow_up_mode,
+        )
+        recorded = state.model
+        if recorded is None or (recorded.provider, recorded.model_id) != (model.provider, model.id):
+            log.append_model_change(model.provider, model.id)
+        if state.thinking_level != thinking_level:
+            log.append_thinking_level_change(thinking_level)
+
+    # -- state ------------------------------------------------------------------------------
+
+    @property
+    def model(self) -> Model:
+        return self._model
+
+    @property
+    def thinking_level(self) -> ThinkingLevel:
+        return self.harness.options.thinking_level
+
+    @property
+    def messages(self) -> list[AgentMessage]:
+        return self.harness.messages
+
+    @property
+    def is_running(self) -> bool:
+        return self.harness.is_running
+
+    @property
+    def session_id(self) -> str:
+        return self.log.header.id
+
+    @property
+    def session_file(self) -> Path | None:
+        path = getattr(self.log.storage, "path", None)
+        return path if isinstance(path, Path) else None
+
+    def subscribe(self, listener: SessionListener) -> Callable[[], None]:
+        """Call ``listener`` with every event of every prompt, in order, as it happens."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    # -- prompting ----------------------------------------------------------------------------
+
+    def expand(self, text: str) -> str:
+        """``/template args`` and ``/skill:name args`` expanded; anything else unchanged."""
+        return self.resources.expand_input(text) if self.resources is not None else text
+
+    def prompt(self, text: str, images: Sequence[ImageContent] = ()) -> AsyncGenerator[SessionEvent, None]:
+        """Run one prompt; events flow as the returned iterator is consumed, ending with agent_settled."""
+        expanded = self.expand(text)
+        content: str | list[TextContent | ImageContent] = (
+            [TextContent(expanded), *images] if images else expanded
+        )
+        return self._drive(self.harness.prompt_message(UserMessage(content)))
+
+    def continue_(self) -> AsyncGenerator[SessionEvent, None]:
+        """Run again from the record as it stands (e.g. after a failed reply)."""
+        return self._drive(self.harness.continue_())
+
+    def steer(self, text: str) -> None:
+        self.harness.steer(self.expand(text))
+
+    def follow_up(self, text: str) -> None:
+        self.harness.follow_up(self.expand(text))
+
+    def cancel(self) -> None:
+        self.harness.cancel()
+
+    async def _drive(self, run: AsyncIterator[AgentEvent]) -> AsyncGenerator[SessionEvent, None]:
+        async with aclosing(run) as events:  # type: ignore[type-var]
+            async for event in events:
+                for pending in self._take_pending():
+                    yield pending
+                if isinstance(event, MessageEndEvent):
+                    self.log.append_message(event.message)  # persist before announcing
+                    if isinstance(event.message, AssistantMessage) and self._retrying is not None:
+                        yield self._announce(self._retry_end(event.message))
+                elif isinstance(event, MessageUpdateEvent) and self._retrying is not None:
+                    for pending in self._take_pending():
+                        yield pending
+                yield self._announce(event)
+        for pending in self._take_pending():
+            yield pending
+        yield self._announce(AgentSettledEvent())
+
+    def _announce(self, event: SessionEvent) -> SessionEvent:
+        for listener in list(self._listeners):
+            listener(event)
+        return event
+
+    def _take_pending(self) -> list[SessionEvent]:
+        pending, self._pending = self._pending, []
+        return pending
+
+    def _on_retry(self, notice: RetryNotice) -> None:
+        """Called by the provider before it waits to retry: listeners hear of it at once."""
+        self._retrying = notice
+        event = AutoRetryStartEvent(
+            notice.attempt, notice.max_attempts, notice.delay_ms, notice.error_message
+        )
+        self._announce(event)
+        self._pending.append(event)
+
+    def _retry_end(self, message: AssistantMessage) -> AutoRetryEndEvent:
+        notice, self._retrying = self._retrying, None
+        assert notice is not None
+        failed = message.stop_reason in ("error", "aborted")
+        return AutoRetryEndEvent(not failed, notice.attempt, message.error_message if failed else None)
+
+    # -- settings that become entries ----------------------------------------------------------
+
+    def set_model(self, model: Model) -> None:
+        """Switch model for the next request; recorded as a model_change entry."""
+        self.harness.provider = self._provider_factory(model)
+        self._model = model
+        self.log.append_model_change(model.provider, model.id)
+
+    def set_thinking_level(self, level: ThinkingLevel) -> None:
+        self.harness.options.thinking_level = level
+        self.log.append_thinking_level_change(level)
+
+    def set_name(self, name: str) -> None:
+        self.log.set_name(name)
+
+    # -- user shell commands ---------------------------------------------------------------------
+
+    async def run_bash(
+        self,
+        command: str,
+        *,
+        exclude_from_context: bool = False,
+        signal: CancellationToken | None = None,
+        on_update: Callable[[AgentToolResult], None] | None = None,
+    ) -> BashExecutionMessage:
+        """Run a user's ``!cmd`` (``!!cmd``: keep it out of the model's context) and record it."""
+        result = await run_command(
+            command,
+            self.cwd,
+            self._tool_settings,
+            self._tool_settings.bash_timeout,
+            signal or CancellationToken(),
+            on_update or (lambda _: None),
+        )
+        details: dict[str, Any] = result.details if isinstance(result.details, dict) else {}
+        output = "".join(b.text for b in result.content if isinstance(b, TextContent))
+        if result.is_error and "\n\nCommand " in output:
+            output = output.rsplit("\n\nCommand ", 1)[0]  # the status line: the message carries it as data
+        message = BashExecutionMessage(
+            command=command,
+            output=output,
+            exit_code=details.get("exitCode"),
+            cancelled=bool(details.get("cancelled")),
+            truncated=details.get("truncation") is not None,
+            full_output_path=details.get("fullOutputPath"),
+            exclude_from_context=exclude_from_context,
+        )
+        self.harness.append_message(message)
+        self.log.append_message(message)
+        return message
+
+    def close(self) -> None:
+        self.log.close()

@@ -1,0 +1,66 @@
+"""Turn what the user gave on the command line into a prompt: words, ``@files`` and stdin.
+
+``@path`` attaches a file: text files are inlined in a ``<file name="...">`` block, images
+(by magic bytes) become image blocks. Piped stdin comes first. Problems are one-line errors.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Sequence
+from pathlib import Path
+
+from tau_agent.content import ImageContent
+
+_IMAGE_MAGIC = {
+    b"\x89PNG\r\n\x1a\n": "image/png",
+    b"\xff\xd8\xff": "image/jpeg",
+    b"GIF87a": "image/gif",
+    b"GIF89a": "image/gif",
+}
+MAX_ATTACHMENT_BYTES = 5 * 1024 * 1024
+
+
+class PromptInputError(ValueError):
+    """An ``@file`` cannot be attached; the message says which and why."""
+
+
+def _image_type(data: bytes) -> str | None:
+    for magic, mime in _IMAGE_MAGIC.items():
+        if data.startswith(magic):
+            return mime
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "image/webp"
+    return None
+
+
+def build_prompt(words: Sequence[str], stdin_text: str | None, cwd: Path) -> tuple[str, list[ImageContent]]:
+    """The prompt text and image blocks for ``words`` (``@path`` items attach files)."""
+    texts: list[str] = []
+    attachments: list[str] = []
+    images: list[ImageContent] = []
+    for word in words:
+        if word.startswith("@") and len(word) > 1:
+            path = (cwd / Path(word[1:]).expanduser()).resolve()
+            try:
+                data = path.read_bytes()
+            except FileNotFoundError as exc:
+                raise PromptInputError(f"cannot attach {word[1:]}: no such file") from exc
+            except IsADirectoryError as exc:
+                raise PromptInputError(f"cannot attach {word[1:]}: it is a directory") from exc
+            except OSError as exc:
+                raise PromptInputError(f"cannot attach {word[1:]}: {exc.strerror}") from exc
+            if len(data) > MAX_ATTACHMENT_BYTES:
+                raise PromptInputError(f"cannot attach {word[1:]}: larger than 5 MB")
+            mime = _image_type(data)
+            if mime is not None:
+                images.append(ImageContent(base64.b64encode(data).decode("ascii"), mime))
+                continue
+            if b"\0" in data[:8192]:
+                raise PromptInputError(f"cannot attach {word[1:]}: it is a binary file")
+            text = data.decode("utf-8", errors="replace")
+            attachments.append(f'<file name="{word[1:]}">\n{text.rstrip()}\n</file>')
+        else:
+            texts.append(word)
+    parts = [p for p in (stdin_text.strip() if stdin_text else "", *attachments, " ".join(texts)) if p]
+    return "\n\n".join(parts), images

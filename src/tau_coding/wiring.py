@@ -1,0 +1,238 @@
+"""The composition root: the one module that knows every concrete class.
+
+``build_session`` turns command-line options, the environment and the user's files into a
+ready CodingSession: settings, models (built-in catalogue plus models.json), the model and
+its credentials, the provider, the tools, resources and the system prompt, and the session
+file. Every configuration problem is a ``ConfigurationError`` with one line for the user
+(exit code 2); problems in files that can be worked around are warnings.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from urllib.parse import urlparse
+
+from tau_agent.provider import ModelProvider, ThinkingLevel
+from tau_agent.session.jsonl import SessionFileError, SessionLockedError
+from tau_agent.session.log import SessionLog
+from tau_agent.tools import AgentTool
+from tau_ai.catalog import builtin_models
+from tau_ai.model import Model
+from tau_ai.models_config import ModelsConfig, load_models_config
+from tau_coding.coding_session import CodingSession
+from tau_coding.config.auth import AuthError, AuthStore, KeyResolver, missing_key_message, resolve_api_key
+from tau_coding.config.model_resolve import ModelNotFoundError, resolve_model
+from tau_coding.config.paths import TauPaths
+from tau_coding.config.settings import Settings, load_settings
+from tau_coding.resources.loader import load_resources
+from tau_coding.sessions.manager import SessionManager, SessionNotFoundError
+from tau_coding.tools.builtin import ALL_TOOLS, DEFAULT_TOOLS, create_coding_tools, select_tools
+from tau_coding.tools.config import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, ToolSettings
+
+# When nothing names a model: the first provider with a key, and its everyday model.
+DEFAULT_MODELS: dict[str, str] = {
+    "anthropic": "claude-sonnet-4-5",
+    "openai": "gpt-5.1",
+    "google": "gemini-2.5-pro",
+    "openrouter": "anthropic/claude-sonnet-4.5",
+    "mistral": "devstral-medium-latest",
+    "xai": "grok-code-fast-1",
+    "deepseek": "deepseek-chat",
+    "groq": "openai/gpt-oss-120b",
+    "cerebras": "gpt-oss-120b",
+}
+
+
+class ConfigurationError(ValueError):
+    """The user must change something before Tau can run; the message says what, in one line."""
+
+
+@dataclass
+class Options:
+    """What the command line (or an SDK caller) asks for; every field optional."""
+
+    provider: str | None = None
+    model: str | None = None
+    thinking: ThinkingLevel | None = None
+    api_key: str | None = None
+    continue_session: bool = False
+    session: str | None = None
+    session_dir: str | None = None
+    no_session: bool = False
+    tools: str | None = None
+    no_tools: bool = False
+    system_prompt: str | None = None
+    append_system_prompt: Sequence[str] = ()
+    no_skills: bool = False
+    no_prompt_templates: bool = False
+    max_turns: int | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+def load_models(paths: TauPaths, warn: Callable[[str], object]) -> ModelsConfig:
+    """Built-in models plus the user's models.json; bad entries are warnings, not failures."""
+    builtins = builtin_models()
+    try:
+        text = paths.models_file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return ModelsConfig(builtins, {}, [])
+    except (OSError, UnicodeDecodeError) as exc:
+        warn(f"{paths.models_file}: cannot read: {exc}")
+        return ModelsConfig(builtins, {}, [])
+    try:
+        data = json.loads(text) if text.strip() else {}
+    except json.JSONDecodeError as exc:
+        warn(f"{paths.models_file}: invalid JSON at line {exc.lineno} column {exc.colno}; ignored")
+        return ModelsConfig(builtins, {}, [])
+    config = load_models_config(data, builtins)
+    for error in config.errors:
+        warn(f"{paths.models_file}: {error}")
+    return config
+
+
+def _is_local(model: Model) -> bool:
+    host = urlparse(model.base_url).hostname or ""
+    return host in ("localhost", "127.0.0.1", "::1") or host.endswith(".local")
+
+
+def choose_model(
+    options: Options, settings: Settings, config: ModelsConfig, has_key: Callable[[str], bool]
+) -> tuple[Model, ThinkingLevel | None]:
+    provider = options.provider or settings.get("defaultProvider")
+    spec = options.model or settings.get("defaultModel")
+    models = config.models
+    if provider is not None and not any(m.provider == provider for m in models):
+        raise ConfigurationError(f"unknown provider {provider!r}; tau --list-models shows what is available")
+    if spec:
+        pool = [m for m in models if m.provider == provider] if options.provider else models
+        try:
+            resolved = resolve_model(spec, pool, default_provider=provider)
+        except ModelNotFoundError as exc:
+            raise ConfigurationError(str(exc)) from exc
+        return resolved.model, resolved.thinking_level
+    candidates = [provider] if provider else [*DEFAULT_MODELS, *config.providers]
+    for name in candidates:
+        if not has_key(name):
+            continue
+        preferred = DEFAULT_MODELS.get(name)
+        offered = [m for m in models if m.provider == name]
+        chosen = next((m for m in offered if m.id == preferred), offered[0] if offered else None)
+        if chosen is not None:
+            return chosen, None
+    raise ConfigurationError(
+        "no model configured: set an API key such as ANTHROPIC_API_KEY or OPENAI_API_KEY, "
+        "or pass --model provider/id (models.json adds your own)"
+    )
+
+
+def build_session(
+    options: Options,
+    environ: Mapping[str, str],
+    cwd: Path,
+    *,
+    warn: Callable[[str], object],
+    provider_factory: Callable[[Model, str | None], ModelProvider] | None = None,
+    today: date | None = None,
+) -> CodingSession:
+    paths = TauPaths.from_env(environ, cwd)
+    settings, diagnostics = load_settings(paths.user_settings, paths.project_settings)
+    for diagnostic in diagnostics:
+        warn(str(diagnostic))
+    config = load_models(paths, warn)
+    auth = AuthStore(paths.auth_file)
+    resolver = KeyResolver(environ)
+
+    def key_for(provider: str) -> str | None:
+        configured = config.providers.get(provider)
+        try:
+            return resolve_api_key(
+                provider,
+                cli_key=options.api_key,
+                auth=auth,
+                resolver=resolver,
+                models_json_key=configured.api_key if configured else None,
+            )
+        except AuthError as exc:
+            raise ConfigurationError(str(exc)) from exc
+
+    model, level = choose_model(options, settings, config, lambda p: key_for(p) is not None)
+    api_key = key_for(model.provider)
+    if api_key is None and not _is_local(model):
+        raise ConfigurationError(missing_key_message(model.provider))
+    thinking: ThinkingLevel = options.thinking or level or settings.get("defaultThinkingLevel") or "off"
+
+    tool_settings = ToolSettings(
+        max_lines=settings.get("toolOutput.maxLines", DEFAULT_MAX_LINES),
+        max_bytes=settings.get("toolOutput.maxBytes", DEFAULT_MAX_BYTES),
+        shell_path=settings.get("shellPath"),
+    )
+    tools = _active_tools(options, settings, cwd, tool_settings)
+    resources = load_resources(
+        cwd,
+        paths.tau_home,
+        paths.home,
+        no_skills=options.no_skills,
+        no_prompt_templates=options.no_prompt_templates,
+        system_prompt_arg=options.system_prompt,
+        append_system_prompt_arg=list(options.append_system_prompt) or None,
+    )
+    for diagnostic in resources.diagnostics:
+        warn(str(diagnostic))
+    log = _open_log(options, paths, cwd)
+    make = provider_factory or _http_provider
+    return CodingSession(
+        log=log,
+        model=model,
+        provider_factory=lambda m: make(m, api_key if m.provider == model.provider else key_for(m.provider)),
+        tools=tools,
+        system_prompt=resources.system_prompt(tools, today or date.today()),
+        cwd=paths.cwd,
+        thinking_level=thinking,
+        resources=resources,
+        tool_settings=tool_settings,
+        max_turns=options.max_turns,
+        steering_mode=settings.get("steeringMode", "one-at-a-time"),
+        follow_up_mode=settings.get("followUpMode", "one-at-a-time"),
+    )
+
+
+def _http_provider(model: Model, api_key: str | None) -> ModelProvider:
+    from tau_ai.apis import wire_api
+    from tau_ai.http_provider import HttpProvider
+
+    return HttpProvider(model, wire_api(model.api), api_key=api_key)
+
+
+def _active_tools(
+    options: Options, settings: Settings, cwd: Path, tool_settings: ToolSettings
+) -> list[AgentTool]:
+    if options.no_tools:
+        return []
+    names: Sequence[str] = DEFAULT_TOOLS
+    if options.tools is not None:
+        names = [n.strip() for n in options.tools.split(",") if n.strip()]
+    elif isinstance(settings.get("tools"), list):
+        names = [str(n) for n in settings.get("tools")]
+    unknown = [n for n in names if n not in ALL_TOOLS]
+    if unknown:
+        raise ConfigurationError(f"unknown tool {unknown[0]!r}; known tools: {', '.join(ALL_TOOLS)}")
+    return select_tools(create_coding_tools(cwd, settings=tool_settings), names)
+
+
+def _open_log(options: Options, paths: TauPaths, cwd: Path) -> SessionLog:
+    directory = Path(options.session_dir).expanduser() if options.session_dir else None
+    manager = SessionManager(paths.sessions_dir, str(paths.cwd), directory=directory)
+    if options.no_session:
+        return manager.in_memory()
+    try:
+        if options.session:
+            return manager.open(options.session)
+        if options.continue_session:
+            return manager.continue_recent()
+    except (SessionNotFoundError, SessionLockedError, SessionFileError) as exc:
+        raise ConfigurationError(str(exc)) from exc
+    return manager.new()
