@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
@@ -36,6 +37,7 @@ from tau_agent.stream_events import AssistantMessageEvent, DoneEvent, ErrorEvent
 from tau_ai.cost import apply_cost
 from tau_ai.handoff import transform_messages
 from tau_ai.http_attempt import Attempt, Failure, run_attempt
+from tau_ai.httpx_loader import load_httpx
 from tau_ai.model import Model
 from tau_ai.retry import RetryPolicy, plan_retry
 from tau_ai.wire_api import WireApi
@@ -146,15 +148,19 @@ class HttpProvider:
 
     def _http_client(self) -> httpx.AsyncClient:
         if self._client is None:
-            import httpx
-
+            httpx = load_httpx()
             timeout = httpx.Timeout(
                 connect=self._connect_timeout,
                 read=self._idle_timeout,
                 write=self._idle_timeout,
                 pool=self._connect_timeout,
             )
-            self._client = httpx.AsyncClient(transport=self._transport, timeout=timeout, trust_env=True)
+            self._client = httpx.AsyncClient(
+                transport=self._transport,
+                timeout=timeout,
+                trust_env=True,
+                verify=_needs_tls(self._model.base_url),
+            )
         return self._client
 
     def stream(self, context: Context, options: StreamOptions) -> AsyncIterator[AssistantMessageEvent]:
@@ -258,3 +264,18 @@ class HttpProvider:
             draw=self._rng(),
             now=self._clock(),
         )
+
+
+_PROXY_VARIABLES = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy")
+
+
+def _needs_tls(base_url: str) -> bool:
+    """Whether the client must load certificates: not for a plain-HTTP server reached directly.
+
+    Loading the system's CA bundle costs ~40 ms of every start; a local model server (Ollama,
+    llama.cpp, a test server) on http:// never uses it. With a proxy configured it is kept,
+    since the proxy itself may be reached over TLS.
+    """
+    if not base_url.lower().startswith("http://"):
+        return True
+    return any(os.environ.get(name) for name in _PROXY_VARIABLES)

@@ -30,7 +30,7 @@ from tau_coding.config.paths import TauPaths
 from tau_coding.config.settings import Settings, load_settings
 from tau_coding.resources.loader import load_resources
 from tau_coding.sessions.manager import SessionManager, SessionNotFoundError
-from tau_coding.tools.builtin import ALL_TOOLS, DEFAULT_TOOLS, create_coding_tools, select_tools
+from tau_coding.tools.builtin import ALL_TOOLS, DEFAULT_TOOLS, create_coding_tools
 from tau_coding.tools.config import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, ToolSettings
 
 # When nothing names a model: the first provider with a key, and its everyday model.
@@ -220,7 +220,7 @@ def _active_tools(
     unknown = [n for n in names if n not in ALL_TOOLS]
     if unknown:
         raise ConfigurationError(f"unknown tool {unknown[0]!r}; known tools: {', '.join(ALL_TOOLS)}")
-    return select_tools(create_coding_tools(cwd, settings=tool_settings), names)
+    return list(create_coding_tools(cwd, settings=tool_settings, names=names).values())
 
 
 def _open_log(options: Options, paths: TauPaths, cwd: Path) -> SessionLog:

@@ -11,15 +11,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from tau_agent.tools import AgentTool
-from tau_coding.tools.bash import create_bash_tool
 from tau_coding.tools.config import ToolSettings
-from tau_coding.tools.edit import create_edit_tool
 from tau_coding.tools.file_locks import FileLocks
-from tau_coding.tools.find import create_find_tool
-from tau_coding.tools.grep import create_grep_tool
-from tau_coding.tools.ls import create_ls_tool
-from tau_coding.tools.read import create_read_tool
-from tau_coding.tools.write import create_write_tool
 
 DEFAULT_TOOLS: tuple[str, ...] = ("read", "write", "edit", "bash")
 ALL_TOOLS: tuple[str, ...] = ("read", "write", "edit", "bash", "grep", "find", "ls")
@@ -30,20 +23,49 @@ def create_coding_tools(
     *,
     settings: ToolSettings | None = None,
     locks: FileLocks | None = None,
+    names: Iterable[str] = ALL_TOOLS,
 ) -> dict[str, AgentTool]:
-    """Every built-in tool, by name, working in ``cwd`` (made absolute)."""
+    """The named built-in tools (all by default), by name, working in ``cwd`` (made absolute).
+
+    Each tool's module is imported only when it is asked for, so a session with the default
+    four does not pay for the search tools' start-up. Raises KeyError naming an unknown tool.
+    """
     cwd = Path(cwd).expanduser().absolute()
     settings = ToolSettings() if settings is None else settings
     locks = FileLocks() if locks is None else locks
-    return {
-        "read": create_read_tool(cwd, settings),
-        "write": create_write_tool(cwd, locks),
-        "edit": create_edit_tool(cwd, locks),
-        "bash": create_bash_tool(cwd, settings),
-        "grep": create_grep_tool(cwd, settings),
-        "find": create_find_tool(cwd, settings),
-        "ls": create_ls_tool(cwd, settings),
-    }
+    tools: dict[str, AgentTool] = {}
+    for name in names:
+        if name == "read":
+            from tau_coding.tools.read import create_read_tool
+
+            tools[name] = create_read_tool(cwd, settings)
+        elif name == "write":
+            from tau_coding.tools.write import create_write_tool
+
+            tools[name] = create_write_tool(cwd, locks)
+        elif name == "edit":
+            from tau_coding.tools.edit import create_edit_tool
+
+            tools[name] = create_edit_tool(cwd, locks)
+        elif name == "bash":
+            from tau_coding.tools.bash import create_bash_tool
+
+            tools[name] = create_bash_tool(cwd, settings)
+        elif name == "grep":
+            from tau_coding.tools.grep import create_grep_tool
+
+            tools[name] = create_grep_tool(cwd, settings)
+        elif name == "find":
+            from tau_coding.tools.find import create_find_tool
+
+            tools[name] = create_find_tool(cwd, settings)
+        elif name == "ls":
+            from tau_coding.tools.ls import create_ls_tool
+
+            tools[name] = create_ls_tool(cwd, settings)
+        else:
+            raise KeyError(f"unknown tool {name!r}; known tools: {', '.join(ALL_TOOLS)}")
+    return tools
 
 
 def select_tools(tools: dict[str, AgentTool], names: Iterable[str]) -> list[AgentTool]:

@@ -1,0 +1,117 @@
+"""A whole ``tau -p`` run as a user runs it: read a file, then answer (2 model calls, 1 tool).
+
+The model is a local HTTP server streaming scripted replies (no delay), so the numbers are
+Tau's own: process start, configuration, two requests, one tool, the session file, exit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.bench_cli import tau_executable
+from tau_ai.testing.replay_server import ReplayServer, Scripted
+from tau_ai.testing.scripted_streams import ScriptedCall, ScriptedReply, sse_body
+
+API = "openai-completions"
+
+
+class _ServerThread:
+    """A ReplayServer on its own event loop, so blocking subprocess calls can talk to it."""
+
+    def __init__(self, responses: list[Scripted]) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.server = ReplayServer(responses)
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+
+    def __enter__(self) -> ReplayServer:
+        self.thread.start()
+        asyncio.run_coroutine_threadsafe(self.server.start(), self.loop).result(10)
+        return self.server
+
+    def __exit__(self, *exc: object) -> None:
+        asyncio.run_coroutine_threadsafe(self.server.stop(), self.loop).result(10)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+
+
+def _run_once(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
+    """(wall ms, peak RSS MiB) of one run of ``argv``."""
+    start = time.perf_counter()
+    process = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = (time.perf_counter() - start) * 1000
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise RuntimeError(f"tau failed: {process.stderr.read().decode() if process.stderr else ''}")
+    if process.stderr:
+        process.stderr.close()
+    return wall, usage.ru_maxrss / 1024
+
+
+def read_then_answer(runs: int) -> tuple[float, float]:
+    """Median wall ms and max peak RSS MiB over ``runs`` runs."""
+    replies = [
+        ScriptedReply(
+            text="Let me look.", calls=[ScriptedCall("call_000000001", "read", {"path": "config.py"})]
+        ),
+        ScriptedReply(text="The port is 9090."),
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "project"
+        home = Path(tmp) / "home"
+        root.mkdir()
+        (root / "config.py").write_text("PORT = 9090\n")
+        # A user's install has compiled bytecode; a PYTHONDONTWRITEBYTECODE environment (as on
+        # these machines) would make every run recompile every module and measure that instead.
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.endswith("_API_KEY") and k != "PYTHONDONTWRITEBYTECODE"
+        }
+        env.update(HOME=str(home), TAU_HOME=str(home / ".tau"))
+        responses = [Scripted(body=sse_body(API, r), chunked=False) for r in replies]
+        walls, peaks = [], []
+        for _ in range(runs):
+            with _ServerThread(responses) as server:
+                provider: dict[str, Any] = {
+                    "baseUrl": server.url,
+                    "api": API,
+                    "apiKey": "test-key",
+                    "models": [{"id": "m"}],
+                }
+                (home / ".tau").mkdir(parents=True, exist_ok=True)
+                (home / ".tau" / "models.json").write_text(json.dumps({"providers": {"local": provider}}))
+                argv = [*tau_executable(), "-p", "--model", "local/m", "Which port?"]
+                wall, peak = _run_once(argv, root, env)
+            walls.append(wall)
+            peaks.append(peak)
+    return statistics.median(walls), max(peaks)
+
+
+def cases(smoke: bool) -> list[tuple[str, Any, str, float | None]]:
+    runs = 2 if smoke else 10
+    measured: dict[str, tuple[float, float]] = {}
+
+    def once() -> tuple[float, float]:
+        if "r" not in measured:
+            measured["r"] = read_then_answer(runs)
+        return measured["r"]
+
+    return [
+        ("run: tau -p read-then-answer, wall", lambda: once()[0], "ms", 300.0),
+        ("run: tau -p read-then-answer, peak RSS", lambda: once()[1], "MiB", 60.0),
+    ]
+
+
+if __name__ == "__main__":
+    print(read_then_answer(int(sys.argv[1]) if len(sys.argv) > 1 else 5))
