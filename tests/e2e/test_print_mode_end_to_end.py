@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -180,3 +181,55 @@ async def test_no_session_writes_nothing(chat_project: Project) -> None:
         chat_project.configure(srv.url)
         result = await chat_project.tau("-p", "--no-session", "--model", MODEL, "hi")
     assert result.code == 0 and chat_project.session_files() == []
+
+
+async def test_first_request_of_an_edit_task_is_no_larger_than_pis(chat_project: Project) -> None:
+    async with server(chat_project.api, [ScriptedReply(text="Ok.")]) as srv:
+        chat_project.configure(srv.url)
+        result = await chat_project.tau("-p", "--model", MODEL, "In app.py, rename total to sum_all.")
+        assert result.code == 0, result.stderr
+        size = len(srv.requests[0].body)
+    assert size <= 5_600, f"first request is {size} bytes"
+
+
+async def test_max_turns_stops_a_stuck_model_with_exit_1(chat_project: Project) -> None:
+    (chat_project.root / "a.txt").write_text("x\n")
+    stuck = ScriptedReply(text="Again.", calls=[_call("read", {"path": "a.txt"})])
+    async with server(chat_project.api, [stuck]) as srv:
+        chat_project.configure(srv.url)
+        result = await chat_project.tau("-p", "--max-turns", "2", "--model", MODEL, "loop")
+        assert len(srv.requests) == 2
+    assert result.code == 1 and "max_turns=2" in result.stderr
+
+
+async def test_interrupt_exits_130_with_nothing_on_stdout(chat_project: Project) -> None:
+    import asyncio
+    import signal
+
+    slow = Scripted(
+        body=sse_body("openai-completions", ScriptedReply(text="slow " * 50)), chunk_size=8, delay=0.2
+    )
+    async with server(chat_project.api, [slow]) as srv:
+        chat_project.configure(srv.url)
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "tau_coding",
+            "-p",
+            "--model",
+            MODEL,
+            "hi",
+            cwd=chat_project.root,
+            env=chat_project.env(),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        for _ in range(100):
+            if srv.requests:
+                break
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.3)
+        process.send_signal(signal.SIGINT)
+        out, _ = await asyncio.wait_for(process.communicate(), 30)
+    assert process.returncode == 130 and out == b""
