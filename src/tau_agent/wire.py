@@ -79,41 +79,47 @@ def block_to_dict(block: TextContent | ThinkingContent | ImageContent | ToolCall
 
 
 def block_from_dict(data: Any) -> TextContent | ThinkingContent | ImageContent | ToolCall:
-    if not isinstance(data, Mapping):
+    # ``type(x) is dict`` first: JSON gives plain dicts, and an ABC isinstance check costs
+    # several times more; session replay decodes every block of every message.
+    if type(data) is not dict and not isinstance(data, Mapping):
         raise WireError(f"content block must be an object, got {type(data).__name__}")
     kind = data.get("type")
     if kind == "text":
         return TextContent(_str(data, "text"), data.get("textSignature"))
+    if kind == "toolCall":
+        arguments = data.get("arguments")
+        return ToolCall(
+            _str(data, "id"),
+            _str(data, "name"),
+            arguments
+            if type(arguments) is dict
+            else dict(arguments)
+            if isinstance(arguments, Mapping)
+            else {},
+            data.get("thoughtSignature"),
+        )
     if kind == "thinking":
         return ThinkingContent(
             _str(data, "thinking"), data.get("thinkingSignature"), bool(data.get("redacted"))
         )
     if kind == "image":
         return ImageContent(_str(data, "data"), _str(data, "mimeType"))
-    if kind == "toolCall":
-        arguments = data.get("arguments")
-        return ToolCall(
-            _str(data, "id"),
-            _str(data, "name"),
-            dict(arguments) if isinstance(arguments, Mapping) else {},
-            data.get("thoughtSignature"),
-        )
     raise WireError(f"unknown content block type {kind!r}")
 
 
 def _str(data: Mapping[str, Any], key: str, default: str | None = "") -> str:
     value = data.get(key, default)
-    if not isinstance(value, str):
+    if type(value) is not str:
         raise WireError(f"field {key!r} must be a string")
     return value
 
 
 def _blocks(value: Any, allowed: tuple[type, ...], where: str) -> list[Any]:
-    if not isinstance(value, list):
+    if type(value) is not list:
         raise WireError(f"{where} content must be a list")
     blocks = [block_from_dict(item) for item in value]
     for block in blocks:
-        if not isinstance(block, allowed):
+        if type(block) not in allowed:
             raise WireError(f"{where} content may not hold a {block.type} block")
     return blocks
 
@@ -146,25 +152,38 @@ def usage_to_dict(usage: Usage) -> Json:
     return out
 
 
+def _number(data: Mapping[str, Any], key: str, kind: type[int] | type[float]) -> Any:
+    value = data.get(key)
+    if type(value) is kind:
+        return value
+    if value is None or value is False:
+        return kind(0)
+    try:
+        return kind(value)
+    except (TypeError, ValueError):
+        raise WireError(f"usage field {key!r} must be a number") from None
+
+
 def usage_from_dict(data: Any) -> Usage:
-    if not isinstance(data, Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):
         return Usage()
-    cost = data.get("cost") if isinstance(data.get("cost"), Mapping) else {}
-    assert isinstance(cost, Mapping)
+    cost = data.get("cost")
     return Usage(
-        input=int(data.get("input") or 0),
-        output=int(data.get("output") or 0),
-        cache_read=int(data.get("cacheRead") or 0),
-        cache_write=int(data.get("cacheWrite") or 0),
-        reasoning=int(data.get("reasoning") or 0),
-        total_tokens=int(data.get("totalTokens") or 0),
+        input=_number(data, "input", int),
+        output=_number(data, "output", int),
+        cache_read=_number(data, "cacheRead", int),
+        cache_write=_number(data, "cacheWrite", int),
+        reasoning=_number(data, "reasoning", int),
+        total_tokens=_number(data, "totalTokens", int),
         cost=Cost(
-            float(cost.get("input") or 0),
-            float(cost.get("output") or 0),
-            float(cost.get("cacheRead") or 0),
-            float(cost.get("cacheWrite") or 0),
-            float(cost.get("total") or 0),
-        ),
+            _number(cost, "input", float),
+            _number(cost, "output", float),
+            _number(cost, "cacheRead", float),
+            _number(cost, "cacheWrite", float),
+            _number(cost, "total", float),
+        )
+        if type(cost) is dict or isinstance(cost, Mapping)
+        else Cost(),
     )
 
 
@@ -255,11 +274,11 @@ def message_to_dict(message: AgentMessage) -> Json:
 
 def message_from_dict(data: Any) -> AgentMessage:
     """Read a message; raises WireError (one line) for anything it cannot make sense of."""
-    if not isinstance(data, Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):
         raise WireError(f"message must be an object, got {type(data).__name__}")
     role = data.get("role")
     ts = data.get("timestamp")
-    timestamp = int(ts) if isinstance(ts, int | float) and not isinstance(ts, bool) else 0
+    timestamp = ts if type(ts) is int else int(ts) if type(ts) is float else 0
     if role == "user":
         return UserMessage(_user_content(data.get("content", ""), "user"), timestamp)
     if role == "assistant":
