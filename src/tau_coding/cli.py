@@ -27,8 +27,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         piped = sys.stdin.read()
         if piped.strip():
             prompt = f"{piped}\n\n{prompt}" if prompt else piped
+    if not prompt.strip() and not args.print_mode and sys.stdin.isatty() and sys.stdout.isatty():
+        from pathlib import Path
+
+        from tau_coding.modes.interactive import run_scripted_interactive
+
+        return run_scripted_interactive(Path.cwd())
     if not prompt.strip():
-        sys.stderr.write('tau: no prompt given; the interactive TUI is not built yet (try tau -p "...")\n')
+        sys.stderr.write('tau: no prompt given (try tau -p "...", or run tau in a terminal)\n')
         return EXIT_USAGE
     if args.max_turns is not None and args.max_turns < 1:
         sys.stderr.write("tau: --max-turns must be 1 or more\n")

@@ -61,7 +61,7 @@ class JsonLinesRenderer:
         return self._ok
 
 
-def _scripted_reply(context: Context, options: StreamOptions) -> str:
+def scripted_reply(context: Context, options: StreamOptions) -> str:
     """Until provider adapters land: answer by restating the prompt, so the pipeline runs end to end."""
     del options
     last = context.messages[-1] if context.messages else None
@@ -71,7 +71,7 @@ def _scripted_reply(context: Context, options: StreamOptions) -> str:
 
 def run_print_mode(prompt: str, *, json_output: bool, max_turns: int | None) -> int:
     sys.stderr.write("tau: no model provider is configured yet; using the built-in scripted provider\n")
-    harness = AgentHarness(FunctionProvider(_scripted_reply, provider="scripted"), max_turns=max_turns)
+    harness = AgentHarness(FunctionProvider(scripted_reply, provider="scripted"), max_turns=max_turns)
     renderer: FinalTextRenderer | JsonLinesRenderer = (
         JsonLinesRenderer(sys.stdout) if json_output else FinalTextRenderer(sys.stdout, sys.stderr)
     )
