@@ -59,6 +59,11 @@ class TauApp(App[str | None]):
         Binding("ctrl+l", "model_picker", "Model", show=False, priority=True),
     ]
 
+    transcript: Transcript
+    editor: PromptEditor
+    footer: StatusFooter
+    queue_view: QueueView
+
     def __init__(
         self,
         port: SessionPort,
@@ -93,12 +98,16 @@ class TauApp(App[str | None]):
         history = PromptHistory(
             user_text(m.content) for m in self.port.messages if isinstance(m, UserMessage)
         )
-        yield Transcript()
+        self.transcript = Transcript()
+        self.editor = PromptEditor(sources, history)
+        self.footer = StatusFooter(self._home)
+        self.queue_view = QueueView()
+        yield self.transcript
         with Vertical(id="bottom"):
-            yield QueueView()
+            yield self.queue_view
             yield CompletionMenu()
-            yield PromptEditor(sources, history)
-            yield StatusFooter(self._home)
+            yield self.editor
+            yield self.footer
 
     async def on_mount(self) -> None:
         for theme in THEMES:
@@ -110,24 +119,18 @@ class TauApp(App[str | None]):
         await self.paint()
         self.set_interval(1.0, self._tick)
 
-    @property
-    def editor(self) -> PromptEditor:
-        return self.query_one(PromptEditor)
-
-    @property
-    def transcript(self) -> Transcript:
-        return self.query_one(Transcript)
-
     # -- painting -------------------------------------------------------------------------------
 
     async def paint(self) -> None:
         """Bring the screen up to date with the state: mount new items, re-sync changed ones."""
-        changes = self.state.take_changes()
         transcript = self.transcript
+        if not transcript.is_attached:  # shutting down: nothing left to paint on
+            return
+        changes = self.state.take_changes()
         await transcript.append(self.state.items, changes.appended)
         await transcript.update(changes.updated)
         if changes.queue:
-            self.query_one(QueueView).show(self.state.queue)
+            self.queue_view.show(self.state.queue)
         if changes.footer:
             self.refresh_footer()
             self.editor.set_class(self.state.status != "idle", "-running")
@@ -138,7 +141,7 @@ class TauApp(App[str | None]):
                     view.set_expanded(True)
 
     def refresh_footer(self) -> None:
-        self.query_one(StatusFooter).show(self.port.info(), self.state)
+        self.footer.show(self.port.info(), self.state)
 
     def _tick(self) -> None:
         now = self._clock()

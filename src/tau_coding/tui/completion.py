@@ -39,26 +39,42 @@ def token_at(text: str, cursor: int) -> tuple[int, str]:
 def fuzzy_score(query: str, candidate: str) -> int | None:
     """Higher is better; None when ``query``'s characters are not in ``candidate`` in order.
 
-    Rewards consecutive runs, matches right after ``/``, ``_``, ``-`` or ``.``, and matches in the
-    file name rather than its folders; a case-insensitive subsequence match is the floor.
+    A case-insensitive subsequence match is the floor; consecutive runs, matches at word
+    starts (after ``/``, ``_``, ``-``, ``.``), matches inside the file name rather than its
+    folders, and whole-substring matches score higher; shorter candidates break ties.
     """
     if not query:
         return 0
     q, c = query.lower(), candidate.lower()
+    best = _subsequence(q, c, 0)
+    if best is None:
+        return None
     base = c.rfind("/") + 1
-    score, pos, run = 0, 0, 0
+    in_name = _subsequence(q, c, base) if base else None
+    if in_name is not None:
+        best = max(best, in_name + 50)
+    at = c.rfind(q)
+    if at >= 0:
+        bonus = (50 if at >= base else 0) + (20 if at == 0 or c[at - 1] in _WORD_BREAKS else 0)
+        best = max(best, 100 + 10 * len(q) + bonus)
+    return best * 100 - len(c)
+
+
+_WORD_BREAKS = "/_-. "
+
+
+def _subsequence(q: str, c: str, start: int) -> int | None:
+    score, pos, run = 0, start, 0
     for ch in q:
         found = c.find(ch, pos)
         if found < 0:
             return None
-        run = run + 1 if found == pos and pos > 0 else 0
+        run = run + 1 if found == pos and pos > start else 0
         score += 1 + 3 * run
-        if found == 0 or c[found - 1] in "/_-. ":
+        if found == 0 or c[found - 1] in _WORD_BREAKS:
             score += 4
-        if found >= base:
-            score += 2
         pos = found + 1
-    return score * 100 - len(c)
+    return score
 
 
 def command_candidates(text: str, commands: Sequence[CommandSpec]) -> list[Candidate]:

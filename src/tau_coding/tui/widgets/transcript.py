@@ -10,6 +10,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Iterable, Sequence
 
+from textual import events
 from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Static
@@ -55,6 +56,7 @@ class Transcript(VerticalScroll, can_focus=False):
         self._first = 0  # index of the first mounted item
         self._earlier = Static("", classes="earlier")
         self._loading = False
+        self._user_scrolled = False
 
     def on_mount(self) -> None:
         self.anchor()
@@ -122,7 +124,13 @@ class Transcript(VerticalScroll, can_focus=False):
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)
-        if new_value <= 0 < self._first and not self._loading:
+        if new_value <= 0 < old_value and self._first > 0 and self._user_scrolled and not self._loading:
+            self.call_later(self.load_earlier)
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        """Only the user reaching the top loads more (layout passes may pass through 0 too)."""
+        self._user_scrolled = True
+        if self.scroll_y <= 0 < self._first and not self._loading:
             self.call_later(self.load_earlier)
 
     async def clear_all(self) -> None:
