@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import bench_loop
+from bench import bench_loop, bench_tui
 
 
 @dataclass
@@ -41,6 +41,24 @@ def cases(smoke: bool) -> list[tuple[str, Callable[[], float], str, float | None
     turns = 20 if smoke else 500
     out.append(
         (f"loop: tool round trip, {turns} turns", lambda: bench_loop.tool_turn_cost(turns), "us/turn", 200.0)
+    )
+    out.extend(tui_cases(smoke))
+    return out
+
+
+def tui_cases(smoke: bool) -> list[tuple[str, Callable[[], float], str, float | None]]:
+    deltas = (200, 1_000) if smoke else (1_000, 10_000)
+    out: list[tuple[str, Callable[[], float], str, float | None]] = [
+        ("tui: launch to editable prompt", lambda: bench_tui.startup_ms(1 if smoke else 3), "ms", 400.0),
+    ]
+    for n in deltas:
+        out.append((f"tui: reducer, {n} deltas", lambda n=n: bench_tui.reducer_delta_cost(n), "us/delta", 5.0))
+        out.append(
+            (f"tui: stream into app, {n} deltas", lambda n=n: bench_tui.app_delta_cost(n), "us/delta", 200.0)
+        )
+    loaded = 1_000 if smoke else 10_000
+    out.append(
+        (f"tui: keystroke, {loaded} messages loaded", lambda: bench_tui.keystroke_ms(loaded), "ms/key", 16.0)
     )
     return out
 

@@ -146,5 +146,3 @@ class HarnessSessionAdapter:
 
     def resume_hint(self) -> str | None:
         return None
-
-

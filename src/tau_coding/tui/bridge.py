@@ -8,6 +8,7 @@ error, never a provider failure, which arrives as data) ends with ``RunFinished.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from textual.app import App
 from textual.message import Message
@@ -16,7 +17,7 @@ from textual.worker import Worker
 from tau_agent.events import AgentEvent
 from tau_coding.tui.port import SessionPort
 
-FRAME_SECONDS = 1 / 60
+FRAME_SECONDS = 1 / 30  # streaming text needs no more; each frame costs Textual a relayout
 
 
 class AgentEventMessage(Message):
@@ -31,7 +32,7 @@ class RunFinished(Message):
         self.error = error
 
 
-def start_run(app: App[object], port: SessionPort, text: str) -> Worker[None]:
+def start_run(app: App[Any], port: SessionPort, text: str) -> Worker[None]:
     """Run ``port.prompt(text)`` in a worker; every event becomes an ``AgentEventMessage``."""
 
     async def run() -> None:
@@ -49,7 +50,7 @@ def start_run(app: App[object], port: SessionPort, text: str) -> Worker[None]:
 class FrameScheduler:
     """Coalesces repaint requests: ``request`` many times, ``paint`` runs once per frame at most."""
 
-    def __init__(self, app: App[object], paint: Callable[[], Awaitable[None]]) -> None:
+    def __init__(self, app: App[Any], paint: Callable[[], Awaitable[None]]) -> None:
         self._app = app
         self._paint = paint
         self._pending = False

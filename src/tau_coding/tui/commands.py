@@ -112,8 +112,11 @@ async def _session(app: TauApp, args: str) -> None:
         ("Thinking", info.thinking_level),
         ("Messages", str(len(app.port.messages))),
         ("Turns / tool calls", f"{state.turns} / {state.tool_calls}"),
-        ("Tokens", f"in {tokens(state.usage.input)}, out {tokens(state.usage.output)}, "
-         f"cache read {tokens(state.usage.cache_read)}, write {tokens(state.usage.cache_write)}"),
+        (
+            "Tokens",
+            f"in {tokens(state.usage.input)}, out {tokens(state.usage.output)}, "
+            f"cache read {tokens(state.usage.cache_read)}, write {tokens(state.usage.cache_write)}",
+        ),
         ("Cost", f"${state.usage.cost:.4f}"),
         ("Context window", tokens(info.context_window) if info.context_window else "unknown"),
     ]

@@ -157,4 +157,4 @@ def common_prefix(candidates: Sequence[Candidate]) -> str:
     """What every candidate's insertion starts with (for Tab completing as far as it is unambiguous)."""
     if not candidates:
         return ""
-    return os.path.commonprefix([c.insert for c in candidates])
+    return os.path.commonprefix([c.insert for c in candidates])  # noqa: RUF071 -- char-wise is the point

@@ -23,7 +23,11 @@ class PasteStore:
         number = self._next
         self._next += 1
         self._pastes[number] = text
-        return f"[paste #{number} +{lines} lines]" if lines > MAX_LINES else f"[paste #{number} {len(text)} chars]"
+        return (
+            f"[paste #{number} +{lines} lines]"
+            if lines > MAX_LINES
+            else f"[paste #{number} {len(text)} chars]"
+        )
 
     def expand(self, text: str) -> str:
         """``text`` with every known marker replaced by its paste."""

@@ -350,9 +350,7 @@ def _finish_reply(state: TuiState, message: AssistantMessage) -> None:
     elif message.stop_reason == "aborted":
         state.add(NoticeItem("Cancelled. Send a message to continue from here.", "warning"))
     elif message.stop_reason == "length":
-        state.add(
-            NoticeItem("The reply hit the output limit; send 'continue' to get the rest.", "warning")
-        )
+        state.add(NoticeItem("The reply hit the output limit; send 'continue' to get the rest.", "warning"))
 
 
 def _tool_item(state: TuiState, call: ToolCall) -> int:

@@ -8,7 +8,6 @@ from pathlib import Path
 
 from textual import events
 from textual.pilot import Pilot
-from textual.widgets import Markdown
 
 from tau_agent.content import TextContent
 from tau_agent.messages import AssistantMessage, UserMessage
@@ -39,7 +38,7 @@ async def type_text(pilot: Pilot[object], value: str) -> None:
 
 
 def markdown_sources(app: TauApp) -> list[str]:
-    return [md.source for view in app.query(AssistantView) for md in view.query(Markdown)]
+    return [source for view in app.query(AssistantView) for source in view.sources()]
 
 
 def make_app(port: object, **kwargs: object) -> TauApp:
@@ -72,7 +71,9 @@ async def test_streaming_text_appears_before_the_reply_ends() -> None:
 
 async def test_tool_row_shows_running_then_ok_with_output() -> None:
     gate, started = asyncio.Event(), asyncio.Event()
-    port = adapter(FakeProvider([reply(call("wait", {})), reply("finished")]), tools=[gated_tool(gate, started)])
+    port = adapter(
+        FakeProvider([reply(call("wait", {})), reply("finished")]), tools=[gated_tool(gate, started)]
+    )
     app = make_app(port)
     async with app.run_test(size=SIZE) as pilot:
         await type_text(pilot, "wait")
@@ -88,7 +89,9 @@ async def test_tool_row_shows_running_then_ok_with_output() -> None:
 
 async def test_bash_tool_output_streams_into_its_row(tmp_path: Path) -> None:
     script = "echo first; sleep 0.3; echo second"
-    port = adapter(FakeProvider([reply(call("bash", {"command": script})), reply("ok")]), tools=[shell_tool()])
+    port = adapter(
+        FakeProvider([reply(call("bash", {"command": script})), reply("ok")]), tools=[shell_tool()]
+    )
     app = make_app(port)
     async with app.run_test(size=SIZE) as pilot:
         await type_text(pilot, "run")
@@ -122,7 +125,9 @@ async def test_enter_while_running_steers_and_the_queue_is_visible_until_deliver
 
 async def test_alt_enter_queues_a_follow_up_and_alt_up_pulls_it_back() -> None:
     gate, started = asyncio.Event(), asyncio.Event()
-    app = make_app(adapter(FakeProvider([reply(call("wait", {})), reply("x")]), tools=[gated_tool(gate, started)]))
+    app = make_app(
+        adapter(FakeProvider([reply(call("wait", {})), reply("x")]), tools=[gated_tool(gate, started)])
+    )
     async with app.run_test(size=SIZE) as pilot:
         await type_text(pilot, "start")
         await pilot.press("enter")
@@ -312,7 +317,9 @@ async def test_a_long_session_mounts_only_its_newest_items() -> None:
 
 async def test_ctrl_o_expands_every_tool_row() -> None:
     script = "; ".join(f"echo line{i}" for i in range(20))
-    port = adapter(FakeProvider([reply(call("bash", {"command": script})), reply("ok")]), tools=[shell_tool()])
+    port = adapter(
+        FakeProvider([reply(call("bash", {"command": script})), reply("ok")]), tools=[shell_tool()]
+    )
     app = make_app(port)
     async with app.run_test(size=SIZE) as pilot:
         await type_text(pilot, "go")
@@ -324,3 +331,20 @@ async def test_ctrl_o_expands_every_tool_row() -> None:
         assert "line19" in str(body.render())
         item = app.query_one(ToolRow).item
         assert isinstance(item, ToolItem) and item.status == "ok"
+
+
+async def test_a_long_streamed_reply_is_split_into_chunks_at_paragraphs_outside_code() -> None:
+    from tau_coding.tui.widgets.assistant_view import CHUNK_CHARS, MarkdownChunk
+
+    fence = "```python\n" + "x = 1\n\n" * (CHUNK_CHARS // 6) + "```\n\n"
+    prose = "".join(f"Paragraph {i} " + "word " * 40 + "\n\n" for i in range(60))
+    reply_text = prose + fence + prose
+    app = make_app(adapter(FakeProvider([reply(text(reply_text, chunk_size=200))])))
+    async with app.run_test(size=SIZE) as pilot:
+        await type_text(pilot, "go")
+        await pilot.press("enter")
+        await until(pilot, lambda: app.state.status == "idle" and "".join(markdown_sources(app)) == reply_text)
+        chunks = [c.source for c in app.query(MarkdownChunk)]
+        assert len(chunks) > 2
+        assert all(chunk.count("```") % 2 == 0 for chunk in chunks)  # no code block is cut
+        assert all(len(chunk) <= CHUNK_CHARS + 200 for chunk in chunks if "```" not in chunk)

@@ -42,3 +42,16 @@ def test_footer_lines_show_place_model_and_status() -> None:
     assert "".join(t for t, _ in where) == "~/proj (main) • refactor"
     line = "".join(t for t, _ in stats)
     assert "anthropic/claude • high" in line and "working" in line
+
+
+def test_split_chunks_cuts_at_paragraphs_and_never_inside_code() -> None:
+    from tau_coding.tui.widgets.assistant_view import CHUNK_CHARS, split_chunks
+
+    prose = "".join(f"p{i} " + "w " * 100 + "\n\n" for i in range(80))
+    code = "```\n" + "line\n\n" * 2000 + "```\n\n"
+    text = prose + code + prose
+    chunks = split_chunks(text)
+    assert "".join(chunks) == text
+    assert all(c.count("```") % 2 == 0 for c in chunks)
+    assert all(len(c) <= CHUNK_CHARS for c in chunks if "```" not in c)
+    assert split_chunks("short") == ["short"]

@@ -140,9 +140,7 @@ async def test_provider_error_adds_an_error_item_saying_what_to_do() -> None:
 async def test_usage_and_cost_sum_over_replies_and_context_follows_the_latest() -> None:
     usage = Usage(input=100, output=20, cache_read=50, cache_write=5, cost=Cost(total=0.01))
     harness = AgentHarness(
-        FakeProvider(
-            [reply(call("bash", {"command": "true"}), usage=usage), reply("done", usage=usage)]
-        ),
+        FakeProvider([reply(call("bash", {"command": "true"}), usage=usage), reply("done", usage=usage)]),
         tools=[shell_tool()],
     )
     state = await fold(harness, "go")
@@ -217,7 +215,10 @@ def test_loaded_session_pairs_tool_results_with_their_calls() -> None:
 
 
 def test_loading_ten_thousand_messages_is_one_pass() -> None:
-    messages = [UserMessage(f"q{i}") if i % 2 == 0 else AssistantMessage([TextContent(f"a{i}")]) for i in range(10_000)]
+    messages = [
+        UserMessage(f"q{i}") if i % 2 == 0 else AssistantMessage([TextContent(f"a{i}")])
+        for i in range(10_000)
+    ]
     state = from_messages(messages)
     assert len(state.items) == 10_000
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
@@ -21,7 +22,7 @@ def filter_models(models: Sequence[str], query: str) -> list[str]:
 class ModelPicker(ModalScreen[str | None]):
     """Dismisses with the chosen label, or None on Escape."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "dismiss_none", "Close"),
         Binding("down", "move(1)", show=False),
         Binding("up", "move(-1)", show=False),

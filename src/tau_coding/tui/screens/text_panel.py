@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.console import RenderableType
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
 
 class TextPanel(ModalScreen[None]):
-    BINDINGS = [Binding("escape,q", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", "Close")]
 
     def __init__(self, title: str, body: RenderableType) -> None:
         super().__init__(classes="panel")

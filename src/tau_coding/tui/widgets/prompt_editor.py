@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 from textual import events
 from textual.actions import SkipAction
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widgets import TextArea
 
@@ -32,6 +33,8 @@ from tau_coding.tui.paste import PasteStore
 from tau_coding.tui.port import CommandSpec
 from tau_coding.tui.widgets.completion_menu import CompletionMenu
 
+PLACEHOLDER = "Ask anything · / commands · @ files · !cmd shell · /hotkeys for keys"
+
 
 @dataclass(slots=True)
 class CompletionSources:
@@ -44,7 +47,7 @@ class CompletionSources:
 
 
 class PromptEditor(TextArea):
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("shift+enter,ctrl+j", "newline", "New line", show=False),
         Binding("alt+enter", "send_follow_up", "Queue follow-up", show=False),
         Binding("up", "up", show=False),
@@ -66,7 +69,9 @@ class PromptEditor(TextArea):
         """Ctrl+D on an empty editor."""
 
     def __init__(self, sources: CompletionSources, history: PromptHistory) -> None:
-        super().__init__(id="editor", soft_wrap=True, tab_behavior="focus", compact=True)
+        super().__init__(
+            id="editor", soft_wrap=True, tab_behavior="focus", compact=True, placeholder=PLACEHOLDER
+        )
         self.sources = sources
         self.prompt_history = history
         self.pastes = PasteStore()
@@ -123,9 +128,10 @@ class PromptEditor(TextArea):
     def action_down(self) -> None:
         if self.menu is not None and self.menu.is_open:
             self.menu.move(1)
-        elif self.cursor_location[0] == self.document.line_count - 1 and (
-            entry := self.prompt_history.newer()
-        ) is not None:
+        elif (
+            self.cursor_location[0] == self.document.line_count - 1
+            and (entry := self.prompt_history.newer()) is not None
+        ):
             self.load_text(entry)
             self.move_cursor(self.document.end)
         else:

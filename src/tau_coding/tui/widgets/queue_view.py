@@ -23,7 +23,7 @@ class QueueView(Static):
             label = "steer" if queued.kind == "steer" else "follow-up"
             if i:
                 text.append("\n")
-            text.append(f"⏵ {label}: ", style="bold")
+            text.append(f"» {label}: ", style="bold")
             text.append(clip(queued.text, 100))
         if queue:
             text.append("\nAlt+Up pulls these back into the editor", style="dim italic")

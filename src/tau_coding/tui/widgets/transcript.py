@@ -12,13 +12,11 @@ from collections.abc import Iterable, Sequence
 
 from textual import events
 from textual.containers import VerticalScroll
-from textual.widget import Widget
 from textual.widgets import Static
 
 from tau_coding.tui.state import (
     AssistantItem,
     BashItem,
-    ErrorItem,
     Item,
     NoticeItem,
     ToolItem,
