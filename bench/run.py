@@ -52,7 +52,9 @@ def tui_cases(smoke: bool) -> list[tuple[str, Callable[[], float], str, float | 
         ("tui: launch to editable prompt", lambda: bench_tui.startup_ms(1 if smoke else 3), "ms", 400.0),
     ]
     for n in deltas:
-        out.append((f"tui: reducer, {n} deltas", lambda n=n: bench_tui.reducer_delta_cost(n), "us/delta", 5.0))
+        out.append(
+            (f"tui: reducer, {n} deltas", lambda n=n: bench_tui.reducer_delta_cost(n), "us/delta", 5.0)
+        )
         out.append(
             (f"tui: stream into app, {n} deltas", lambda n=n: bench_tui.app_delta_cost(n), "us/delta", 200.0)
         )

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeAlias
 
 from tau_agent.content import ImageContent, TextContent, ToolCall
 from tau_agent.events import (
@@ -36,93 +35,22 @@ from tau_agent.messages import (
 )
 from tau_agent.stream_events import ToolCallDeltaEvent, ToolCallEndEvent, ToolCallStartEvent
 from tau_agent.tools import result_text
-
-ToolStatus: TypeAlias = Literal["pending", "running", "ok", "error"]
-RunStatus: TypeAlias = Literal["idle", "running", "cancelling"]
-QueueKind: TypeAlias = Literal["steer", "follow_up"]
-NoticeTone: TypeAlias = Literal["info", "warning", "compaction", "branch", "command"]
-
-RETRY_HINT = "Send a message to retry, or switch model with /model."
-
-
-@dataclass(slots=True)
-class UserItem:
-    text: str
-
-
-@dataclass(slots=True)
-class AssistantItem:
-    """A reply; ``message`` is the live partial while streaming (shared, never copied)."""
-
-    message: AssistantMessage
-    done: bool = False
-
-
-@dataclass(slots=True)
-class ToolItem:
-    """One tool call, from the model's request to its result."""
-
-    call_id: str
-    name: str
-    args: dict[str, Any]
-    status: ToolStatus = "pending"
-    started: float | None = None
-    ended: float | None = None
-    output: str = ""  # the latest partial output while running, the result's text after
-    details: Any = None
-
-
-@dataclass(slots=True)
-class BashItem:
-    """A command the user ran with ``!cmd``/``!!cmd``."""
-
-    command: str
-    output: str
-    exit_code: int | None
-    excluded: bool = False
-    cancelled: bool = False
-
-
-@dataclass(slots=True)
-class NoticeItem:
-    text: str
-    tone: NoticeTone = "info"
-
-
-@dataclass(slots=True)
-class ErrorItem:
-    """What went wrong, and what the user can do about it."""
-
-    message: str
-    hint: str = RETRY_HINT
-
-
-Item: TypeAlias = UserItem | AssistantItem | ToolItem | BashItem | NoticeItem | ErrorItem
-
-
-@dataclass(slots=True)
-class QueuedMessage:
-    kind: QueueKind
-    text: str
-
-
-@dataclass(slots=True)
-class UsageTotals:
-    input: int = 0
-    output: int = 0
-    cache_read: int = 0
-    cache_write: int = 0
-    cost: float = 0.0
-
-
-@dataclass(slots=True)
-class Changes:
-    """What changed since the last ``take_changes``: items to mount, items to refresh, panels."""
-
-    appended: range
-    updated: set[int]
-    queue: bool
-    footer: bool
+from tau_coding.tui.items import (
+    RETRY_HINT,
+    AssistantItem,
+    BashItem,
+    Changes,
+    ErrorItem,
+    Item,
+    NoticeItem,
+    NoticeTone,
+    QueuedMessage,
+    QueueKind,
+    RunStatus,
+    ToolItem,
+    UsageTotals,
+    UserItem,
+)
 
 
 @dataclass(slots=True)
@@ -372,3 +300,31 @@ def _on_agent_end(state: TuiState, now: float) -> None:
     state._open_tools.clear()
     state._assistant = None
     set_status(state, "idle")
+
+
+__all__ = [
+    "RETRY_HINT",
+    "AssistantItem",
+    "BashItem",
+    "Changes",
+    "ErrorItem",
+    "Item",
+    "NoticeItem",
+    "NoticeTone",
+    "QueueKind",
+    "QueuedMessage",
+    "RunStatus",
+    "ToolItem",
+    "TuiState",
+    "UsageTotals",
+    "UserItem",
+    "add_error",
+    "add_message",
+    "add_notice",
+    "apply",
+    "from_messages",
+    "queue_message",
+    "set_status",
+    "take_queue",
+    "user_text",
+]

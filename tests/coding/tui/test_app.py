@@ -343,7 +343,9 @@ async def test_a_long_streamed_reply_is_split_into_chunks_at_paragraphs_outside_
     async with app.run_test(size=SIZE) as pilot:
         await type_text(pilot, "go")
         await pilot.press("enter")
-        await until(pilot, lambda: app.state.status == "idle" and "".join(markdown_sources(app)) == reply_text)
+        await until(
+            pilot, lambda: app.state.status == "idle" and "".join(markdown_sources(app)) == reply_text
+        )
         chunks = [c.source for c in app.query(MarkdownChunk)]
         assert len(chunks) > 2
         assert all(chunk.count("```") % 2 == 0 for chunk in chunks)  # no code block is cut

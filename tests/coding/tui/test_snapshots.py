@@ -34,7 +34,9 @@ def add(a: int, b: int) -> int:
 - added a test
 """
 
-DIFF = "--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b\n+    return a + b\n"
+DIFF = (
+    "--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b\n+    return a + b\n"
+)
 
 
 def session_history() -> list[Any]:
@@ -81,7 +83,9 @@ def test_loaded_session_with_tool_rows(snap_compare: SnapCompare) -> None:
 
 
 def test_streaming_reply_with_a_queued_steer(snap_compare: SnapCompare) -> None:
-    provider = GatedProvider([reply(text("Streaming **markdown** as it arrives, word by word", chunk_size=10))], 3)
+    provider = GatedProvider(
+        [reply(text("Streaming **markdown** as it arrives, word by word", chunk_size=10))], 3
+    )
     port = adapter(provider, cwd=CWD, context_window=200_000)
 
     async def start_streaming(pilot: Pilot[Any]) -> None:
