@@ -72,8 +72,10 @@ class TauApp(App[str | None]):
         list_files: Callable[[Path], list[str]] | None = project_files,
         clock: Callable[[], float] = time.monotonic,
         theme: str = "dark",
+        initial_prompt: str | None = None,
     ) -> None:
         super().__init__()
+        self._initial_prompt = initial_prompt
         self.port = port
         self.state: TuiState = TuiState()
         self._home = home if home is not None else os.path.expanduser("~")
@@ -118,6 +120,9 @@ class TauApp(App[str | None]):
         self.editor.focus()
         await self.paint()
         self.set_interval(1.0, self._tick)
+        if self._initial_prompt:
+            self.editor.prompt_history.add(self._initial_prompt)
+            self.send(self._initial_prompt)
 
     # -- painting -------------------------------------------------------------------------------
 

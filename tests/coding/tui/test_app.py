@@ -350,3 +350,99 @@ async def test_a_long_streamed_reply_is_split_into_chunks_at_paragraphs_outside_
         assert len(chunks) > 2
         assert all(chunk.count("```") % 2 == 0 for chunk in chunks)  # no code block is cut
         assert all(len(chunk) <= CHUNK_CHARS + 200 for chunk in chunks if "```" not in chunk)
+
+
+async def test_at_completes_project_files_respecting_gitignore(tmp_path: Path) -> None:
+    import subprocess
+
+    from tau_coding.tui.files import project_files
+
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    (tmp_path / ".gitignore").write_text("secret/\n")
+    (tmp_path / "secret").mkdir()
+    (tmp_path / "secret" / "keys.py").write_text("")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "keyboard.py").write_text("")
+    app = TauApp(adapter(FakeProvider([]), cwd=tmp_path), home="/home/user", list_files=project_files)
+    async with app.run_test(size=SIZE) as pilot:
+        await type_text(pilot, "look at @key")
+        menu = app.query_one(CompletionMenu)
+        await until(pilot, lambda: menu.is_open)
+        assert [c.label for c in menu.candidates] == ["@src/keyboard.py"]
+        await pilot.press("tab")
+        assert app.editor.text == "look at @src/keyboard.py "
+
+
+async def test_tab_completes_a_path_in_the_session_directory(tmp_path: Path) -> None:
+    (tmp_path / "README.md").write_text("")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "main.py").write_text("")
+    app = make_app(adapter(FakeProvider([]), cwd=tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await type_text(pilot, "read sr")
+        await pilot.press("tab")
+        assert app.editor.text == "read src/"
+        await type_text(pilot, "m")
+        await pilot.press("tab")
+        assert app.editor.text == "read src/main.py"
+
+
+async def test_copy_puts_the_last_answer_on_the_clipboard() -> None:
+    app = make_app(adapter(FakeProvider(["the answer"])))
+    async with app.run_test(size=SIZE) as pilot:
+        await type_text(pilot, "q")
+        await pilot.press("enter")
+        await until(pilot, lambda: app.state.status == "idle" and "the answer" in markdown_sources(app))
+        app.editor.load_text("/copy")
+        await pilot.press("end", "escape", "enter")
+        await until(pilot, lambda: app.clipboard == "the answer")
+
+
+async def test_new_clears_the_transcript_and_session_shows_info() -> None:
+    port = adapter(FakeProvider(["first answer"]))
+    app = make_app(port)
+    async with app.run_test(size=SIZE) as pilot:
+        await type_text(pilot, "q")
+        await pilot.press("enter")
+        await until(pilot, lambda: app.state.status == "idle" and bool(app.query(AssistantView)))
+        app.editor.load_text("/new")
+        await pilot.press("end", "escape", "enter")
+        await until(pilot, lambda: not app.query(AssistantView))
+        assert list(port.messages) == []
+        assert [type(i).__name__ for i in app.state.items] == ["NoticeItem"]
+        app.editor.load_text("/session")
+        await pilot.press("end", "escape", "enter")
+        await until(pilot, lambda: app.screen.__class__.__name__ == "TextPanel")
+
+
+async def test_quitting_returns_the_sessions_resume_line() -> None:
+    from tau_coding.tui.adapter import HarnessSessionAdapter
+
+    class Saved(HarnessSessionAdapter):
+        def resume_hint(self) -> str | None:
+            return "Resume this session with: tau --session 0b1c"
+
+    port = adapter(FakeProvider([]))
+    app = make_app(Saved(port.harness, cwd="/work/project"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+d")
+        await until(pilot, lambda: not app.is_running)
+    assert app.return_value == "Resume this session with: tau --session 0b1c"
+
+
+async def test_theme_command_switches_between_dark_and_light() -> None:
+    app = make_app(adapter(FakeProvider([])))
+    async with app.run_test(size=SIZE) as pilot:
+        assert app.theme == "tau-dark"
+        app.editor.load_text("/theme light")
+        await pilot.press("end", "escape", "enter")
+        await until(pilot, lambda: app.theme == "tau-light")
+
+
+async def test_an_initial_prompt_is_sent_on_start() -> None:
+    provider = FakeProvider(["hello back"])
+    app = TauApp(adapter(provider), home="/home/user", list_files=None, initial_prompt="hello")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.state.status == "idle" and "hello back" in markdown_sources(app))
+        await pilot.press("up")
+        assert app.editor.text == "hello"

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rich.markdown import Markdown as RichMarkdown
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -35,6 +34,8 @@ class MarkdownChunk(Static):
 
     def set_source(self, source: str) -> None:
         if source != self.source:
+            from rich.markdown import Markdown as RichMarkdown  # markdown-it and pygments: not at launch
+
             self.source = source
             self.update(RichMarkdown(source, code_theme="ansi_dark", inline_code_theme="ansi_dark"))
 

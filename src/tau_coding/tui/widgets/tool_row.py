@@ -10,7 +10,6 @@ from __future__ import annotations
 import time
 
 from rich.console import RenderableType
-from rich.syntax import Syntax
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -42,6 +41,8 @@ def header_text(item: ToolItem, now: float) -> Text:
 def body(item: ToolItem, expanded: bool) -> RenderableType | None:
     diff = diff_from_details(item.details) if item.status == "ok" else None
     if diff is not None:
+        from rich.syntax import Syntax  # pygments: loaded with the first diff, not at launch
+
         shown = diff if expanded else preview(diff, lines=16)
         return Syntax(shown, "diff", theme="ansi_dark", background_color="default", word_wrap=True)
     if not item.output.strip():
