@@ -46,7 +46,7 @@ QUIT_WINDOW_SECONDS = 2.0
 class TauApp(App[str | None]):
     """The interactive agent. ``run()`` returns the "resume with ..." line to print, if any."""
 
-    CSS_PATH = "theme/app.tcss"
+    CSS_PATH = Path(__file__).parent / "theme" / "app.tcss"  # absolute: subclasses live elsewhere
     TITLE = "τ"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -11,6 +11,7 @@ from textual.widgets.option_list import Option
 from tau_coding.tui.completion import Candidate
 
 VISIBLE = 10
+LABEL_WIDTH = 32  # descriptions line up after labels up to this wide
 
 
 class CompletionMenu(OptionList, can_focus=False):
@@ -26,8 +27,9 @@ class CompletionMenu(OptionList, can_focus=False):
     def show(self, candidates: Sequence[Candidate]) -> None:
         self.candidates = list(candidates)
         self.clear_options()
+        width = min(LABEL_WIDTH, max((len(c.label) for c in self.candidates), default=0))
         for candidate in self.candidates:
-            label = Text(candidate.label, style="bold")
+            label = Text(candidate.label.ljust(width), style="bold")
             if candidate.description:
                 label.append("  " + candidate.description, style="dim")
             self.add_option(Option(label))
