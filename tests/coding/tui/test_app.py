@@ -88,10 +88,9 @@ async def test_tool_row_shows_running_then_ok_with_output() -> None:
 
 
 async def test_bash_tool_output_streams_into_its_row(tmp_path: Path) -> None:
-    script = "echo first; sleep 0.3; echo second"
-    port = adapter(
-        FakeProvider([reply(call("bash", {"command": script})), reply("ok")]), tools=[shell_tool()]
-    )
+    go = tmp_path / "go"
+    script = f"echo first; while [ ! -e {go} ]; do sleep 0.02; done; echo second"
+    port = adapter(FakeProvider([reply(call("bash", {"command": script})), reply("ok")]), tools=[shell_tool()])
     app = make_app(port)
     async with app.run_test(size=SIZE) as pilot:
         await type_text(pilot, "run")
@@ -101,6 +100,7 @@ async def test_bash_tool_output_streams_into_its_row(tmp_path: Path) -> None:
         body = row.query_one(".tool-body")
         await until(pilot, lambda: "first" in str(body.render()) and row.has_class("-running"))
         assert "second" not in str(body.render())
+        go.write_text("")
         await until(pilot, lambda: "second" in str(body.render()) and row.has_class("-ok"))
 
 

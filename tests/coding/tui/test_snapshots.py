@@ -16,6 +16,7 @@ from tau_agent.content import TextContent, ToolCall
 from tau_agent.messages import AssistantMessage, Cost, ToolResultMessage, Usage, UserMessage
 from tau_agent.testing import FakeProvider, reply, text
 from tau_coding.tui.app import TauApp
+from tau_coding.tui.widgets.assistant_view import AssistantView
 
 from .helpers import GatedProvider, adapter
 
@@ -89,11 +90,17 @@ def test_streaming_reply_with_a_queued_steer(snap_compare: SnapCompare) -> None:
     port = adapter(provider, cwd=CWD, context_window=200_000)
 
     async def start_streaming(pilot: Pilot[Any]) -> None:
+        app = pilot.app
+        assert isinstance(app, TauApp)
         await steady_cursor(pilot)
         await pilot.press(*"go", "enter")
         await provider.paused.wait()
         await pilot.press(*"stop", "enter")
-        for _ in range(5):
-            await pilot.pause(0.05)
+        for _ in range(250):  # settle: the partial text and the queued steer are on screen
+            views = list(app.query(AssistantView))
+            if views and views[0].sources() == ["Streaming **markdown** as it a"] and app.queue_view.display:
+                break
+            await pilot.pause(0.02)
+        await pilot.pause(0.1)
 
     assert snap_compare(make_app(port), terminal_size=SIZE, run_before=start_streaming)
