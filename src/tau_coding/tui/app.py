@@ -174,6 +174,8 @@ class TauApp(App[str | None]):
             add_error(self.state, message.error, "This is a bug in Tau; the session is still usable.")
         set_status(self.state, "idle")
         self._scheduler.request()
+        if not self.app_focus:  # the user looked away: tell them the agent is waiting
+            self.bell()
 
     # -- input ----------------------------------------------------------------------------------
 

@@ -90,7 +90,9 @@ async def test_tool_row_shows_running_then_ok_with_output() -> None:
 async def test_bash_tool_output_streams_into_its_row(tmp_path: Path) -> None:
     go = tmp_path / "go"
     script = f"echo first; while [ ! -e {go} ]; do sleep 0.02; done; echo second"
-    port = adapter(FakeProvider([reply(call("bash", {"command": script})), reply("ok")]), tools=[shell_tool()])
+    port = adapter(
+        FakeProvider([reply(call("bash", {"command": script})), reply("ok")]), tools=[shell_tool()]
+    )
     app = make_app(port)
     async with app.run_test(size=SIZE) as pilot:
         await type_text(pilot, "run")
