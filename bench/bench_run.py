@@ -6,42 +6,21 @@ Tau's own: process start, configuration, two requests, one tool, the session fil
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
 from bench.bench_cli import tau_executable
-from tau_ai.testing.replay_server import ReplayServer, Scripted
+from tau_ai.testing.replay_server import ReplayServerThread, Scripted
 from tau_ai.testing.scripted_streams import ScriptedCall, ScriptedReply, sse_body
 
 API = "openai-completions"
-
-
-class _ServerThread:
-    """A ReplayServer on its own event loop, so blocking subprocess calls can talk to it."""
-
-    def __init__(self, responses: list[Scripted]) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.server = ReplayServer(responses)
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-
-    def __enter__(self) -> ReplayServer:
-        self.thread.start()
-        asyncio.run_coroutine_threadsafe(self.server.start(), self.loop).result(10)
-        return self.server
-
-    def __exit__(self, *exc: object) -> None:
-        asyncio.run_coroutine_threadsafe(self.server.stop(), self.loop).result(10)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(10)
 
 
 def _run_once(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
@@ -82,7 +61,7 @@ def read_then_answer(runs: int) -> tuple[float, float]:
         responses = [Scripted(body=sse_body(API, r), chunked=False) for r in replies]
         walls, peaks = [], []
         for _ in range(runs):
-            with _ServerThread(responses) as server:
+            with ReplayServerThread(responses) as server:
                 provider: dict[str, Any] = {
                     "baseUrl": server.url,
                     "api": API,

@@ -50,25 +50,23 @@ def _dispatch(args: Any) -> int:
         return _fail("--max-turns must be 1 or more")
     if args.resume:
         return _fail("--resume picks a session interactively; in print mode use --session ID or -c")
+    interactive = not args.print_mode and args.mode is None and _is_tty(sys.stdin) and _is_tty(sys.stdout)
+    if interactive:
+        return _interactive_mode(args)
     stdin_text = None if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
     if not args.prompt and not (stdin_text or "").strip():
-        return _fail('no prompt given; the interactive TUI is not built yet (try tau -p "...")')
+        return _fail('no prompt given (try tau -p "...", or run tau in a terminal)')
     return _print_mode(args, stdin_text)
 
 
-def _print_mode(args: Any, stdin_text: str | None) -> int:
-    import asyncio
+def _is_tty(stream: Any) -> bool:
+    return stream is not None and stream.isatty()
 
-    from tau_coding.modes.print_mode import run_print
-    from tau_coding.prompt_input import PromptInputError, build_prompt
-    from tau_coding.wiring import ConfigurationError, Options, build_session
 
-    cwd = Path.cwd()
-    try:
-        prompt, images = build_prompt(args.prompt, stdin_text, cwd)
-    except PromptInputError as exc:
-        return _fail(str(exc))
-    options = Options(
+def _options(args: Any) -> Any:
+    from tau_coding.wiring import Options
+
+    return Options(
         provider=args.provider,
         model=args.model,
         thinking=args.thinking,
@@ -85,10 +83,48 @@ def _print_mode(args: Any, stdin_text: str | None) -> int:
         no_prompt_templates=args.no_prompt_templates,
         max_turns=args.max_turns,
     )
+
+
+def _warn(message: str) -> None:
+    sys.stderr.write(f"tau: warning: {message}\n")
+
+
+def _interactive_mode(args: Any) -> int:
+    """``tau`` or ``tau "prompt"`` in a terminal: the TUI over a real, persisted session."""
+    from tau_coding.config.paths import TauPaths
+    from tau_coding.modes.interactive import run_interactive
+    from tau_coding.modes.session_port import CodingSessionPort
+    from tau_coding.wiring import ConfigurationError, build_session, load_models
+
+    if args.resume:
+        return _fail("the session picker is not built yet; use --session ID or -c")
+    cwd = Path.cwd()
     try:
-        session = build_session(
-            options, os.environ, cwd, warn=lambda m: sys.stderr.write(f"tau: warning: {m}\n")
-        )
+        session = build_session(_options(args), os.environ, cwd, warn=_warn)
+    except ConfigurationError as exc:
+        return _fail(str(exc))
+    models = load_models(TauPaths.from_env(os.environ, cwd), _warn).models
+    try:
+        prompt = " ".join(args.prompt)
+        return run_interactive(CodingSessionPort(session, models), initial_prompt=prompt or None)
+    finally:
+        session.close()
+
+
+def _print_mode(args: Any, stdin_text: str | None) -> int:
+    import asyncio
+
+    from tau_coding.modes.print_mode import run_print
+    from tau_coding.prompt_input import PromptInputError, build_prompt
+    from tau_coding.wiring import ConfigurationError, build_session
+
+    cwd = Path.cwd()
+    try:
+        prompt, images = build_prompt(args.prompt, stdin_text, cwd)
+    except PromptInputError as exc:
+        return _fail(str(exc))
+    try:
+        session = build_session(_options(args), os.environ, cwd, warn=_warn)
     except ConfigurationError as exc:
         return _fail(str(exc))
     try:

@@ -227,3 +227,30 @@ def recorded(directory: Path, name: str, **overrides: Any) -> Scripted:
     body = (directory / meta["response_body_file"]).read_bytes()
     response = meta["response"]
     return Scripted(status=int(response["status"]), headers=dict(response["headers"]), body=body, **overrides)
+
+
+class ReplayServerThread:
+    """A ReplayServer on its own event loop in a thread, for callers that block (a subprocess
+    being waited for, a tmux session being polled)::
+
+        with ReplayServerThread([Scripted(body=...)]) as server:
+            subprocess.run([... "--model", ...], env={... server.url ...})
+    """
+
+    def __init__(self, responses: Scripted | Iterable[Scripted]) -> None:
+        import threading
+
+        self._loop = asyncio.new_event_loop()
+        self.server = ReplayServer(responses)
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+
+    def __enter__(self) -> ReplayServer:
+        self._thread.start()
+        asyncio.run_coroutine_threadsafe(self.server.start(), self._loop).result(10)
+        return self.server
+
+    def __exit__(self, *exc: object) -> None:
+        asyncio.run_coroutine_threadsafe(self.server.stop(), self._loop).result(10)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(10)
+        self._loop.close()

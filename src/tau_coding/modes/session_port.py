@@ -1,0 +1,116 @@
+"""CodingSessionPort: the TUI's SessionPort over a real CodingSession.
+
+The TUI knows only the port (tau_coding/tui/port.py); this adapter is where it meets the
+session, its resources and the models the user can switch to. Session-only events (retries,
+agent_settled) are not part of the TUI's event vocabulary and are left out of ``prompt``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator, Sequence
+
+from tau_agent.events import AgentEvent
+from tau_agent.messages import AgentMessage, BashExecutionMessage, UserMessage
+from tau_agent.provider import THINKING_LEVELS, ThinkingLevel
+from tau_ai.model import Model
+from tau_coding.coding_session import CodingSession
+from tau_coding.session_events import AgentSettledEvent, AutoRetryEndEvent, AutoRetryStartEvent
+from tau_coding.tui.git_branch import git_branch
+from tau_coding.tui.port import CommandResult, CommandSpec, QueuedMessages, SessionInfo
+from tau_coding.tui.state import user_text
+
+
+class CodingSessionPort:
+    """Implements ``SessionPort``; ``models`` are what /model may switch to."""
+
+    def __init__(self, session: CodingSession, models: Sequence[Model]) -> None:
+        self.session = session
+        self._models = {f"{m.provider}/{m.id}": m for m in models}
+        self._branch = git_branch(session.cwd)
+
+    @property
+    def messages(self) -> Sequence[AgentMessage]:
+        return self.session.messages
+
+    @property
+    def is_running(self) -> bool:
+        return self.session.is_running
+
+    async def prompt(self, text: str) -> AsyncGenerator[AgentEvent, None]:
+        async for event in self.session.prompt(text):
+            if not isinstance(event, AgentSettledEvent | AutoRetryStartEvent | AutoRetryEndEvent):
+                yield event
+
+    def steer(self, text: str) -> None:
+        self.session.steer(text)
+
+    def follow_up(self, text: str) -> None:
+        self.session.follow_up(text)
+
+    def cancel(self) -> None:
+        self.session.cancel()
+
+    def clear_queues(self) -> QueuedMessages:
+        steering, follow = self.session.harness.clear_queues()
+        return QueuedMessages(
+            [user_text(m.content) for m in steering if isinstance(m, UserMessage)],
+            [user_text(m.content) for m in follow if isinstance(m, UserMessage)],
+        )
+
+    def info(self) -> SessionInfo:
+        session, model = self.session, self.session.model
+        path = session.session_file
+        return SessionInfo(
+            cwd=str(session.cwd),
+            model_label=f"{model.provider}/{model.id}",
+            thinking_level=session.thinking_level,
+            session_name=session.log.name,
+            session_id=session.session_id,
+            session_file=str(path) if path is not None else None,
+            git_branch=self._branch,
+            context_window=model.context_window,
+        )
+
+    def commands(self) -> Sequence[CommandSpec]:
+        resources = self.session.resources
+        if resources is None:
+            return ()
+        specs = [CommandSpec(t.name, t.description) for t in resources.prompt_templates]
+        specs += [CommandSpec(f"skill:{s.name}", s.description) for s in resources.skills]
+        return specs
+
+    async def run_command(self, name: str, args: str) -> CommandResult | None:
+        del name, args
+        return None  # templates and skills expand inside CodingSession.prompt
+
+    async def run_bash(self, command: str, *, exclude_from_context: bool) -> BashExecutionMessage:
+        return await self.session.run_bash(command, exclude_from_context=exclude_from_context)
+
+    def models(self) -> Sequence[str]:
+        return list(self._models)
+
+    def set_model(self, label: str) -> CommandResult:
+        model = self._models.get(label)
+        if model is None:
+            return CommandResult(f"unknown model {label!r}", is_error=True)
+        self.session.set_model(model)
+        return CommandResult(f"model: {label}")
+
+    def thinking_levels(self) -> Sequence[str]:
+        return THINKING_LEVELS if self.session.model.reasoning else ()
+
+    def set_thinking_level(self, level: str) -> None:
+        if level in THINKING_LEVELS:
+            chosen: ThinkingLevel = level
+            self.session.set_thinking_level(chosen)
+
+    def set_session_name(self, name: str) -> None:
+        self.session.set_name(name)
+
+    def new_session(self) -> bool:
+        return False
+
+    def resume_hint(self) -> str | None:
+        if self.session.session_file is None or not self.session.session_file.exists():
+            return None
+        return f"Resume this session with: tau --session {self.session.session_id[:8]}"

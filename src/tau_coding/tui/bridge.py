@@ -1,0 +1,65 @@
+"""The bridge: a session run in a Textual worker, its events posted to the app as messages.
+
+The worker only forwards; the app folds each event into TuiState (O(1)) and repaints what
+changed at most once per frame (see ``FrameScheduler``). A run that raises (a programmer
+error, never a provider failure, which arrives as data) ends with ``RunFinished.error`` set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from textual.app import App
+from textual.message import Message
+from textual.worker import Worker
+
+from tau_agent.events import AgentEvent
+from tau_coding.tui.port import SessionPort
+
+FRAME_SECONDS = 1 / 30  # streaming text needs no more; each frame costs Textual a relayout
+
+
+class AgentEventMessage(Message):
+    def __init__(self, event: AgentEvent) -> None:
+        super().__init__()
+        self.event = event
+
+
+class RunFinished(Message):
+    def __init__(self, error: str | None = None) -> None:
+        super().__init__()
+        self.error = error
+
+
+def start_run(app: App[Any], port: SessionPort, text: str) -> Worker[None]:
+    """Run ``port.prompt(text)`` in a worker; every event becomes an ``AgentEventMessage``."""
+
+    async def run() -> None:
+        error: str | None = None
+        try:
+            async for event in port.prompt(text):
+                app.post_message(AgentEventMessage(event))
+        except Exception as exc:  # shown to the user; the app must survive a broken session
+            error = f"{type(exc).__name__}: {exc}"
+        app.post_message(RunFinished(error))
+
+    return app.run_worker(run(), name="agent-run", group="run", exit_on_error=False)
+
+
+class FrameScheduler:
+    """Coalesces repaint requests: ``request`` many times, ``paint`` runs once per frame at most."""
+
+    def __init__(self, app: App[Any], paint: Callable[[], Awaitable[None]]) -> None:
+        self._app = app
+        self._paint = paint
+        self._pending = False
+
+    def request(self) -> None:
+        if not self._pending:
+            self._pending = True
+            self._app.set_timer(FRAME_SECONDS, self._run)
+
+    async def _run(self) -> None:
+        self._pending = False
+        await self._paint()

@@ -1,0 +1,182 @@
+"""The TUI's own slash commands; anything else goes to the session's command hook.
+
+Handlers take the app and the argument text; they return nothing and report through
+notices in the transcript, so every outcome is visible where the user is looking.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+from rich.table import Table
+from rich.text import Text
+
+from tau_agent.messages import AssistantMessage
+from tau_coding.tui.port import CommandSpec
+from tau_coding.tui.screens.model_picker import ModelPicker
+from tau_coding.tui.screens.text_panel import TextPanel
+from tau_coding.tui.summaries import tokens
+
+if TYPE_CHECKING:
+    from tau_coding.tui.app import TauApp
+
+BUILTIN = [
+    CommandSpec("model", "Pick the model (or /model provider/id)", "[name]"),
+    CommandSpec("thinking", "Set the thinking level (or Shift+Tab to cycle)", "[level]"),
+    CommandSpec("new", "Start a new session"),
+    CommandSpec("name", "Name this session", "<name>"),
+    CommandSpec("session", "Show session information"),
+    CommandSpec("copy", "Copy the last answer to the clipboard"),
+    CommandSpec("theme", "Switch theme", "[dark|light]"),
+    CommandSpec("hotkeys", "Show keyboard shortcuts"),
+    CommandSpec("quit", "Quit Tau"),
+    CommandSpec("exit", "Quit Tau"),
+]
+
+HOTKEYS = [
+    ("Enter", "send; while a run is going: steer"),
+    ("Shift+Enter, Ctrl+J", "new line"),
+    ("Alt+Enter", "queue a follow-up for when the run ends"),
+    ("Alt+Up", "pull queued messages back into the editor"),
+    ("Esc", "cancel the run (queued messages come back to the editor)"),
+    ("Up / Down", "prompt history (from the first / last line)"),
+    ("Tab", "complete a path, or accept a completion"),
+    ("/  @", "commands, files (fuzzy, .gitignore respected)"),
+    ("!cmd  !!cmd", "run a shell command (!! keeps it out of the model's context)"),
+    ("Ctrl+T", "show or hide thinking"),
+    ("Ctrl+O", "expand or collapse all tool output"),
+    ("Shift+Tab", "cycle thinking level"),
+    ("Ctrl+L", "model picker"),
+    ("Ctrl+C", "clear the editor; twice to quit"),
+    ("Ctrl+D", "quit (on an empty editor)"),
+]
+
+Handler = Callable[["TauApp", str], Awaitable[None]]
+
+
+def hotkeys_table() -> Table:
+    table = Table.grid(padding=(0, 2))
+    for key, what in HOTKEYS:
+        table.add_row(Text(key, style="bold"), what)
+    return table
+
+
+async def _quit(app: TauApp, args: str) -> None:
+    app.quit_with_hint()
+
+
+async def _new(app: TauApp, args: str) -> None:
+    if app.port.is_running:
+        app.notice("Wait for the run to finish (or Esc) before starting a new session.", "warning")
+    elif app.port.new_session():
+        await app.reset_transcript()
+        app.notice("New session started.")
+    else:
+        app.notice("This session cannot start a new one.", "warning")
+
+
+async def _name(app: TauApp, args: str) -> None:
+    if not args:
+        name = app.port.info().session_name
+        app.notice(f"Session name: {name}" if name else "This session has no name; /name <name> sets one.")
+        return
+    app.port.set_session_name(" ".join(args.split()))
+    app.notice(f"Session named: {' '.join(args.split())}")
+    app.refresh_footer()
+
+
+async def _copy(app: TauApp, args: str) -> None:
+    last = next((m for m in reversed(app.port.messages) if isinstance(m, AssistantMessage) and m.text), None)
+    if last is None:
+        app.notice("Nothing to copy yet.", "warning")
+        return
+    app.copy_to_clipboard(last.text)
+    app.notice(f"Copied the last answer ({len(last.text)} characters).")
+
+
+async def _hotkeys(app: TauApp, args: str) -> None:
+    await app.push_screen(TextPanel("Keyboard shortcuts", hotkeys_table()))
+
+
+async def _session(app: TauApp, args: str) -> None:
+    info, state = app.port.info(), app.state
+    table = Table.grid(padding=(0, 2))
+    rows = [
+        ("Directory", info.cwd),
+        ("Branch", info.git_branch or "-"),
+        ("Session", info.session_name or "-"),
+        ("Session id", info.session_id or "- (not saved)"),
+        ("File", info.session_file or "-"),
+        ("Model", info.model_label),
+        ("Thinking", info.thinking_level),
+        ("Messages", str(len(app.port.messages))),
+        ("Turns / tool calls", f"{state.turns} / {state.tool_calls}"),
+        (
+            "Tokens",
+            f"in {tokens(state.usage.input)}, out {tokens(state.usage.output)}, "
+            f"cache read {tokens(state.usage.cache_read)}, write {tokens(state.usage.cache_write)}",
+        ),
+        ("Cost", f"${state.usage.cost:.4f}"),
+        ("Context window", tokens(info.context_window) if info.context_window else "unknown"),
+    ]
+    for key, value in rows:
+        table.add_row(Text(key, style="bold"), value)
+    await app.push_screen(TextPanel("Session", table))
+
+
+async def _model(app: TauApp, args: str) -> None:
+    models = list(app.port.models())
+    if args:
+        result = app.port.set_model(args)
+        app.notice(result.message, "warning" if result.is_error else "info")
+        app.refresh_footer()
+        return
+    if not models:
+        app.notice("No other models are available in this session.", "warning")
+        return
+
+    def chosen(label: str | None) -> None:
+        if label is not None:
+            result = app.port.set_model(label)
+            app.notice(result.message, "warning" if result.is_error else "info")
+            app.refresh_footer()
+
+    await app.push_screen(ModelPicker(models, app.port.info().model_label), chosen)
+
+
+async def _thinking(app: TauApp, args: str) -> None:
+    levels = list(app.port.thinking_levels())
+    if not levels:
+        app.notice("This model does not think.", "warning")
+    elif not args:
+        app.cycle_thinking()
+    elif args in levels:
+        app.port.set_thinking_level(args)
+        app.notice(f"Thinking level: {args}")
+        app.refresh_footer()
+    else:
+        app.notice(f"Unknown thinking level {args!r}; one of: {', '.join(levels)}", "warning")
+
+
+async def _theme(app: TauApp, args: str) -> None:
+    wanted = args or ("light" if app.theme == "tau-dark" else "dark")
+    if wanted not in ("dark", "light"):
+        app.notice("Themes: dark, light", "warning")
+        return
+    app.theme = f"tau-{wanted}"
+    app.notice(f"Theme: {wanted}")
+
+
+HANDLERS: dict[str, Handler] = {
+    "quit": _quit,
+    "exit": _quit,
+    "new": _new,
+    "name": _name,
+    "copy": _copy,
+    "hotkeys": _hotkeys,
+    "session": _session,
+    "model": _model,
+    "thinking": _thinking,
+    "theme": _theme,
+}

@@ -1,0 +1,95 @@
+"""What the transcript shows, item by item, and the small records around it. Pure data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal, TypeAlias
+
+from tau_agent.messages import AssistantMessage
+
+ToolStatus: TypeAlias = Literal["pending", "running", "ok", "error"]
+RunStatus: TypeAlias = Literal["idle", "running", "cancelling"]
+QueueKind: TypeAlias = Literal["steer", "follow_up"]
+NoticeTone: TypeAlias = Literal["info", "warning", "compaction", "branch", "command"]
+
+RETRY_HINT = "Send a message to retry, or switch model with /model."
+
+
+@dataclass(slots=True)
+class UserItem:
+    text: str
+
+
+@dataclass(slots=True)
+class AssistantItem:
+    """A reply; ``message`` is the live partial while streaming (shared, never copied)."""
+
+    message: AssistantMessage
+    done: bool = False
+
+
+@dataclass(slots=True)
+class ToolItem:
+    """One tool call, from the model's request to its result."""
+
+    call_id: str
+    name: str
+    args: dict[str, Any]
+    status: ToolStatus = "pending"
+    started: float | None = None
+    ended: float | None = None
+    output: str = ""  # the latest partial output while running, the result's text after
+    details: Any = None
+
+
+@dataclass(slots=True)
+class BashItem:
+    """A command the user ran with ``!cmd``/``!!cmd``."""
+
+    command: str
+    output: str
+    exit_code: int | None
+    excluded: bool = False
+    cancelled: bool = False
+
+
+@dataclass(slots=True)
+class NoticeItem:
+    text: str
+    tone: NoticeTone = "info"
+
+
+@dataclass(slots=True)
+class ErrorItem:
+    """What went wrong, and what the user can do about it."""
+
+    message: str
+    hint: str = RETRY_HINT
+
+
+Item: TypeAlias = UserItem | AssistantItem | ToolItem | BashItem | NoticeItem | ErrorItem
+
+
+@dataclass(slots=True)
+class QueuedMessage:
+    kind: QueueKind
+    text: str
+
+
+@dataclass(slots=True)
+class UsageTotals:
+    input: int = 0
+    output: int = 0
+    cache_read: int = 0
+    cache_write: int = 0
+    cost: float = 0.0
+
+
+@dataclass(slots=True)
+class Changes:
+    """What changed since the last ``take_changes``: items to mount, items to refresh, panels."""
+
+    appended: range
+    updated: set[int]
+    queue: bool
+    footer: bool

@@ -1,0 +1,129 @@
+"""SessionPort: everything the TUI asks of a session, and nothing more.
+
+The TUI never reaches into configuration, credentials or storage; it talks to one object that
+satisfies this Protocol. CodingSession implements it for real use; ``HarnessSessionAdapter``
+(adapter.py) implements it over a bare AgentHarness for tests and until CodingSession lands.
+
+Contract a caller may rely on:
+- ``prompt`` starts a run and yields its AgentEvents; it is only called while ``is_running`` is
+  False. ``steer``/``follow_up`` are only called while a run is active.
+- ``cancel`` is cooperative: the iterator from ``prompt`` keeps yielding until the run has closed.
+- ``run_command`` returns None for a command the session does not know; the TUI then sends the
+  text to the model unchanged (so ``/tmp/x is odd`` still works as a prompt).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+from tau_agent.events import AgentEvent
+from tau_agent.messages import AgentMessage, BashExecutionMessage
+
+
+@dataclass(frozen=True, slots=True)
+class SessionInfo:
+    """What the footer and /session show. ``None`` means unknown, shown as such."""
+
+    cwd: str
+    model_label: str
+    thinking_level: str = "off"
+    session_name: str | None = None
+    session_id: str | None = None
+    session_file: str | None = None
+    git_branch: str | None = None
+    context_tokens: int | None = None
+    context_window: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CommandSpec:
+    """A slash command as the completion menu lists it (``name`` without the slash)."""
+
+    name: str
+    description: str
+    argument_hint: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CommandResult:
+    """What a command did: text to show (``is_error`` styles it as an error)."""
+
+    message: str = ""
+    is_error: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class QueuedMessages:
+    """Messages taken back from the session's queues, oldest first."""
+
+    steering: list[str] = field(default_factory=list)
+    follow_up: list[str] = field(default_factory=list)
+
+
+@runtime_checkable
+class SessionPort(Protocol):
+    """What an interactive frontend needs from a session."""
+
+    @property
+    def messages(self) -> Sequence[AgentMessage]:
+        """The record as it stands, for the first render and for seeding the prompt history."""
+        ...
+
+    @property
+    def is_running(self) -> bool: ...
+
+    def prompt(self, text: str) -> AsyncIterator[AgentEvent]:
+        """Start a run with ``text`` as the user's message; events flow as the iterator is consumed."""
+        ...
+
+    def steer(self, text: str) -> None:
+        """Deliver ``text`` after the current tool call; the reply's remaining calls are skipped."""
+        ...
+
+    def follow_up(self, text: str) -> None:
+        """Deliver ``text`` when the run would otherwise stop."""
+        ...
+
+    def cancel(self) -> None: ...
+
+    def clear_queues(self) -> QueuedMessages:
+        """Take back every queued message so the user can edit it."""
+        ...
+
+    def info(self) -> SessionInfo: ...
+
+    def commands(self) -> Sequence[CommandSpec]:
+        """Commands beyond the TUI's own (templates, skills, extensions, session commands)."""
+        ...
+
+    async def run_command(self, name: str, args: str) -> CommandResult | None:
+        """Run ``/name args``; None when the session knows no such command."""
+        ...
+
+    async def run_bash(self, command: str, *, exclude_from_context: bool) -> BashExecutionMessage:
+        """Run ``!cmd`` (``!!cmd`` excludes it from the model's context); the message joins the record."""
+        ...
+
+    def models(self) -> Sequence[str]:
+        """Model labels (``provider/id``) the /model picker offers; empty when switching is unsupported."""
+        ...
+
+    def set_model(self, label: str) -> CommandResult: ...
+
+    def thinking_levels(self) -> Sequence[str]:
+        """Levels the current model supports, in cycling order; empty when it cannot think."""
+        ...
+
+    def set_thinking_level(self, level: str) -> None: ...
+
+    def set_session_name(self, name: str) -> None: ...
+
+    def new_session(self) -> bool:
+        """Start a fresh session; False when this session cannot."""
+        ...
+
+    def resume_hint(self) -> str | None:
+        """The line printed on exit that tells how to come back (None: nothing to resume)."""
+        ...

@@ -1,0 +1,1 @@
+"""Modal screens: pickers and information panels."""

@@ -1,0 +1,330 @@
+"""TuiState: the transcript as the screen shows it, folded from AgentEvents.
+
+``apply(state, event, now)`` is an in-place reducer whose work per event is O(1): a streamed
+delta only marks the item it touched as changed, since the item holds a reference to the
+growing message rather than a copy. Widgets ask ``take_changes`` what to mount or refresh, so
+the screen never re-renders what did not change. Nothing here imports Textual.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from tau_agent.content import ImageContent, TextContent, ToolCall
+from tau_agent.events import (
+    AgentEndEvent,
+    AgentEvent,
+    AgentStartEvent,
+    MessageEndEvent,
+    MessageStartEvent,
+    MessageUpdateEvent,
+    ToolExecutionEndEvent,
+    ToolExecutionStartEvent,
+    ToolExecutionUpdateEvent,
+)
+from tau_agent.messages import (
+    AgentMessage,
+    AssistantMessage,
+    BashExecutionMessage,
+    BranchSummaryMessage,
+    CompactionSummaryMessage,
+    CustomMessage,
+    ToolResultMessage,
+    UserMessage,
+)
+from tau_agent.stream_events import ToolCallDeltaEvent, ToolCallEndEvent, ToolCallStartEvent
+from tau_agent.tools import result_text
+from tau_coding.tui.items import (
+    RETRY_HINT,
+    AssistantItem,
+    BashItem,
+    Changes,
+    ErrorItem,
+    Item,
+    NoticeItem,
+    NoticeTone,
+    QueuedMessage,
+    QueueKind,
+    RunStatus,
+    ToolItem,
+    UsageTotals,
+    UserItem,
+)
+
+
+@dataclass(slots=True)
+class TuiState:
+    items: list[Item] = field(default_factory=list)
+    queue: list[QueuedMessage] = field(default_factory=list)
+    usage: UsageTotals = field(default_factory=UsageTotals)
+    status: RunStatus = "idle"
+    context_tokens: int | None = None  # from the latest reply's usage; None until one arrives
+    turns: int = 0
+    tool_calls: int = 0
+    _tools: dict[str, int] = field(default_factory=dict)  # call id -> item index
+    _open_tools: set[str] = field(default_factory=set)
+    _assistant: int | None = None  # index of the reply that is streaming
+    _mounted: int = 0  # items before this index were handed out by take_changes
+    _updated: set[int] = field(default_factory=set)
+    _queue_changed: bool = False
+    _footer_changed: bool = True
+
+    def add(self, item: Item) -> int:
+        self.items.append(item)
+        return len(self.items) - 1
+
+    def touch(self, index: int) -> None:
+        if index < self._mounted:
+            self._updated.add(index)
+
+    def take_changes(self) -> Changes:
+        changes = Changes(
+            range(self._mounted, len(self.items)),
+            self._updated,
+            self._queue_changed,
+            self._footer_changed,
+        )
+        self._mounted = len(self.items)
+        self._updated = set()
+        self._queue_changed = self._footer_changed = False
+        return changes
+
+    def tool_index(self, call_id: str) -> int | None:
+        return self._tools.get(call_id)
+
+
+def user_text(content: str | list[TextContent | ImageContent]) -> str:
+    if isinstance(content, str):
+        return content
+    return "".join(b.text if isinstance(b, TextContent) else "[image]" for b in content)
+
+
+def from_messages(messages: Iterable[AgentMessage]) -> TuiState:
+    """The state of a loaded session: one pass, O(number of messages)."""
+    state = TuiState()
+    for message in messages:
+        add_message(state, message)
+    state._footer_changed = True
+    return state
+
+
+def add_message(state: TuiState, message: AgentMessage) -> None:
+    """Append a finished message from the record (history, or ``!cmd`` output)."""
+    if isinstance(message, UserMessage):
+        state.add(UserItem(user_text(message.content)))
+    elif isinstance(message, AssistantMessage):
+        state.add(AssistantItem(message, done=True))
+        for call in message.tool_calls:
+            _tool_item(state, call)
+        _finish_reply(state, message)
+    elif isinstance(message, ToolResultMessage):
+        index = state._tools.get(message.tool_call_id)
+        if index is not None:
+            item = state.items[index]
+            assert isinstance(item, ToolItem)
+            item.status = "error" if message.is_error else "ok"
+            item.output = result_text(message.content)
+            item.details = message.details
+            state._open_tools.discard(message.tool_call_id)
+            state.touch(index)
+    elif isinstance(message, BashExecutionMessage):
+        state.add(
+            BashItem(
+                message.command,
+                message.output,
+                message.exit_code,
+                message.exclude_from_context,
+                message.cancelled,
+            )
+        )
+    elif isinstance(message, CompactionSummaryMessage):
+        state.add(NoticeItem(f"Context compacted ({message.tokens_before:,} tokens before)", "compaction"))
+    elif isinstance(message, BranchSummaryMessage):
+        state.add(NoticeItem("Returned from another branch: " + message.summary, "branch"))
+    elif isinstance(message, CustomMessage) and message.display:
+        state.add(NoticeItem(user_text(message.content), "info"))
+
+
+def add_notice(state: TuiState, text: str, tone: NoticeTone = "info") -> None:
+    state.add(NoticeItem(text, tone))
+
+
+def add_error(state: TuiState, message: str, hint: str = RETRY_HINT) -> None:
+    state.add(ErrorItem(message, hint))
+
+
+def queue_message(state: TuiState, kind: QueueKind, text: str) -> None:
+    state.queue.append(QueuedMessage(kind, text))
+    state._queue_changed = True
+
+
+def take_queue(state: TuiState) -> list[QueuedMessage]:
+    """Empty the visible queue (the caller takes the session's queues back too)."""
+    taken, state.queue = state.queue, []
+    state._queue_changed = True
+    return taken
+
+
+def set_status(state: TuiState, status: RunStatus) -> None:
+    state.status = status
+    state._footer_changed = True
+
+
+def apply(state: TuiState, event: AgentEvent, now: float) -> None:
+    """Fold one event into ``state`` in O(1) (amortised; a finished reply walks its own blocks once)."""
+    if isinstance(event, MessageUpdateEvent):
+        _on_update(state, event, now)
+    elif isinstance(event, ToolExecutionUpdateEvent):
+        index = state._tools.get(event.tool_call_id)
+        if index is not None:
+            item = state.items[index]
+            assert isinstance(item, ToolItem)
+            item.output = result_text(event.partial_result.content)
+            item.details = event.partial_result.details
+            state.touch(index)
+    elif isinstance(event, MessageStartEvent):
+        _on_message_start(state, event.message)
+    elif isinstance(event, MessageEndEvent):
+        _on_message_end(state, event.message)
+    elif isinstance(event, ToolExecutionStartEvent):
+        index = state._tools.get(event.tool_call_id)
+        if index is None:
+            index = _tool_item(state, ToolCall(event.tool_call_id, event.tool_name, event.args))
+        item = state.items[index]
+        assert isinstance(item, ToolItem)
+        item.status, item.started, item.args = "running", now, event.args
+        state.touch(index)
+    elif isinstance(event, ToolExecutionEndEvent):
+        index = state._tools.get(event.tool_call_id)
+        if index is not None:
+            item = state.items[index]
+            assert isinstance(item, ToolItem)
+            item.status = "error" if event.is_error else "ok"
+            item.ended = now
+            item.output = result_text(event.result.content)
+            item.details = event.result.details
+            state._open_tools.discard(event.tool_call_id)
+            state.touch(index)
+    elif isinstance(event, AgentStartEvent):
+        set_status(state, "running")
+    elif isinstance(event, AgentEndEvent):
+        _on_agent_end(state, now)
+
+
+def _on_update(state: TuiState, event: MessageUpdateEvent, now: float) -> None:
+    inner = event.assistant_message_event
+    if isinstance(inner, ToolCallStartEvent | ToolCallDeltaEvent | ToolCallEndEvent):
+        block = inner.partial.content[inner.content_index]
+        if isinstance(block, ToolCall):
+            index = state._tools.get(block.id)
+            if index is None:
+                _tool_item(state, block)
+            else:
+                state.touch(index)
+            return
+    if state._assistant is not None:
+        state.touch(state._assistant)
+
+
+def _on_message_start(state: TuiState, message: AgentMessage) -> None:
+    if isinstance(message, AssistantMessage):
+        state._assistant = state.add(AssistantItem(message))
+        state.turns += 1
+    elif isinstance(message, UserMessage):
+        text = user_text(message.content)
+        for i, queued in enumerate(state.queue):
+            if queued.text == text:
+                del state.queue[i]
+                state._queue_changed = True
+                break
+        state.add(UserItem(text))
+    elif not isinstance(message, ToolResultMessage):
+        add_message(state, message)
+
+
+def _on_message_end(state: TuiState, message: AgentMessage) -> None:
+    if not isinstance(message, AssistantMessage):
+        return
+    index = state._assistant
+    if index is None:  # an end without a start (a stopped run's note): show it whole
+        add_message(state, message)
+        return
+    item = state.items[index]
+    assert isinstance(item, AssistantItem)
+    item.message, item.done = message, True
+    state._assistant = None
+    state.touch(index)
+    for call in message.tool_calls:
+        if call.id not in state._tools:
+            _tool_item(state, call)
+    _finish_reply(state, message)
+
+
+def _finish_reply(state: TuiState, message: AssistantMessage) -> None:
+    usage = state.usage
+    u = message.usage
+    usage.input += u.input
+    usage.output += u.output
+    usage.cache_read += u.cache_read
+    usage.cache_write += u.cache_write
+    usage.cost += u.cost.total
+    context = u.input + u.output + u.cache_read + u.cache_write
+    if context:
+        state.context_tokens = context
+    state._footer_changed = True
+    if message.stop_reason == "error":
+        state.add(ErrorItem(message.error_message or "The model call failed."))
+    elif message.stop_reason == "aborted":
+        state.add(NoticeItem("Cancelled. Send a message to continue from here.", "warning"))
+    elif message.stop_reason == "length":
+        state.add(NoticeItem("The reply hit the output limit; send 'continue' to get the rest.", "warning"))
+
+
+def _tool_item(state: TuiState, call: ToolCall) -> int:
+    index = state.add(ToolItem(call.id, call.name, call.arguments))
+    state._tools[call.id] = index
+    state._open_tools.add(call.id)
+    state.tool_calls += 1
+    return index
+
+
+def _on_agent_end(state: TuiState, now: float) -> None:
+    for call_id in state._open_tools:
+        index = state._tools[call_id]
+        item = state.items[index]
+        assert isinstance(item, ToolItem)
+        item.status, item.ended = "error", now
+        item.output = item.output or "Interrupted before it finished."
+        state.touch(index)
+    state._open_tools.clear()
+    state._assistant = None
+    set_status(state, "idle")
+
+
+__all__ = [
+    "RETRY_HINT",
+    "AssistantItem",
+    "BashItem",
+    "Changes",
+    "ErrorItem",
+    "Item",
+    "NoticeItem",
+    "NoticeTone",
+    "QueueKind",
+    "QueuedMessage",
+    "RunStatus",
+    "ToolItem",
+    "TuiState",
+    "UsageTotals",
+    "UserItem",
+    "add_error",
+    "add_message",
+    "add_notice",
+    "apply",
+    "from_messages",
+    "queue_message",
+    "set_status",
+    "take_queue",
+    "user_text",
+]

@@ -1,0 +1,81 @@
+"""Short text for compact rows: tool arguments, output previews, times, token counts. Pure."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+PREVIEW_LINES = 8
+PREVIEW_CHARS = 2000
+
+
+def clip(text: str, width: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: max(0, width - 1)] + "…"
+
+
+def args_summary(name: str, args: dict[str, Any], width: int = 80) -> str:
+    """One line saying what a call does: ``src/a.py:10-30`` for read, ``$ cmd`` for bash."""
+    path = args.get("path") or args.get("file_path")
+    if name == "bash" and isinstance(args.get("command"), str):
+        timeout = args.get("timeout")
+        suffix = f" (timeout {timeout}s)" if timeout else ""
+        return clip("$ " + args["command"], width - len(suffix)) + suffix
+    if name == "read" and isinstance(path, str):
+        offset, limit = args.get("offset"), args.get("limit")
+        if isinstance(offset, int) and isinstance(limit, int):
+            return clip(f"{path}:{offset}-{offset + limit - 1}", width)
+        if isinstance(offset, int):
+            return clip(f"{path}:{offset}-", width)
+        return clip(path, width)
+    if isinstance(path, str):
+        return clip(path, width)
+    if isinstance(args.get("pattern"), str):
+        return clip(args["pattern"], width)
+    if not args:
+        return ""
+    return clip(json.dumps(args, ensure_ascii=False, default=str), width)
+
+
+def preview(text: str, lines: int = PREVIEW_LINES, chars: int = PREVIEW_CHARS, tail: bool = False) -> str:
+    """The first (or, for streaming output, the last) few lines, with a count of what is hidden."""
+    if len(text) > chars:
+        text = text[-chars:] if tail else text[:chars]
+    rows = text.rstrip("\n").split("\n")
+    if len(rows) <= lines:
+        return "\n".join(rows)
+    hidden = len(rows) - lines
+    if tail:
+        return f"… {hidden} earlier lines\n" + "\n".join(rows[-lines:])
+    return "\n".join(rows[:lines]) + f"\n… {hidden} more lines"
+
+
+def elapsed(seconds: float) -> str:
+    if seconds < 60:
+        return f"{seconds:.1f}s"
+    minutes, secs = divmod(int(seconds), 60)
+    return f"{minutes}m{secs:02d}s"
+
+
+def tokens(n: int) -> str:
+    """1234 -> 1.2k, 1_500_000 -> 1.5M."""
+    if n < 1000:
+        return str(n)
+    if n < 1_000_000:
+        return f"{n / 1000:.1f}k".replace(".0k", "k")
+    return f"{n / 1_000_000:.1f}M".replace(".0M", "M")
+
+
+def diff_from_details(details: Any) -> str | None:
+    """A unified diff a tool put in its details (``{"diff": "..."}``), if any."""
+    if isinstance(details, dict):
+        diff = details.get("diff") or details.get("patch")
+        if isinstance(diff, str) and diff.strip():
+            return diff
+    return None
+
+
+def short_path(path: str, home: str) -> str:
+    if home and (path == home or path.startswith(home.rstrip("/") + "/")):
+        return "~" + path[len(home.rstrip("/")) :]
+    return path

@@ -1,0 +1,53 @@
+"""Notices and errors in the transcript: compaction and branch markers, command output, failures."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from tau_coding.tui.state import BashItem, ErrorItem, NoticeItem
+from tau_coding.tui.summaries import preview
+
+
+class NoticeView(Static):
+    def __init__(self, item: NoticeItem) -> None:
+        super().__init__(Text(item.text), classes=f"notice -{item.tone}")
+        self.item = item
+
+    def sync(self) -> None:
+        """Notices do not change once shown."""
+
+
+class ErrorView(Static):
+    """What happened, then what to do about it."""
+
+    def __init__(self, item: ErrorItem) -> None:
+        text = Text()
+        text.append("Error: ", style="bold")
+        text.append(item.message)
+        if item.hint:
+            text.append("\n" + item.hint, style="italic")
+        super().__init__(text, classes="error")
+        self.item = item
+
+    def sync(self) -> None:
+        """Errors do not change once shown."""
+
+
+class BashView(Static):
+    """A ``!cmd`` the user ran, with its output and exit code."""
+
+    def __init__(self, item: BashItem) -> None:
+        text = Text()
+        text.append(("!! " if item.excluded else "! ") + item.command, style="bold")
+        if item.cancelled:
+            text.append("  (cancelled)", style="italic")
+        elif item.exit_code not in (0, None):
+            text.append(f"  (exit {item.exit_code})", style="italic")
+        if item.output.strip():
+            text.append("\n" + preview(item.output, lines=20, tail=True))
+        super().__init__(text, classes="bash")
+        self.item = item
+
+    def sync(self) -> None:
+        """A finished command does not change."""

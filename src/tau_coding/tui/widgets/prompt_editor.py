@@ -1,0 +1,230 @@
+"""The prompt editor: multi-line input with history, completion and paste markers.
+
+Enter sends (``Submitted``), Shift+Enter or Ctrl+J starts a new line, Alt+Enter sends as a
+follow-up. Up/Down walk the history from the first/last line, or move in an open completion
+list. ``/`` completes commands and their arguments, ``@`` completes project files fuzzily,
+Tab completes paths. A large paste shows as ``[paste #N ...]`` and is expanded on send.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import ClassVar
+
+from textual import events
+from textual.actions import SkipAction
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.widgets import TextArea
+
+from tau_coding.tui.completion import (
+    Candidate,
+    argument_candidates,
+    command_candidates,
+    common_prefix,
+    file_candidates,
+    path_candidates,
+    token_at,
+)
+from tau_coding.tui.history import PromptHistory
+from tau_coding.tui.paste import PasteStore
+from tau_coding.tui.port import CommandSpec
+from tau_coding.tui.widgets.completion_menu import CompletionMenu
+
+PLACEHOLDER = "Ask anything · / commands · @ files · !cmd shell · /hotkeys for keys"
+
+
+@dataclass(slots=True)
+class CompletionSources:
+    """What completion draws on; set by the app (attributes down)."""
+
+    cwd: Path
+    commands: Sequence[CommandSpec] = ()
+    arguments: Mapping[str, Callable[[], Sequence[str]]] = field(default_factory=dict)
+    list_files: Callable[[Path], list[str]] | None = None
+
+
+class PromptEditor(TextArea):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("shift+enter,ctrl+j", "newline", "New line", show=False),
+        Binding("alt+enter", "send_follow_up", "Queue follow-up", show=False),
+        Binding("up", "up", show=False),
+        Binding("down", "down", show=False),
+        Binding("tab", "complete", show=False),
+        Binding("escape", "close_menu", show=False),
+        Binding("ctrl+d", "quit_if_empty", show=False),
+    ]
+
+    class Submitted(Message):
+        """The user sent ``text`` (pastes expanded); ``follow_up`` for Alt+Enter."""
+
+        def __init__(self, text: str, follow_up: bool) -> None:
+            super().__init__()
+            self.text = text
+            self.follow_up = follow_up
+
+    class QuitRequested(Message):
+        """Ctrl+D on an empty editor."""
+
+    def __init__(self, sources: CompletionSources, history: PromptHistory) -> None:
+        super().__init__(
+            id="editor", soft_wrap=True, tab_behavior="focus", compact=True, placeholder=PLACEHOLDER
+        )
+        self.sources = sources
+        self.prompt_history = history
+        self.pastes = PasteStore()
+        self.menu: CompletionMenu | None = None
+        self._files: list[str] | None = None
+        self._loading_files = False
+
+    # -- keys ---------------------------------------------------------------------------------
+
+    async def _on_key(self, event: events.Key) -> None:
+        if event.key == "enter":
+            event.stop()
+            event.prevent_default()
+            self._enter()
+            return
+        await super()._on_key(event)
+
+    def _enter(self) -> None:
+        menu = self.menu
+        if menu is not None and menu.is_open:
+            candidate = menu.selected()
+            if candidate is not None:
+                self.apply(candidate)
+                if not candidate.submit:
+                    return
+        self.submit(follow_up=False)
+
+    def submit(self, *, follow_up: bool) -> None:
+        typed = self.text
+        if not typed.strip():
+            return
+        text = self.pastes.expand(typed)
+        self.prompt_history.add(text)
+        self.pastes.clear()
+        self.clear()
+        self._close_menu()
+        self.post_message(self.Submitted(text, follow_up))
+
+    def action_newline(self) -> None:
+        self.insert("\n")
+
+    def action_send_follow_up(self) -> None:
+        self.submit(follow_up=True)
+
+    def action_up(self) -> None:
+        if self.menu is not None and self.menu.is_open:
+            self.menu.move(-1)
+        elif self.cursor_location[0] == 0 and (entry := self.prompt_history.older(self.text)) is not None:
+            self.load_text(entry)
+            self.move_cursor((0, len(self.document.get_line(0))))
+        else:
+            self.action_cursor_up()
+
+    def action_down(self) -> None:
+        if self.menu is not None and self.menu.is_open:
+            self.menu.move(1)
+        elif (
+            self.cursor_location[0] == self.document.line_count - 1
+            and (entry := self.prompt_history.newer()) is not None
+        ):
+            self.load_text(entry)
+            self.move_cursor(self.document.end)
+        else:
+            self.action_cursor_down()
+
+    def action_complete(self) -> None:
+        if self.menu is not None and self.menu.is_open:
+            candidate = self.menu.selected()
+            if candidate is not None:
+                self.apply(candidate)
+            return
+        row, column = self.cursor_location
+        line = self.document.get_line(row)
+        found = path_candidates(line, column, self.sources.cwd)
+        if len(found) == 1:
+            self.apply(found[0])
+        elif found:
+            prefix = common_prefix(found)
+            if len(prefix) > column - found[0].start:
+                self.replace(prefix, (row, found[0].start), (row, column))
+            if self.menu is not None:
+                self.menu.show(found)
+
+    def action_close_menu(self) -> None:
+        if self.menu is None or not self.menu.is_open:
+            raise SkipAction()
+        self._close_menu()
+
+    def action_quit_if_empty(self) -> None:
+        if self.text:
+            self.action_delete_right()
+        else:
+            self.post_message(self.QuitRequested())
+
+    async def _on_paste(self, event: events.Paste) -> None:
+        marker = self.pastes.collapse(event.text)
+        if marker is None:
+            await super()._on_paste(event)
+            return
+        event.stop()
+        event.prevent_default()
+        self.insert(marker)
+
+    # -- completion -----------------------------------------------------------------------------
+
+    def apply(self, candidate: Candidate) -> None:
+        row = self.cursor_location[0]
+        result = self.replace(candidate.insert, (row, candidate.start), (row, candidate.end))
+        self.move_cursor(result.end_location)
+        self._close_menu()
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        self.set_class(self.text.startswith("!"), "-bash")
+        self.refresh_completions()
+
+    def refresh_completions(self) -> None:
+        if self.menu is None:
+            return
+        row, column = self.cursor_location
+        line = self.document.get_line(row)
+        found: list[Candidate] = []
+        if row == 0 and self.document.line_count == 1 and line.startswith("/"):
+            name, space, _ = line.partition(" ")
+            source = self.sources.arguments.get(name[1:])
+            if not space:
+                found = command_candidates(line, self.sources.commands)
+            elif source is not None:
+                found = argument_candidates(line, name[1:], source())
+        elif token_at(line, column)[1].startswith("@"):
+            if self._files is None:
+                self._load_files()
+            else:
+                found = file_candidates(line, column, self._files)
+        self.menu.show(found)
+
+    def _close_menu(self) -> None:
+        if self.menu is not None and self.menu.is_open:
+            self.menu.close()
+
+    def _load_files(self) -> None:
+        lister = self.sources.list_files
+        if lister is None or self._loading_files:
+            return
+        self._loading_files = True
+        root = self.sources.cwd
+
+        def load() -> None:
+            files = lister(root)
+            self.app.call_from_thread(self._files_loaded, files)
+
+        self.run_worker(load, thread=True, group="files")
+
+    def _files_loaded(self, files: list[str]) -> None:
+        self._files = files
+        self._loading_files = False
+        self.refresh_completions()

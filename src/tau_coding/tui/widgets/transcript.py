@@ -1,0 +1,138 @@
+"""The transcript: a scrolling column of item views, mounted incrementally and in a window.
+
+Only the newest ``WINDOW`` items of a loaded session are mounted at first; scrolling to the
+top mounts the previous ``PAGE``. New items are appended without touching the others, and a
+changed item is re-synced alone, so the cost of an update does not grow with the session.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Iterable, Sequence
+
+from textual import events
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from tau_coding.tui.state import (
+    AssistantItem,
+    BashItem,
+    Item,
+    NoticeItem,
+    ToolItem,
+    UserItem,
+)
+from tau_coding.tui.widgets.assistant_view import AssistantView
+from tau_coding.tui.widgets.notice_view import BashView, ErrorView, NoticeView
+from tau_coding.tui.widgets.tool_row import ToolRow
+from tau_coding.tui.widgets.user_view import UserView
+
+WINDOW, PAGE = 80, 40
+
+ItemView = UserView | AssistantView | ToolRow | BashView | NoticeView | ErrorView
+
+
+def view_for(item: Item) -> ItemView:
+    if isinstance(item, UserItem):
+        return UserView(item)
+    if isinstance(item, AssistantItem):
+        return AssistantView(item)
+    if isinstance(item, ToolItem):
+        return ToolRow(item)
+    if isinstance(item, BashItem):
+        return BashView(item)
+    if isinstance(item, NoticeItem):
+        return NoticeView(item)
+    return ErrorView(item)
+
+
+class Transcript(VerticalScroll, can_focus=False):
+    def __init__(self) -> None:
+        super().__init__(id="transcript")
+        self._items: Sequence[Item] = ()
+        self._views: dict[int, ItemView] = {}
+        self._first = 0  # index of the first mounted item
+        self._earlier = Static("", classes="earlier")
+        self._loading = False
+        self._user_scrolled = False
+
+    def on_mount(self) -> None:
+        self.anchor()
+
+    @property
+    def mounted_count(self) -> int:
+        return len(self._views)
+
+    def view(self, index: int) -> ItemView | None:
+        return self._views.get(index)
+
+    def views(self) -> Iterable[ItemView]:
+        return self._views.values()
+
+    async def append(self, items: Sequence[Item], new: range) -> None:
+        """Mount views for ``items[new]``; the first call of a long session mounts only the tail."""
+        self._items = items
+        if not new:
+            return
+        start = new.start
+        if not self._views and len(new) > WINDOW:
+            start = new.stop - WINDOW
+            self._first = start
+            await self.mount(self._earlier)
+            self._update_earlier()
+        elif not self._views:
+            self._first = start
+        views = [view_for(items[i]) for i in range(start, new.stop)]
+        self._views.update(zip(range(start, new.stop), views, strict=True))
+        await self.mount_all(views)
+        for view in views:
+            if isinstance(view, AssistantView):
+                await view.sync()
+
+    async def update(self, indices: Iterable[int]) -> None:
+        """Re-sync the mounted views of changed items (unmounted ones render fresh when mounted)."""
+        for index in sorted(indices):
+            view = self._views.get(index)
+            if view is not None:
+                done = view.sync()
+                if inspect.isawaitable(done):
+                    await done
+
+    async def load_earlier(self) -> int:
+        """Mount the previous page of items above the first mounted one; returns how many."""
+        if self._first == 0 or self._loading:
+            return 0
+        self._loading = True
+        try:
+            start = max(0, self._first - PAGE)
+            anchor_view = self._views[self._first]
+            views = [view_for(self._items[i]) for i in range(start, self._first)]
+            self._views.update(zip(range(start, self._first), views, strict=True))
+            await self.mount_all(views, before=anchor_view)
+            count, self._first = self._first - start, start
+            self._update_earlier()
+            self.call_after_refresh(self.scroll_to_widget, anchor_view, top=True, animate=False)
+            return count
+        finally:
+            self._loading = False
+
+    def _update_earlier(self) -> None:
+        self._earlier.update(f"▲ {self._first} earlier items (scroll up to load)")
+        self._earlier.display = self._first > 0
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        if new_value <= 0 < old_value and self._first > 0 and self._user_scrolled and not self._loading:
+            self.call_later(self.load_earlier)
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        """Only the user reaching the top loads more (layout passes may pass through 0 too)."""
+        self._user_scrolled = True
+        if self.scroll_y <= 0 < self._first and not self._loading:
+            self.call_later(self.load_earlier)
+
+    async def clear_all(self) -> None:
+        await self.remove_children()
+        self._views.clear()
+        self._first = 0
+        self._earlier = Static("", classes="earlier")

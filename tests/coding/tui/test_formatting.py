@@ -1,0 +1,57 @@
+"""Compact text for rows and the footer."""
+
+from __future__ import annotations
+
+from tau_coding.tui.footer_format import context_segment, footer_lines
+from tau_coding.tui.port import SessionInfo
+from tau_coding.tui.state import TuiState, set_status
+from tau_coding.tui.summaries import args_summary, elapsed, preview, tokens
+
+
+def test_args_summary_says_what_each_tool_does() -> None:
+    assert args_summary("read", {"path": "a.py", "offset": 10, "limit": 21}) == "a.py:10-30"
+    assert args_summary("bash", {"command": "ls  -la\n", "timeout": 5}) == "$ ls -la (timeout 5s)"
+    assert args_summary("edit", {"path": "x.py", "old": "a", "new": "b"}) == "x.py"
+    assert args_summary("custom", {"q": 1}) == '{"q": 1}'
+    assert len(args_summary("bash", {"command": "x" * 500}, width=40)) == 40
+
+
+def test_preview_shows_head_or_tail_and_counts_the_rest() -> None:
+    text = "\n".join(str(i) for i in range(20))
+    assert preview(text, lines=3) == "0\n1\n2\n… 17 more lines"
+    assert preview(text, lines=3, tail=True) == "… 17 earlier lines\n17\n18\n19"
+
+
+def test_numbers() -> None:
+    assert (tokens(999), tokens(1200), tokens(200_000), tokens(1_500_000)) == ("999", "1.2k", "200k", "1.5M")
+    assert (elapsed(1.25), elapsed(75)) == ("1.2s", "1m15s")
+
+
+def test_context_colour_warns_over_seventy_and_ninety_percent() -> None:
+    assert context_segment(100_000, 200_000) == ("50.0%/200k", "")
+    assert context_segment(150_000, 200_000)[1] == "warn"
+    assert context_segment(190_000, 200_000)[1] == "bad"
+    assert context_segment(None, 200_000) == ("?/200k", "dim")
+
+
+def test_footer_lines_show_place_model_and_status() -> None:
+    info = SessionInfo("/home/u/proj", "anthropic/claude", "high", "refactor", git_branch="main")
+    state = TuiState()
+    set_status(state, "running")
+    where, stats = footer_lines(info, state, "/home/u")
+    assert "".join(t for t, _ in where) == "~/proj (main) • refactor"
+    line = "".join(t for t, _ in stats)
+    assert "anthropic/claude • high" in line and "working" in line
+
+
+def test_split_chunks_cuts_at_paragraphs_and_never_inside_code() -> None:
+    from tau_coding.tui.widgets.assistant_view import CHUNK_CHARS, split_chunks
+
+    prose = "".join(f"p{i} " + "w " * 100 + "\n\n" for i in range(80))
+    code = "```\n" + "line\n\n" * 2000 + "```\n\n"
+    text = prose + code + prose
+    chunks = split_chunks(text)
+    assert "".join(chunks) == text
+    assert all(c.count("```") % 2 == 0 for c in chunks)
+    assert all(len(c) <= CHUNK_CHARS for c in chunks if "```" not in c)
+    assert split_chunks("short") == ["short"]

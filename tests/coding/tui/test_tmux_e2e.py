@@ -1,0 +1,109 @@
+"""``tau`` in a real terminal (tmux) against a local model server: type a prompt, watch the
+answer stream, see a tool run, quit, and resume the session. Skips without tmux.
+
+``scripts/test`` installs tmux when it is missing (Debian: ``apt-get install -y tmux``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tau_ai.testing.replay_server import ReplayServerThread, Scripted
+from tau_ai.testing.scripted_streams import ScriptedCall, ScriptedReply, sse_body
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+API = "openai-completions"
+
+
+class Tmux:
+    def __init__(self, socket: Path) -> None:
+        self.socket = str(socket)
+
+    def __call__(self, *args: str) -> str:
+        done = subprocess.run(
+            ["tmux", "-S", self.socket, *args], capture_output=True, text=True, timeout=10, check=True
+        )
+        return done.stdout
+
+    def screen(self) -> str:
+        return self("capture-pane", "-p", "-t", "tau")
+
+    def wait_for(self, text: str, timeout: float = 20.0) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            shown = self.screen()
+            if text in shown:
+                return shown
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} never appeared; the screen was:\n{self.screen()}")
+
+    def kill(self) -> None:
+        subprocess.run(["tmux", "-S", self.socket, "kill-server"], capture_output=True, timeout=10)
+
+
+def _launch(tmux: Tmux, project: Path, home: Path, *args: str) -> None:
+    env = {
+        "HOME": str(home),
+        "TAU_HOME": str(home / ".tau"),
+        "PATH": os.environ.get("PATH", ""),
+        "TERM": "xterm-256color",
+    }
+    exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
+    tau = " ".join(shlex.quote(a) for a in [sys.executable, "-m", "tau_coding", *args])
+    command = f"cd {shlex.quote(str(project))} && env -i {exports} {tau}; echo TAU-EXITED-$?; sleep 30"
+    tmux("new-session", "-d", "-s", "tau", "-x", "110", "-y", "32", command)
+
+
+def test_tau_in_a_terminal_answers_runs_a_tool_quits_and_resumes(tmp_path: Path) -> None:
+    project, home = tmp_path / "project", tmp_path / "home"
+    project.mkdir()
+    (project / "config.py").write_text("PORT = 9090\n")
+    replies = [
+        ScriptedReply(
+            text="Let me look.", calls=[ScriptedCall("call_000000001", "read", {"path": "config.py"})]
+        ),
+        ScriptedReply(chunks=("The port ", "is 9090.")),
+        ScriptedReply(text="Still 9090."),
+    ]
+    with ReplayServerThread([Scripted(body=sse_body(API, r)) for r in replies]) as server:
+        (home / ".tau").mkdir(parents=True)
+        provider = {"baseUrl": server.url, "api": API, "apiKey": "k", "models": [{"id": "m"}]}
+        (home / ".tau" / "models.json").write_text(json.dumps({"providers": {"local": provider}}))
+
+        tmux = Tmux(tmp_path / "tmux.sock")
+        _launch(tmux, project, home, "--model", "local/m")
+        try:
+            tmux.wait_for("Ask anything")
+            tmux("send-keys", "-t", "tau", "-l", "Which port?")
+            tmux("send-keys", "-t", "tau", "Enter")
+            screen = tmux.wait_for("The port is 9090.")
+            assert "read" in screen  # the tool row
+            tmux("send-keys", "-t", "tau", "C-d")
+            screen = tmux.wait_for("TAU-EXITED-0")
+            assert "Resume this session with: tau --session" in screen
+            session_id = screen.split("tau --session ", 1)[1].split()[0]
+        finally:
+            tmux.kill()
+
+        tmux = Tmux(tmp_path / "tmux2.sock")
+        _launch(tmux, project, home, "--model", "local/m", "--session", session_id)
+        try:
+            screen = tmux.wait_for("The port is 9090.")  # the earlier conversation is shown again
+            tmux("send-keys", "-t", "tau", "-l", "And now?")
+            tmux("send-keys", "-t", "tau", "Enter")
+            tmux.wait_for("Still 9090.")
+            tmux("send-keys", "-t", "tau", "C-d")
+            tmux.wait_for("TAU-EXITED-0")
+        finally:
+            tmux.kill()
+        third = server.requests[2].json()["messages"]
+        assert "Which port?" in json.dumps(third)
