@@ -45,7 +45,7 @@ def _dispatch(args: Any) -> int:
 
         return list_models(args.list_models, os.environ, Path.cwd(), sys.stdout, sys.stderr)
     if args.mode == "rpc":
-        return _fail("rpc mode is not available yet")
+        return _rpc_mode(args)
     if args.max_turns is not None and args.max_turns < 1:
         return _fail("--max-turns must be 1 or more")
     if args.resume:
@@ -56,19 +56,10 @@ def _dispatch(args: Any) -> int:
     return _print_mode(args, stdin_text)
 
 
-def _print_mode(args: Any, stdin_text: str | None) -> int:
-    import asyncio
+def _options(args: Any) -> Any:
+    from tau_coding.wiring import Options
 
-    from tau_coding.modes.print_mode import run_print
-    from tau_coding.prompt_input import PromptInputError, build_prompt
-    from tau_coding.wiring import ConfigurationError, Options, build_session
-
-    cwd = Path.cwd()
-    try:
-        prompt, images = build_prompt(args.prompt, stdin_text, cwd)
-    except PromptInputError as exc:
-        return _fail(str(exc))
-    options = Options(
+    return Options(
         provider=args.provider,
         model=args.model,
         thinking=args.thinking,
@@ -85,6 +76,41 @@ def _print_mode(args: Any, stdin_text: str | None) -> int:
         no_prompt_templates=args.no_prompt_templates,
         max_turns=args.max_turns,
     )
+
+
+def _rpc_mode(args: Any) -> int:
+    """Commands on stdin, responses and events on stdout, until stdin ends."""
+    import asyncio
+
+    from tau_coding.modes.rpc.run import run_rpc
+    from tau_coding.modes.rpc.stdio import protect_stdout
+    from tau_coding.session_setup import open_controlled_session
+    from tau_coding.wiring import ConfigurationError
+
+    if args.prompt:
+        return _fail("rpc mode takes prompts on stdin, not as arguments")
+    try:
+        control = open_controlled_session(
+            _options(args), os.environ, Path.cwd(), warn=lambda m: sys.stderr.write(f"tau: warning: {m}\n")
+        )
+    except ConfigurationError as exc:
+        return _fail(str(exc))
+    return asyncio.run(run_rpc(control, protect_stdout()))
+
+
+def _print_mode(args: Any, stdin_text: str | None) -> int:
+    import asyncio
+
+    from tau_coding.modes.print_mode import run_print
+    from tau_coding.prompt_input import PromptInputError, build_prompt
+    from tau_coding.wiring import ConfigurationError, build_session
+
+    cwd = Path.cwd()
+    try:
+        prompt, images = build_prompt(args.prompt, stdin_text, cwd)
+    except PromptInputError as exc:
+        return _fail(str(exc))
+    options = _options(args)
     try:
         session = build_session(
             options, os.environ, cwd, warn=lambda m: sys.stderr.write(f"tau: warning: {m}\n")
