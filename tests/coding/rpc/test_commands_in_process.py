@@ -32,7 +32,10 @@ async def test_wrong_field_types_are_errors_naming_the_field(tmp_path: Path) -> 
         ({"type": "set_steering_mode", "mode": "some"}, "unknown mode 'some'"),
         ({"type": "fork", "entryId": "nope"}, "no user message with entry id 'nope'"),
         ({"type": "navigate_tree"}, "field 'entryId' must be an entry id or null"),
-        ({"type": "switch_session", "sessionPath": "/nowhere/x.jsonl"}, "no session file at /nowhere/x.jsonl"),
+        (
+            {"type": "switch_session", "sessionPath": "/nowhere/x.jsonl"},
+            "no session file at /nowhere/x.jsonl",
+        ),
         ({"type": 7}, "missing string field 'type'"),
     ]
     for number, (command, message) in enumerate(cases):
@@ -86,8 +89,24 @@ VALUES = st.recursive(
     max_leaves=6,
 )
 FIELD_NAMES = st.sampled_from(
-    ["message", "images", "streamingBehavior", "level", "mode", "enabled", "provider", "modelId", "entryId",
-     "label", "name", "sessionPath", "parentSession", "customInstructions", "all", "id"]
+    [
+        "message",
+        "images",
+        "streamingBehavior",
+        "level",
+        "mode",
+        "enabled",
+        "provider",
+        "modelId",
+        "entryId",
+        "label",
+        "name",
+        "sessionPath",
+        "parentSession",
+        "customInstructions",
+        "all",
+        "id",
+    ]
 )
 COMMANDS = st.builds(
     lambda kind, fields: {**fields, "type": kind},

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 
 from hypothesis import given
@@ -14,7 +15,7 @@ def _split(data: bytes, cuts: list[int], max_bytes: int = 1 << 20) -> list[bytes
     splitter = LineSplitter(max_bytes)
     out: list[bytes | BadLine] = []
     edges = [0, *sorted(c % (len(data) + 1) for c in cuts), len(data)]
-    for a, b in zip(edges, edges[1:], strict=False):
+    for a, b in itertools.pairwise(edges):
         out.extend(splitter.feed(data[a:b]))
     return out + splitter.finish()
 
@@ -36,7 +37,10 @@ def test_a_lone_cr_does_not_end_a_line() -> None:
 
 
 def test_a_last_line_without_lf_still_counts() -> None:
-    assert _split(b'{"type":"abort"}\n{"type":"get_state"}', []) == [b'{"type":"abort"}', b'{"type":"get_state"}']
+    assert _split(b'{"type":"abort"}\n{"type":"get_state"}', []) == [
+        b'{"type":"abort"}',
+        b'{"type":"get_state"}',
+    ]
 
 
 def test_an_over_long_line_is_one_bad_line_and_the_next_line_survives() -> None:
@@ -61,7 +65,10 @@ def test_encoded_lines_end_with_lf_and_contain_no_other() -> None:
     assert json.loads(line) == {"text": "a\nb\u2028c"}
 
 
-@given(st.lists(st.binary(max_size=40).filter(lambda b: b"\n" not in b), max_size=8), st.lists(st.integers(0, 400)))
+@given(
+    st.lists(st.binary(max_size=40).filter(lambda b: b"\n" not in b), max_size=8),
+    st.lists(st.integers(0, 400)),
+)
 def test_any_chunking_gives_the_same_lines(lines: list[bytes], cuts: list[int]) -> None:
     data = b"".join(line + b"\n" for line in lines)
     assert _split(data, cuts) == [*lines]

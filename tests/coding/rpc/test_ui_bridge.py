@@ -19,7 +19,9 @@ async def test_select_returns_the_value_the_client_sends(tmp_path: Path) -> None
     request = await _request(rpc)
     assert request["method"] == "select" and request["options"] == ["Allow", "Block"]
     assert request["title"] == "Pick" and request["timeout"] == 5000
-    await rpc.line(b'{"type":"extension_ui_response","id":"%s","value":"Block"}' % str(request["id"]).encode())
+    await rpc.line(
+        b'{"type":"extension_ui_response","id":"%s","value":"Block"}' % str(request["id"]).encode()
+    )
     assert await pending == "Block"
     assert rpc.output() == []  # a dialog answer gets no response of its own
 
