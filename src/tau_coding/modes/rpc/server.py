@@ -152,6 +152,11 @@ class RpcServer:
         self.spawn(self._run_bash(request_id, command, token))
 
     async def _run_bash(self, request_id: Any, command: str, token: CancellationToken) -> None:
+        if token.cancelled:  # abort_bash came before the command started: nothing ran, nothing recorded
+            self._bash = None
+            cancelled = {"output": "", "exitCode": None, "cancelled": True, "truncated": False}
+            self.out.send(success("bash", request_id, cancelled))
+            return
         try:
             message = await self.control.session.run_bash(command, signal=token)
         except Exception as exc:
