@@ -20,7 +20,7 @@ REPLIES = [ScriptedReply(chunks=("Hello ", "from ", "Tau.")), ScriptedReply(text
 
 
 async def main() -> None:
-    async with local_model(REPLIES) as (project, environ):
+    async with local_model(REPLIES) as (project, environ):  # noqa: SIM117  (the client needs the project)
         async with await RpcClient.start(["--model", MODEL], cwd=project, env=environ) as tau:
             await tau.prompt("Say hello")
             async for event in tau.events(timeout=30):
