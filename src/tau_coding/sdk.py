@@ -28,6 +28,7 @@ What a caller may rely on:
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from datetime import date
 from pathlib import Path
@@ -83,8 +84,6 @@ def create_session(
     session file path or id prefix. ``environ`` replaces ``os.environ`` (API keys, TAU_HOME,
     HOME); ``provider_factory(model, api_key)`` replaces the HTTP providers (tests, proxies).
     """
-    import os
-
     folder = Path(cwd).expanduser().resolve()
     named = session not in ("new", "memory", "continue")
     options = Options(

@@ -235,34 +235,6 @@ class SessionControl:
         write_atomically(target, session_html(log.header, log.entries, log.state()))
         return target
 
-    def commands(self) -> list[dict[str, Any]]:
-        """Prompt templates and skills a prompt may invoke with ``/name``, in Pi's shape."""
-        resources = self.session.resources
-        if resources is None:
-            return []
-        out: list[dict[str, Any]] = []
-        for template in resources.prompt_templates:
-            out.append(
-                {
-                    "name": template.name,
-                    "description": template.description,
-                    "source": "prompt",
-                    "location": template.source,
-                    "path": str(template.path),
-                }
-            )
-        for skill in resources.skills:
-            out.append(
-                {
-                    "name": f"skill:{skill.name}",
-                    "description": skill.description,
-                    "source": "skill",
-                    "location": skill.source,
-                    "path": str(skill.file_path),
-                }
-            )
-        return out
-
     # -- compaction (provided by CodingSession when that feature is present) -------------------------
 
     async def compact(self, custom_instructions: str | None = None) -> Any:

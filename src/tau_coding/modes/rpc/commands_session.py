@@ -12,7 +12,12 @@ from tau_agent.wire import message_to_dict
 from tau_coding.modes.rpc.fields import Fields
 from tau_coding.modes.rpc.responses import NO_DATA, CommandError
 from tau_coding.modes.rpc.server import Handler, RpcServer
-from tau_coding.modes.rpc.shapes import model_to_dict, session_info_to_dict, tree_entry_to_dict
+from tau_coding.modes.rpc.shapes import (
+    model_to_dict,
+    resource_commands,
+    session_info_to_dict,
+    tree_entry_to_dict,
+)
 
 
 def _idle(server: RpcServer, what: str) -> None:
@@ -130,7 +135,7 @@ async def export_html(server: RpcServer, fields: Fields, request_id: Any) -> Any
 
 
 async def get_commands(server: RpcServer, fields: Fields, request_id: Any) -> Any:
-    return {"commands": server.control.commands()}
+    return {"commands": resource_commands(server.control.session.resources)}
 
 
 async def list_sessions(server: RpcServer, fields: Fields, request_id: Any) -> Any:

@@ -89,7 +89,7 @@ class RpcServer:
             return
         try:
             data = await handler(self, Fields(command), request_id)
-        except (CommandError, ValueError, LookupError, RuntimeError, OSError) as exc:
+        except Exception as exc:  # whatever went wrong, it is this command's error, not the server's end
             self.out.send(failure(kind, request_id, _one_line(exc)))
             return
         if data is not DEFERRED:

@@ -7,6 +7,7 @@ from typing import Any
 from tau_agent.messages import AssistantMessage, UserMessage
 from tau_agent.session.entries import MessageEntry, SessionEntry
 from tau_ai.model import Model
+from tau_coding.resources.loader import Resources
 from tau_coding.session_control import user_text
 from tau_coding.sessions.listing import SessionInfo
 
@@ -55,6 +56,34 @@ def session_info_to_dict(info: SessionInfo) -> dict[str, Any]:
     return out
 
 
+def resource_commands(resources: Resources | None) -> list[dict[str, Any]]:
+    """Prompt templates and skills a prompt may invoke with ``/name`` (``get_commands``)."""
+    if resources is None:
+        return []
+    out: list[dict[str, Any]] = []
+    for template in resources.prompt_templates:
+        out.append(
+            {
+                "name": template.name,
+                "description": template.description,
+                "source": "prompt",
+                "location": template.source,
+                "path": str(template.path),
+            }
+        )
+    for skill in resources.skills:
+        out.append(
+            {
+                "name": f"skill:{skill.name}",
+                "description": skill.description,
+                "source": "skill",
+                "location": skill.source,
+                "path": str(skill.file_path),
+            }
+        )
+    return out
+
+
 def tree_entry_to_dict(entry: SessionEntry, labels: dict[str, str]) -> dict[str, Any]:
     """One node of ``get_tree``: ids, kind, and for messages the role and a text preview."""
     out: dict[str, Any] = {
@@ -81,4 +110,4 @@ def tree_entry_to_dict(entry: SessionEntry, labels: dict[str, str]) -> dict[str,
     return out
 
 
-__all__ = ["model_to_dict", "session_info_to_dict", "tree_entry_to_dict"]
+__all__ = ["model_to_dict", "resource_commands", "session_info_to_dict", "tree_entry_to_dict"]
