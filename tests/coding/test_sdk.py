@@ -162,3 +162,25 @@ async def test_models_and_thinking_levels(tmp_path: Path) -> None:
         tau.set_thinking_level("low")
         assert tau.thinking_level == "low"
         assert tau.cycle_thinking_level() in ("medium", None)
+
+
+async def test_a_memory_session_forks_and_starts_anew_in_memory(tmp_path: Path) -> None:
+    provider = FakeProvider(["one", "two", "three"])
+    with create_session(
+        _project(tmp_path),
+        model=MODEL,
+        session="memory",
+        environ=_env(tmp_path),
+        provider_factory=_factory(provider),
+    ) as tau:
+        await tau.prompt("first")
+        await tau.prompt("second")
+        tau.set_label(tau.fork_messages()[0].entry_id, "start")
+        assert tau.fork(tau.fork_messages()[1].entry_id) == "second"
+        assert tau.session_file is None and [m.role for m in tau.messages] == ["user", "assistant"]
+        assert tau.session.log.labels == {tau.fork_messages()[0].entry_id: "start"}
+        await tau.prompt("third")
+        assert len(provider.contexts[-1].messages) == 3
+        tau.new_session()
+        assert tau.messages == [] and tau.session_file is None
+    assert not (tmp_path / "tau" / "sessions").exists()
