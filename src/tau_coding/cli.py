@@ -45,7 +45,7 @@ def _dispatch(args: Any) -> int:
 
         return list_models(args.list_models, os.environ, Path.cwd(), sys.stdout, sys.stderr)
     if args.mode == "rpc":
-        return _fail("rpc mode is not available yet")
+        return _rpc_mode(args)
     if args.max_turns is not None and args.max_turns < 1:
         return _fail("--max-turns must be 1 or more")
     if args.resume:
@@ -87,6 +87,24 @@ def _options(args: Any) -> Any:
 
 def _warn(message: str) -> None:
     sys.stderr.write(f"tau: warning: {message}\n")
+
+
+def _rpc_mode(args: Any) -> int:
+    """Commands on stdin, responses and events on stdout, until stdin ends."""
+    import asyncio
+
+    from tau_coding.modes.rpc.run import run_rpc
+    from tau_coding.modes.rpc.stdio import protect_stdout
+    from tau_coding.session_setup import open_controlled_session
+    from tau_coding.wiring import ConfigurationError
+
+    if args.prompt:
+        return _fail("rpc mode takes prompts on stdin, not as arguments")
+    try:
+        control = open_controlled_session(_options(args), os.environ, Path.cwd(), warn=_warn)
+    except ConfigurationError as exc:
+        return _fail(str(exc))
+    return asyncio.run(run_rpc(control, protect_stdout()))
 
 
 def _interactive_mode(args: Any) -> int:

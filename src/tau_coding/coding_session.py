@@ -21,6 +21,7 @@ from tau_agent.harness import AgentHarness, QueueMode
 from tau_agent.messages import AgentMessage, AssistantMessage, BashExecutionMessage, UserMessage
 from tau_agent.provider import ModelProvider, RetryNotice, StreamOptions, ThinkingLevel
 from tau_agent.session.log import SessionLog
+from tau_agent.session.state import SessionState
 from tau_agent.tools import AgentTool, AgentToolResult
 from tau_ai.model import Model
 from tau_coding.resources.loader import Resources
@@ -72,11 +73,7 @@ class CodingSession:
             steering_mode=steering_mode,
             follow_up_mode=follow_up_mode,
         )
-        recorded = state.model
-        if recorded is None or (recorded.provider, recorded.model_id) != (model.provider, model.id):
-            log.append_model_change(model.provider, model.id)
-        if state.thinking_level != thinking_level:
-            log.append_thinking_level_change(thinking_level)
+        self._record_settings(state)
 
     # -- state ------------------------------------------------------------------------------
 
@@ -231,3 +228,23 @@ class CodingSession:
 
     def close(self) -> None:
         self.log.close()
+
+    # -- switching the session file (new, switch, fork, navigate) -------------------------------
+
+    def use_log(self, log: SessionLog) -> None:
+        """Continue in ``log`` (a new, forked or other session, or the same one re-navigated):
+        the transcript becomes its path; the current model and thinking level carry over and
+        are recorded there if it says otherwise. The caller closes the previous log. Not while
+        a prompt runs (AgentBusyError)."""
+        state = log.state()
+        self.harness.replace_messages(state.messages)
+        self.log = log
+        self.harness.options.session_id = log.header.id
+        self._record_settings(state)
+
+    def _record_settings(self, state: SessionState) -> None:
+        model, recorded = self._model, state.model
+        if recorded is None or (recorded.provider, recorded.model_id) != (model.provider, model.id):
+            self.log.append_model_change(model.provider, model.id)
+        if state.thinking_level != self.thinking_level:
+            self.log.append_thinking_level_change(self.thinking_level)

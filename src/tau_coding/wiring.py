@@ -143,22 +143,7 @@ def build_session(
     for diagnostic in diagnostics:
         warn(str(diagnostic))
     config = load_models(paths, warn)
-    auth = AuthStore(paths.auth_file)
-    resolver = KeyResolver(environ)
-
-    def key_for(provider: str) -> str | None:
-        configured = config.providers.get(provider)
-        try:
-            return resolve_api_key(
-                provider,
-                cli_key=options.api_key,
-                auth=auth,
-                resolver=resolver,
-                models_json_key=configured.api_key if configured else None,
-            )
-        except AuthError as exc:
-            raise ConfigurationError(str(exc)) from exc
-
+    key_for = _key_lookup(options, config, paths, environ)
     model, level = choose_model(options, settings, config, lambda p: key_for(p) is not None)
     api_key = key_for(model.provider)
     if api_key is None and not _is_local(model):
@@ -182,7 +167,7 @@ def build_session(
     )
     for diagnostic in resources.diagnostics:
         warn(str(diagnostic))
-    log = _open_log(options, paths, cwd)
+    log = _open_log(options, session_manager(options, environ, cwd))
     make = provider_factory or _http_provider
     return CodingSession(
         log=log,
@@ -198,6 +183,56 @@ def build_session(
         steering_mode=settings.get("steeringMode", "one-at-a-time"),
         follow_up_mode=settings.get("followUpMode", "one-at-a-time"),
     )
+
+
+def _key_lookup(
+    options: Options, config: ModelsConfig, paths: TauPaths, environ: Mapping[str, str]
+) -> Callable[[str], str | None]:
+    """The API key for a provider (``--api-key``, auth.json, environment, models.json), or None."""
+    auth = AuthStore(paths.auth_file)
+    resolver = KeyResolver(environ)
+
+    def key_for(provider: str) -> str | None:
+        configured = config.providers.get(provider)
+        try:
+            return resolve_api_key(
+                provider,
+                cli_key=options.api_key,
+                auth=auth,
+                resolver=resolver,
+                models_json_key=configured.api_key if configured else None,
+            )
+        except AuthError as exc:
+            raise ConfigurationError(str(exc)) from exc
+
+    return key_for
+
+
+def available_models(
+    options: Options, environ: Mapping[str, str], cwd: Path, *, warn: Callable[[str], object]
+) -> list[Model]:
+    """Models a session could switch to: those whose provider has a key, and local servers."""
+    paths = TauPaths.from_env(environ, cwd)
+    config = load_models(paths, warn)
+    key_for = _key_lookup(options, config, paths, environ)
+    usable: dict[str, bool] = {}
+    out: list[Model] = []
+    for model in config.models:
+        if model.provider not in usable:
+            try:
+                usable[model.provider] = key_for(model.provider) is not None
+            except ConfigurationError:
+                usable[model.provider] = False
+        if usable[model.provider] or _is_local(model):
+            out.append(model)
+    return out
+
+
+def session_manager(options: Options, environ: Mapping[str, str], cwd: Path) -> SessionManager:
+    """The sessions of ``cwd`` (or of ``--session-dir``), as ``build_session`` opens them."""
+    paths = TauPaths.from_env(environ, cwd)
+    directory = Path(options.session_dir).expanduser() if options.session_dir else None
+    return SessionManager(paths.sessions_dir, str(paths.cwd), directory=directory)
 
 
 def _http_provider(model: Model, api_key: str | None) -> ModelProvider:
@@ -223,9 +258,7 @@ def _active_tools(
     return list(create_coding_tools(cwd, settings=tool_settings, names=names).values())
 
 
-def _open_log(options: Options, paths: TauPaths, cwd: Path) -> SessionLog:
-    directory = Path(options.session_dir).expanduser() if options.session_dir else None
-    manager = SessionManager(paths.sessions_dir, str(paths.cwd), directory=directory)
+def _open_log(options: Options, manager: SessionManager) -> SessionLog:
     if options.no_session:
         return manager.in_memory()
     try:

@@ -1,0 +1,205 @@
+"""RpcServer: reads commands, answers each one, and streams the session's events.
+
+Commands are handled one at a time in the order they arrive; a command whose work takes a
+while (a prompt's run, a user's bash command, a compaction) answers when it is accepted or
+done and lets the next command in meanwhile, so ``steer``, ``abort`` and ``get_state`` work
+mid-run. Events go out as they happen, without ids. No line of input can stop the server:
+an unreadable line gets a ``parse`` error, a bad command an error response, and a failure
+inside a handler becomes that command's error. When the input ends the run in progress is
+aborted and awaited (every message it finished is already on disk), dialogs resolve to their
+defaults, and the session file is closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+from tau_agent.cancellation import CancellationToken
+from tau_agent.content import ImageContent, TextContent
+from tau_agent.messages import UserMessage
+from tau_coding.modes.rpc.fields import Fields
+from tau_coding.modes.rpc.framing import BadLine, decode_line, read_lines
+from tau_coding.modes.rpc.output import RpcOutput
+from tau_coding.modes.rpc.responses import NO_DATA, CommandError, failure, success
+from tau_coding.modes.rpc.ui_bridge import RpcExtensionUI
+from tau_coding.session_control import SessionControl
+from tau_coding.session_events import SessionEvent, session_event_to_dict
+
+Handler = Callable[["RpcServer", Fields, Any], Awaitable[Any]]
+DEFERRED: Any = object()  # the handler answers later (from a task it started)
+
+
+class RpcServer:
+    def __init__(self, control: SessionControl, output: RpcOutput, handlers: dict[str, Handler]) -> None:
+        self.control = control
+        self.out = output
+        self.ui = RpcExtensionUI(output)
+        self._handlers = handlers
+        self._run: asyncio.Task[None] | None = None
+        self._bash: CancellationToken | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._aborting = False
+
+    # -- state the handlers read ---------------------------------------------------------------------
+
+    @property
+    def is_streaming(self) -> bool:
+        return self._run is not None and not self._run.done()
+
+    @property
+    def bash_running(self) -> bool:
+        return self._bash is not None
+
+    # -- the loop --------------------------------------------------------------------------------------
+
+    async def serve(self, reader: asyncio.StreamReader) -> None:
+        """Answer commands until ``reader`` ends, then shut down cleanly."""
+        try:
+            async for line in read_lines(reader):
+                await self.handle_line(line)
+        finally:
+            await self.shutdown()
+
+    async def handle_line(self, line: bytes | BadLine) -> None:
+        if isinstance(line, bytes) and not line.strip():
+            return  # blank lines (keep-alives, a stray CRLF) are not commands
+        command = decode_line(line) if isinstance(line, bytes) else line
+        if isinstance(command, BadLine):
+            self.out.send(failure("parse", None, command.error))
+            return
+        await self.dispatch(command)
+
+    async def dispatch(self, command: dict[str, Any]) -> None:
+        request_id = command.get("id")
+        kind = command.get("type")
+        if not isinstance(kind, str):
+            self.out.send(
+                failure("parse", request_id, "Failed to parse command: missing string field 'type'")
+            )
+            return
+        if kind == "extension_ui_response":
+            self.ui.resolve(command)  # a late or unknown id is ignored, as the dialog is gone
+            return
+        handler = self._handlers.get(kind)
+        if handler is None:
+            self.out.send(failure(kind, request_id, f"Unknown command: {kind}"))
+            return
+        try:
+            data = await handler(self, Fields(command), request_id)
+        except Exception as exc:  # whatever went wrong, it is this command's error, not the server's end
+            self.out.send(failure(kind, request_id, _one_line(exc)))
+            return
+        if data is not DEFERRED:
+            self.out.send(success(kind, request_id, data))
+
+    # -- runs --------------------------------------------------------------------------------------------
+
+    def start_run(
+        self, command: str, request_id: Any, events: Callable[[], AsyncIterator[SessionEvent]]
+    ) -> None:
+        """Stream ``events()`` in a task; queued steering or follow-ups left over run after it."""
+        if self.is_streaming:
+            raise CommandError(
+                "Agent is already processing; send streamingBehavior 'steer' or 'followUp' to queue the message"
+            )
+        if self.bash_running:
+            raise CommandError("A bash command is running; wait for it or send abort_bash")
+        self._aborting = False
+        self._run = self.spawn(self._drive(command, request_id, events))
+
+    async def _drive(
+        self, command: str, request_id: Any, events: Callable[[], AsyncIterator[SessionEvent]]
+    ) -> None:
+        session = self.control.session
+        try:
+            await self._pump(events())
+            while session.harness.pending_count and not self._aborting:
+                await self._pump(session.continue_())
+        except Exception as exc:  # a second response for the same command, as Pi sends
+            self.out.send(failure(command, request_id, _one_line(exc)))
+
+    async def _pump(self, events: AsyncIterator[SessionEvent]) -> None:
+        send, to_dict = self.out.send, session_event_to_dict
+        async for event in events:
+            send(to_dict(event))
+
+    def queue(self, kind: str, text: str, images: list[ImageContent]) -> None:
+        """Queue a steering or follow-up message (templates and skills expanded)."""
+        harness = self.control.session.harness
+        expanded = self.control.session.expand(text)
+        message = UserMessage([TextContent(expanded), *images] if images else expanded)
+        (harness.steer if kind == "steer" else harness.follow_up)(message)
+
+    async def abort(self) -> None:
+        """Stop the run (queued messages are dropped) and wait until it has ended."""
+        run = self._run
+        if run is None or run.done():
+            return
+        self._aborting = True
+        self.control.session.harness.clear_queues()
+        self.control.session.cancel()
+        await asyncio.shield(run)
+
+    # -- bash ----------------------------------------------------------------------------------------------
+
+    def start_bash(self, request_id: Any, command: str) -> None:
+        if self.is_streaming or self.bash_running:
+            raise CommandError("Cannot run bash while the agent or another bash command is running")
+        token = self._bash = CancellationToken()
+        self.spawn(self._run_bash(request_id, command, token))
+
+    async def _run_bash(self, request_id: Any, command: str, token: CancellationToken) -> None:
+        if token.cancelled:  # abort_bash came before the command started: nothing ran, nothing recorded
+            self._bash = None
+            cancelled = {"output": "", "exitCode": None, "cancelled": True, "truncated": False}
+            self.out.send(success("bash", request_id, cancelled))
+            return
+        try:
+            message = await self.control.session.run_bash(command, signal=token)
+        except Exception as exc:
+            self.out.send(failure("bash", request_id, _one_line(exc)))
+            return
+        finally:
+            self._bash = None
+        data: dict[str, Any] = {
+            "output": message.output,
+            "exitCode": message.exit_code,
+            "cancelled": message.cancelled,
+            "truncated": message.truncated,
+        }
+        if message.full_output_path:
+            data["fullOutputPath"] = message.full_output_path
+        self.out.send(success("bash", request_id, data))
+
+    def abort_bash(self) -> None:
+        if self._bash is not None:
+            self._bash.cancel("aborted by the client")
+
+    # -- tasks and shutdown ----------------------------------------------------------------------------
+
+    def spawn(self, work: Awaitable[None]) -> asyncio.Task[None]:
+        task: asyncio.Task[None] = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def shutdown(self) -> None:
+        self.ui.cancel_all()
+        self.abort_bash()
+        with contextlib.suppress(Exception):
+            await self.abort()
+        if self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        self.control.session.close()
+        self.out.flush()
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return text.splitlines()[0] if "\n" in text else text
+
+
+__all__ = ["DEFERRED", "NO_DATA", "Handler", "RpcServer"]

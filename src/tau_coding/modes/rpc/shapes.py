@@ -1,0 +1,113 @@
+"""Pi's JSON shapes for the values RPC responses carry: models, session listings, tree entries."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tau_agent.messages import AssistantMessage, UserMessage
+from tau_agent.session.entries import MessageEntry, SessionEntry
+from tau_ai.model import Model
+from tau_coding.resources.loader import Resources
+from tau_coding.session_control import user_text
+from tau_coding.sessions.listing import SessionInfo
+
+PREVIEW_CHARS = 200
+
+
+def model_to_dict(model: Model) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "id": model.id,
+        "name": model.name or model.id,
+        "api": model.api,
+        "provider": model.provider,
+        "baseUrl": model.base_url,
+        "reasoning": model.reasoning,
+        "input": list(model.input),
+        "contextWindow": model.context_window,
+        "maxTokens": model.max_tokens,
+        "cost": {
+            "input": model.cost.input,
+            "output": model.cost.output,
+            "cacheRead": model.cost.cache_read,
+            "cacheWrite": model.cost.cache_write,
+        },
+    }
+    if model.headers:
+        out["headers"] = dict(model.headers)
+    if model.compat:
+        out["compat"] = dict(model.compat)
+    return out
+
+
+def session_info_to_dict(info: SessionInfo) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "path": str(info.path),
+        "id": info.id,
+        "cwd": info.cwd,
+        "created": info.created.isoformat(),
+        "modified": info.modified.isoformat(),
+        "messageCount": info.message_count,
+        "firstMessage": info.first_message,
+    }
+    if info.name:
+        out["name"] = info.name
+    if info.parent_session:
+        out["parentSession"] = info.parent_session
+    return out
+
+
+def resource_commands(resources: Resources | None) -> list[dict[str, Any]]:
+    """Prompt templates and skills a prompt may invoke with ``/name`` (``get_commands``)."""
+    if resources is None:
+        return []
+    out: list[dict[str, Any]] = []
+    for template in resources.prompt_templates:
+        out.append(
+            {
+                "name": template.name,
+                "description": template.description,
+                "source": "prompt",
+                "location": template.source,
+                "path": str(template.path),
+            }
+        )
+    for skill in resources.skills:
+        out.append(
+            {
+                "name": f"skill:{skill.name}",
+                "description": skill.description,
+                "source": "skill",
+                "location": skill.source,
+                "path": str(skill.file_path),
+            }
+        )
+    return out
+
+
+def tree_entry_to_dict(entry: SessionEntry, labels: dict[str, str]) -> dict[str, Any]:
+    """One node of ``get_tree``: ids, kind, and for messages the role and a text preview."""
+    out: dict[str, Any] = {
+        "id": entry.id,
+        "parentId": entry.parent_id,
+        "type": entry.type,
+        "timestamp": entry.timestamp,
+    }
+    if isinstance(entry, MessageEntry):
+        message = entry.try_message()
+        if message is not None:
+            out["role"] = message.role
+            text = (
+                user_text(message)
+                if isinstance(message, UserMessage)
+                else message.text
+                if isinstance(message, AssistantMessage)
+                else ""
+            )
+            if text:
+                out["preview"] = text[:PREVIEW_CHARS]
+    if entry.id in labels:
+        out["label"] = labels[entry.id]
+    return out
+
+
+__all__ = ["model_to_dict", "resource_commands", "session_info_to_dict", "tree_entry_to_dict"]

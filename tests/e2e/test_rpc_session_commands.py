@@ -1,0 +1,157 @@
+"""Every session-level RPC command against the real ``tau --mode rpc`` process."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tau_ai.testing.scripted_streams import ScriptedReply
+from tau_coding.coding_session import CodingSession
+from tau_coding.rpc_client import RpcError
+from tests.e2e.rpc_project import API, configure_two_models, make_project, start
+from tests.e2e.scripted_project import server
+
+
+async def test_models_thinking_and_queue_modes(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    async with server(API, [ScriptedReply(text="ok")]) as srv:
+        configure_two_models(project, srv.url)
+        tau = await start(project)
+        models = await tau.get_available_models()
+        ours = [m["id"] for m in models if m["provider"] == "scripted"]
+        assert ours == ["scripted-model", "second-model"]
+        second = await tau.set_model("scripted", "second-model")
+        assert (second["id"], second["contextWindow"], second["baseUrl"]) == ("second-model", 100000, srv.url)
+        assert (await tau.get_state())["model"]["id"] == "second-model"
+        with pytest.raises(RpcError, match="Model not found: scripted/missing"):
+            await tau.set_model("scripted", "missing")
+        cycled = await tau.request("cycle_model")
+        assert cycled["model"]["id"] != "second-model" and cycled["isScoped"] is False
+        await tau.set_model("scripted", "scripted-model")
+        assert await tau.request("cycle_thinking_level") == {"level": "minimal"}
+        await tau.set_thinking_level("high")
+        assert await tau.request("cycle_thinking_level") == {"level": "off"}
+        await tau.set_model("scripted", "second-model")
+        assert await tau.request("cycle_thinking_level") is None  # not a reasoning model
+        await tau.request("set_steering_mode", mode="all")
+        await tau.request("set_follow_up_mode", mode="all")
+        state = await tau.get_state()
+        assert (state["steeringMode"], state["followUpMode"]) == ("all", "all")
+        await tau.prompt_and_wait("hello")
+        body = srv.requests[-1].json()
+        assert body["model"] == "second-model"
+        assert await tau.close() == 0
+
+
+async def test_bash_output_reaches_the_next_prompt_and_abort_bash_stops_a_command(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    async with server(API, [ScriptedReply(text="Seen it.")]) as srv:
+        project.configure(srv.url)
+        tau = await start(project)
+        result = await tau.bash("echo from-the-user")
+        assert result == {"output": "from-the-user", "exitCode": 0, "cancelled": False, "truncated": False}
+        await tau.send({"id": "slow", "type": "bash", "command": "sleep 10; echo late"})
+        await tau.request("abort_bash")
+        slow = await tau.wait_for("response")
+        assert slow[-1]["id"] == "slow", slow
+        assert slow[-1]["data"]["cancelled"] is True, slow
+        await tau.prompt_and_wait("What did I run?")
+        assert "Ran `echo from-the-user`" in json.dumps(srv.requests[0].json())
+        assert await tau.close() == 0
+
+
+async def test_fork_tree_labels_names_export_and_switching(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    async with server(API, [ScriptedReply(text="One."), ScriptedReply(text="Two.")]) as srv:
+        project.configure(srv.url)
+        tau = await start(project)
+        await tau.prompt_and_wait("first question")
+        await tau.prompt_and_wait("second question")
+        original = (await tau.get_state())["sessionFile"]
+        await tau.set_session_name("feature work")
+        assert (await tau.get_state())["sessionName"] == "feature work"
+        with pytest.raises(RpcError, match="non-empty"):
+            await tau.set_session_name("")
+
+        forks = await tau.get_fork_messages()
+        assert [f["text"] for f in forks] == ["first question", "second question"]
+        tree = await tau.get_tree()
+        ids = {e["id"] for e in tree["entries"]}
+        assert forks[1]["entryId"] in ids and tree["leafId"] in ids
+        await tau.set_label(forks[0]["entryId"], "start")
+        labelled = [e for e in (await tau.get_tree())["entries"] if e.get("label") == "start"]
+        assert [e["id"] for e in labelled] == [forks[0]["entryId"]]
+
+        exported = await tau.export_html(str(tmp_path / "out" / "session.html"))
+        page = Path(exported).read_text()
+        assert "second question" in page and "Two." in page
+
+        assert await tau.fork(forks[1]["entryId"]) == "second question"
+        state = await tau.get_state()
+        assert state["sessionFile"] != original and state["messageCount"] == 2
+        assert [m["role"] for m in await tau.get_messages()] == ["user", "assistant"]
+        forked_file = Path(state["sessionFile"])
+        header = json.loads(forked_file.read_text().splitlines()[0])
+        assert header["parentSession"] == original
+
+        await tau.switch_session(original)
+        assert (await tau.get_state())["messageCount"] == 4
+        first_user = forks[0]["entryId"]
+        assert await tau.navigate_tree(first_user) == first_user
+        assert [m["role"] for m in await tau.get_messages()] == ["user"]
+        assert await tau.navigate_tree(None) is None
+        assert await tau.get_messages() == []
+
+        listed = await tau.list_sessions()
+        assert {s["path"] for s in listed} == {original, str(forked_file)}
+        assert any(s.get("name") == "feature work" for s in listed)
+        assert len(await tau.list_sessions(everywhere=True)) == 2
+
+        assert await tau.new_session() is True
+        fresh = await tau.get_state()
+        assert fresh["messageCount"] == 0 and fresh["sessionFile"] not in (original, str(forked_file))
+        assert await tau.get_last_assistant_text() is None
+        assert await tau.close() == 0
+
+
+async def test_commands_reload_and_features_that_may_be_absent(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    prompts = project.root / ".tau" / "prompts"
+    prompts.mkdir(parents=True)
+    (prompts / "review.md").write_text("---\ndescription: Review the code\n---\nReview $1\n")
+    async with server(API, [ScriptedReply(text="ok")]) as srv:
+        project.configure(srv.url)
+        tau = await start(project)
+        commands = (await tau.request("get_commands"))["commands"]
+        assert commands == [
+            {
+                "name": "review",
+                "description": "Review the code",
+                "source": "prompt",
+                "location": "project",
+                "path": str(prompts / "review.md"),
+            }
+        ]
+        (prompts / "fix.md").write_text("---\ndescription: Fix it\n---\nFix $1\n")
+        await tau.request("reload")
+        names = [c["name"] for c in (await tau.request("get_commands"))["commands"]]
+        assert sorted(names) == ["fix", "review"]
+        await tau.prompt_and_wait("/fix main.py")
+        assert "Fix main.py" in json.dumps(srv.requests[0].json())
+        assert (await tau.get_state())["messageCount"] == 2  # reload kept the conversation
+
+        await tau.request("abort_retry")
+        for command, fields, feature in (
+            ("compact", {}, "compact"),
+            ("set_auto_compaction", {"enabled": False}, "set_auto_compaction"),
+            ("get_context_usage", {}, "context_usage"),
+            ("set_auto_retry", {"enabled": False}, "set_auto_retry"),
+        ):
+            response = await tau.request_response(command, **fields)
+            if hasattr(CodingSession, feature):
+                assert response["success"] is True, response
+            else:
+                assert response["success"] is False and "not available" in response["error"]
+        assert await tau.close() == 0
