@@ -152,6 +152,33 @@ def usage_to_dict(usage: Usage) -> Json:
     return out
 
 
+def _usage_fast(data: dict[str, Any]) -> Usage | None:
+    """The usual shape (every field present, well typed) read in one go; None: use the careful path."""
+    try:
+        i, o, cr, cw, tt, c = (
+            data["input"],
+            data["output"],
+            data["cacheRead"],
+            data["cacheWrite"],
+            data["totalTokens"],
+            data["cost"],
+        )
+        r = data.get("reasoning", 0)
+        if type(i) is int and type(o) is int and type(cr) is int and type(cw) is int and type(tt) is int:
+            if type(r) is int and type(c) is dict:
+                cost = Cost(
+                    float(c["input"]),
+                    float(c["output"]),
+                    float(c["cacheRead"]),
+                    float(c["cacheWrite"]),
+                    float(c["total"]),
+                )
+                return Usage(i, o, cr, cw, r, tt, cost)
+    except (KeyError, TypeError, ValueError):
+        pass
+    return None
+
+
 def _number(data: Mapping[str, Any], key: str, kind: type[int] | type[float]) -> Any:
     value = data.get(key)
     if type(value) is kind:
@@ -165,7 +192,11 @@ def _number(data: Mapping[str, Any], key: str, kind: type[int] | type[float]) ->
 
 
 def usage_from_dict(data: Any) -> Usage:
-    if type(data) is not dict and not isinstance(data, Mapping):
+    if type(data) is dict:
+        fast = _usage_fast(data)
+        if fast is not None:
+            return fast
+    elif not isinstance(data, Mapping):
         return Usage()
     cost = data.get("cost")
     return Usage(
@@ -272,6 +303,10 @@ def message_to_dict(message: AgentMessage) -> Json:
     }
 
 
+def _text_or_empty(value: Any) -> str:
+    return value if type(value) is str else str(value or "")
+
+
 def message_from_dict(data: Any) -> AgentMessage:
     """Read a message; raises WireError (one line) for anything it cannot make sense of."""
     if type(data) is not dict and not isinstance(data, Mapping):
@@ -286,16 +321,17 @@ def message_from_dict(data: Any) -> AgentMessage:
         if stop not in ("stop", "length", "toolUse", "error", "aborted"):
             raise WireError(f"unknown stopReason {stop!r}")
         blocks = _blocks(data.get("content", []), (TextContent, ThinkingContent, ToolCall), "assistant")
+        get = data.get
         return AssistantMessage(
-            content=blocks,
-            api=str(data.get("api") or ""),
-            provider=str(data.get("provider") or ""),
-            model=str(data.get("model") or ""),
-            usage=usage_from_dict(data.get("usage")),
-            stop_reason=stop,
-            error_message=data.get("errorMessage"),
-            response_id=data.get("responseId"),
-            timestamp=timestamp,
+            blocks,
+            _text_or_empty(get("api")),
+            _text_or_empty(get("provider")),
+            _text_or_empty(get("model")),
+            usage_from_dict(get("usage")),
+            stop,
+            get("errorMessage"),
+            get("responseId"),
+            timestamp,
         )
     if role == "toolResult":
         content = data.get("content", [])
