@@ -164,16 +164,16 @@ def _usage_fast(data: dict[str, Any]) -> Usage | None:
             data["cost"],
         )
         r = data.get("reasoning", 0)
-        if type(i) is int and type(o) is int and type(cr) is int and type(cw) is int and type(tt) is int:
-            if type(r) is int and type(c) is dict:
-                cost = Cost(
-                    float(c["input"]),
-                    float(c["output"]),
-                    float(c["cacheRead"]),
-                    float(c["cacheWrite"]),
-                    float(c["total"]),
-                )
-                return Usage(i, o, cr, cw, r, tt, cost)
+        ints = type(i) is int and type(o) is int and type(cr) is int and type(cw) is int and type(tt) is int
+        if ints and type(r) is int and type(c) is dict:
+            cost = Cost(
+                float(c["input"]),
+                float(c["output"]),
+                float(c["cacheRead"]),
+                float(c["cacheWrite"]),
+                float(c["total"]),
+            )
+            return Usage(i, o, cr, cw, r, tt, cost)
     except (KeyError, TypeError, ValueError):
         pass
     return None
