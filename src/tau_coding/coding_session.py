@@ -17,12 +17,16 @@ from typing import Any
 from tau_agent.cancellation import CancellationToken
 from tau_agent.content import ImageContent, TextContent
 from tau_agent.events import AgentEvent, MessageEndEvent, MessageUpdateEvent
-from tau_agent.harness import AgentHarness, QueueMode
+from tau_agent.harness import AgentBusyError, AgentHarness, QueueMode
 from tau_agent.messages import AgentMessage, AssistantMessage, BashExecutionMessage, UserMessage
 from tau_agent.provider import ModelProvider, RetryNotice, StreamOptions, ThinkingLevel
+from tau_agent.session.entries import BranchSummaryEntry
 from tau_agent.session.log import SessionLog
 from tau_agent.tools import AgentTool, AgentToolResult
 from tau_ai.model import Model
+from tau_coding.compaction.context_usage import ContextUsage
+from tau_coding.compaction.runner import CompactionResult, CompactionSettings
+from tau_coding.compaction.session_compactor import SessionCompactor
 from tau_coding.resources.loader import Resources
 from tau_coding.session_events import AgentSettledEvent, AutoRetryEndEvent, AutoRetryStartEvent, SessionEvent
 from tau_coding.tools.bash import run_command
@@ -48,6 +52,8 @@ class CodingSession:
         max_turns: int | None = None,
         steering_mode: QueueMode = "one-at-a-time",
         follow_up_mode: QueueMode = "one-at-a-time",
+        compaction: CompactionSettings | None = None,
+        summary_model: Model | None = None,
     ) -> None:
         self.log = log
         self.cwd = cwd
@@ -72,6 +78,14 @@ class CodingSession:
             steering_mode=steering_mode,
             follow_up_mode=follow_up_mode,
         )
+        self.compactor = SessionCompactor(
+            log,
+            self.harness,
+            settings=compaction or CompactionSettings(),
+            current_model=lambda: self._model,
+            provider_factory=provider_factory,
+            summary_model=summary_model,
+        )
         recorded = state.model
         if recorded is None or (recorded.provider, recorded.model_id) != (model.provider, model.id):
             log.append_model_change(model.provider, model.id)
@@ -94,7 +108,7 @@ class CodingSession:
 
     @property
     def is_running(self) -> bool:
-        return self.harness.is_running
+        return self.harness.is_running or self.compactor.is_compacting
 
     @property
     def session_id(self) -> str:
@@ -122,11 +136,16 @@ class CodingSession:
         content: str | list[TextContent | ImageContent] = (
             [TextContent(expanded), *images] if images else expanded
         )
-        return self._drive(self.harness.prompt_message(UserMessage(content)))
+        if self.is_running:
+            raise AgentBusyError(
+                "Cannot start a new prompt while a run is active; steer or queue a follow-up instead"
+            )
+        message = UserMessage(content)
+        return self._drive(lambda: self.harness.prompt_message(message), check_first=True)
 
     def continue_(self) -> AsyncGenerator[SessionEvent, None]:
         """Run again from the record as it stands (e.g. after a failed reply)."""
-        return self._drive(self.harness.continue_())
+        return self._drive(self.harness.continue_, check_first=False)
 
     def steer(self, text: str) -> None:
         self.harness.steer(self.expand(text))
@@ -136,8 +155,34 @@ class CodingSession:
 
     def cancel(self) -> None:
         self.harness.cancel()
+        self.compactor.cancel()
 
-    async def _drive(self, run: AsyncIterator[AgentEvent]) -> AsyncGenerator[SessionEvent, None]:
+    async def _drive(
+        self, start: Callable[[], AsyncIterator[AgentEvent]], *, check_first: bool
+    ) -> AsyncGenerator[SessionEvent, None]:
+        """One prompt to its settled end: compaction before and after, one retry on overflow."""
+        compactor = self.compactor
+        if check_first and compactor.should_compact():
+            async for event in compactor.auto("threshold"):
+                yield self._announce(event)
+        async for event in self._relay(start()):
+            yield event
+        failed = compactor.overflowed_reply() if compactor.settings.enabled else None
+        if failed is not None:
+            compactor.drop_failed_reply(failed)
+            async for event in compactor.auto("overflow", will_retry=True):
+                yield self._announce(event)
+            if compactor.succeeded:
+                async for event in self._relay(self.harness.continue_()):
+                    yield event
+        last = self.harness.messages[-1] if self.harness.messages else None
+        aborted = isinstance(last, AssistantMessage) and last.stop_reason == "aborted"
+        if not aborted and compactor.overflowed_reply() is None and compactor.should_compact():
+            async for event in compactor.auto("threshold"):
+                yield self._announce(event)
+        yield self._announce(AgentSettledEvent())
+
+    async def _relay(self, run: AsyncIterator[AgentEvent]) -> AsyncGenerator[SessionEvent, None]:
         async with aclosing(run) as events:  # type: ignore[type-var]
             async for event in events:
                 for pending in self._take_pending():
@@ -152,7 +197,6 @@ class CodingSession:
                 yield self._announce(event)
         for pending in self._take_pending():
             yield pending
-        yield self._announce(AgentSettledEvent())
 
     def _announce(self, event: SessionEvent) -> SessionEvent:
         for listener in list(self._listeners):
@@ -177,6 +221,25 @@ class CodingSession:
         assert notice is not None
         failed = message.stop_reason in ("error", "aborted")
         return AutoRetryEndEvent(not failed, notice.attempt, message.error_message if failed else None)
+
+    # -- context and compaction (compaction/session_compactor.py does the work) ---------------
+
+    def context_usage(self) -> ContextUsage:
+        """Tokens the next request will carry, of the model's window (provider-calibrated)."""
+        return self.compactor.usage()
+
+    async def compact(self, custom_instructions: str | None = None) -> CompactionResult:
+        """Summarise all but the recent tail now; ``cancel()`` stops it. Refused while running
+        (AgentBusyError); raises SummaryError saying why when nothing could be compacted."""
+        return await self.compactor.compact(custom_instructions)
+
+    async def navigate(
+        self, entry_id: str | None, *, summarize: bool = False, custom_instructions: str | None = None
+    ) -> BranchSummaryEntry | None:
+        """Continue from ``entry_id``; with ``summarize`` the path left behind becomes a branch summary."""
+        return await self.compactor.navigate(
+            entry_id, summarize=summarize, custom_instructions=custom_instructions
+        )
 
     # -- settings that become entries ----------------------------------------------------------
 

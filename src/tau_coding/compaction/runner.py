@@ -1,0 +1,123 @@
+"""Compacting a session log: plan, summarise, append the ``compaction`` entry.
+
+The JSONL file is only ever appended to: the entry records the summary, the first entry
+kept verbatim, the context size before, and the file lists in ``details``. Replaying the log
+afterwards (``SessionLog.state``) gives the new context; the caller swaps it into the harness.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from tau_agent.cancellation import CancellationToken
+from tau_agent.session.entries import BranchSummaryEntry, CompactionEntry
+from tau_agent.session.log import SessionLog
+from tau_coding.compaction.context_usage import ContextUsage
+from tau_coding.compaction.planner import plan_compaction
+from tau_coding.compaction.summarizer import (
+    CompactionCancelledError,
+    Summarizer,
+    SummaryError,
+    summarize_plan,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionSettings:
+    """``compaction.*`` settings: on/off, tokens left free for a reply, tokens kept verbatim."""
+
+    enabled: bool = True
+    reserve_tokens: int = 16_384
+    keep_recent_tokens: int = 20_000
+
+    @classmethod
+    def from_settings(cls, get: Callable[[str], Any]) -> CompactionSettings:
+        """Read ``compaction.enabled/reserveTokens/keepRecentTokens``; missing keys keep defaults."""
+        default = cls()
+        enabled, reserve, keep = (
+            get("compaction.enabled"),
+            get("compaction.reserveTokens"),
+            get("compaction.keepRecentTokens"),
+        )
+        return cls(
+            enabled=default.enabled if enabled is None else bool(enabled),
+            reserve_tokens=default.reserve_tokens if reserve is None else max(0, int(reserve)),
+            keep_recent_tokens=default.keep_recent_tokens if keep is None else max(0, int(keep)),
+        )
+
+    def threshold(self, window: int) -> int:
+        return window - self.reserve_tokens
+
+    def over_threshold(self, usage: ContextUsage) -> bool:
+        return usage.tokens > self.threshold(usage.window)
+
+    def keep_budget(self, window: int) -> int:
+        """Tokens to keep verbatim: the setting, but never more than half of what may be used."""
+        return max(0, min(self.keep_recent_tokens, self.threshold(window) // 2))
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionResult:
+    summary: str
+    first_kept_entry_id: str
+    tokens_before: int
+    details: Any = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "summary": self.summary,
+            "firstKeptEntryId": self.first_kept_entry_id,
+            "tokensBefore": self.tokens_before,
+        }
+        if self.details is not None:
+            out["details"] = self.details
+        return out
+
+
+class NothingToCompactError(SummaryError):
+    """The context is already as small as compaction can make it."""
+
+
+def _details_for(log: SessionLog) -> Callable[[str], Any]:
+    def details(entry_id: str) -> Any:
+        entry = log.tree.get(entry_id)
+        return entry.details if isinstance(entry, CompactionEntry | BranchSummaryEntry) else None
+
+    return details
+
+
+async def compact_log(
+    log: SessionLog,
+    summarizer: Summarizer,
+    *,
+    tokens_before: int,
+    keep_recent_tokens: int,
+    signal: CancellationToken,
+    custom_instructions: str | None = None,
+) -> CompactionResult:
+    """Summarise all but the recent tail of the log's current context; append the entry.
+
+    Raises ``SummaryError`` (``NothingToCompactError`` when there is nothing to summarise);
+    the log is unchanged then.
+    """
+    state = log.state()
+    plan = plan_compaction(
+        state.messages,
+        state.message_entry_ids,
+        keep_recent_tokens=keep_recent_tokens,
+        tokens_before=tokens_before,
+        details_for=_details_for(log),
+    )
+    if plan is None:
+        raise NothingToCompactError("nothing to compact: the context is only recent messages")
+    summary = await summarize_plan(plan, summarizer, signal, custom_instructions)
+    if signal.cancelled:
+        raise CompactionCancelledError("compaction cancelled")
+    details = plan.file_ops.to_details()
+    log.append_compaction(summary, plan.first_kept_entry_id, tokens_before, details)
+    return CompactionResult(summary, plan.first_kept_entry_id, tokens_before, details)
+
+
+__all__ = ["CompactionResult", "CompactionSettings", "NothingToCompactError", "compact_log"]

@@ -1,0 +1,170 @@
+"""Compaction inside a live CodingSession: when to compact, and how the transcript follows.
+
+The session asks ``should_compact`` before each prompt and after each run, and calls
+``auto`` (which yields ``auto_compaction_start``/``end``) when it says yes; after a reply
+that failed with a context overflow it calls ``drop_failed_reply``, compacts and retries.
+Every compaction appends an entry to the log, then the harness transcript is replaced by
+the log's replay, so what the model sees next is exactly what a reopened session would.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator, Callable
+from typing import Literal
+
+from tau_agent.cancellation import CancellationToken
+from tau_agent.harness import AgentBusyError, AgentHarness
+from tau_agent.messages import AssistantMessage
+from tau_agent.provider import ModelProvider
+from tau_agent.session.entries import BranchSummaryEntry, MessageEntry
+from tau_agent.session.log import SessionLog
+from tau_agent.tools import tool_spec
+from tau_ai.model import Model
+from tau_ai.overflow import is_context_overflow
+from tau_coding.compaction.branch import summarize_branch
+from tau_coding.compaction.context_usage import ContextUsage, context_usage
+from tau_coding.compaction.runner import CompactionResult, CompactionSettings, compact_log
+from tau_coding.compaction.summarizer import CompactionCancelledError, Summarizer, SummaryError
+from tau_coding.session_events import AutoCompactionEndEvent, AutoCompactionStartEvent, SessionEvent
+
+
+class SessionCompactor:
+    """Compaction state of one session: settings, the summary model, the running compaction."""
+
+    def __init__(
+        self,
+        log: SessionLog,
+        harness: AgentHarness,
+        *,
+        settings: CompactionSettings,
+        current_model: Callable[[], Model],
+        provider_factory: Callable[[Model], ModelProvider],
+        summary_model: Model | None = None,
+    ) -> None:
+        self.log = log
+        self.harness = harness
+        self.settings = settings
+        self.summary_model = summary_model
+        self._current_model = current_model
+        self._provider_factory = provider_factory
+        self._signal: CancellationToken | None = None
+        self._trust_from = 0  # replies before this index predate the latest compaction
+        self.succeeded = False  # whether the latest ``auto`` produced a compaction
+
+    @property
+    def is_compacting(self) -> bool:
+        return self._signal is not None
+
+    def usage(self) -> ContextUsage:
+        harness = self.harness
+        return context_usage(
+            harness.messages,
+            self._current_model().context_window,
+            system_prompt=harness.system_prompt,
+            tools=[tool_spec(t) for t in harness.tools],
+            trust_from=self._trust_from,
+        )
+
+    def should_compact(self) -> bool:
+        return self.settings.enabled and self.settings.over_threshold(self.usage())
+
+    def cancel(self) -> None:
+        if self._signal is not None:
+            self._signal.cancel("compaction cancelled")
+
+    def summarizer(self) -> Summarizer:
+        model = self.summary_model or self._current_model()
+        provider = self._provider_factory(model) if self.summary_model else self.harness.provider
+        return Summarizer(
+            provider,
+            model,
+            reserve_tokens=self.settings.reserve_tokens,
+            session_id=self.log.header.id,
+        )
+
+    def reload(self) -> None:
+        """Make the harness transcript the log's replay at its current leaf."""
+        self.harness.replace_messages(self.log.state().messages)
+        self._trust_from = len(self.harness.messages)
+
+    async def compact(self, custom_instructions: str | None = None) -> CompactionResult:
+        """Compact now, keeping the recent tail; raises ``SummaryError`` saying why not."""
+        if self.harness.is_running or self.is_compacting:
+            raise AgentBusyError("Cannot compact while a run is active; wait for it to finish or cancel it")
+        signal = self._signal = CancellationToken()
+        try:
+            window = self._current_model().context_window
+            result = await compact_log(
+                self.log,
+                self.summarizer(),
+                tokens_before=self.usage().tokens,
+                keep_recent_tokens=self.settings.keep_budget(window),
+                signal=signal,
+                custom_instructions=custom_instructions,
+            )
+        finally:
+            self._signal = None
+        self.reload()
+        return result
+
+    async def auto(
+        self, reason: Literal["threshold", "overflow"], *, will_retry: bool = False
+    ) -> AsyncGenerator[SessionEvent, None]:
+        """Compact with start/end events; ``succeeded`` says how it went. Never raises SummaryError."""
+        self.succeeded = False
+        yield AutoCompactionStartEvent(reason)
+        try:
+            result = await self.compact()
+        except CompactionCancelledError:
+            yield AutoCompactionEndEvent(None, aborted=True)
+            return
+        except SummaryError as exc:
+            yield AutoCompactionEndEvent(None, error_message=str(exc))
+            return
+        self.succeeded = True
+        yield AutoCompactionEndEvent(result, False, will_retry)
+
+    def overflowed_reply(self) -> AssistantMessage | None:
+        """The last reply, when it failed because the context was too long."""
+        messages = self.harness.messages
+        last = messages[-1] if messages else None
+        window = self._current_model().context_window
+        if (
+            isinstance(last, AssistantMessage)
+            and last.stop_reason == "error"
+            and is_context_overflow(last, window)
+        ):
+            return last
+        return None
+
+    def drop_failed_reply(self, reply: AssistantMessage) -> None:
+        """Step the log back over ``reply`` (it stays in the file, on a side branch) and reload."""
+        entry = self.log.tree.get(self.log.leaf_id)
+        if isinstance(entry, MessageEntry) and entry.message is reply:
+            self.log.navigate(entry.parent_id)
+        self.reload()
+
+    async def navigate(
+        self, entry_id: str | None, *, summarize: bool, custom_instructions: str | None = None
+    ) -> BranchSummaryEntry | None:
+        """Move to ``entry_id``; with ``summarize``, record what the abandoned path did."""
+        if self.harness.is_running or self.is_compacting:
+            raise AgentBusyError("Cannot switch branch while a run is active")
+        if entry_id is not None and entry_id not in self.log.tree:
+            raise KeyError(f"no entry {entry_id!r} in this session")
+        entry: BranchSummaryEntry | None = None
+        if summarize:
+            signal = self._signal = CancellationToken()
+            try:
+                entry = await summarize_branch(
+                    self.log, entry_id, self.summarizer(), signal, custom_instructions
+                )
+            finally:
+                self._signal = None
+        else:
+            self.log.navigate(entry_id)
+        self.reload()
+        return entry
+
+
+__all__ = ["SessionCompactor"]
