@@ -122,7 +122,9 @@ async def summarize_plan(
     )
     summary = history or ""
     if plan.turn_prefix:
-        prefix = await summarizer.fold(plan.turn_prefix, prompts.TURN_PREFIX, signal)
+        prefix = await summarizer.fold(
+            plan.turn_prefix, prompts.TURN_PREFIX, signal, custom_instructions=custom_instructions
+        )
         if prefix:
             summary = prompts.merge_turn_prefix(summary, prefix)
     if not summary.strip():
