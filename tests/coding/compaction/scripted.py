@@ -8,16 +8,17 @@ told to fail. It records both, so a test can check what each request carried.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from tau_agent.messages import COMPACTION_PREFIX, UserMessage
+from tau_agent.messages import COMPACTION_PREFIX, Usage, UserMessage
 from tau_agent.provider import Context, StreamOptions
 from tau_agent.testing import FunctionProvider
 from tau_agent.testing.fake_provider import FakeReply, call, fail, reply
 from tau_ai.model import Model
 from tau_coding.coding_session import CodingSession
 from tau_coding.compaction import prompts
+from tau_coding.compaction.context_usage import estimate_fixed_tokens, estimate_message_tokens
 from tau_coding.compaction.runner import CompactionSettings
 from tau_coding.session_events import SessionEvent
 from tau_coding.sessions.manager import SessionManager
@@ -25,6 +26,12 @@ from tau_coding.tools.builtin import create_coding_tools
 
 SMALL = Model("small", "fake", "fake", "http://127.0.0.1", context_window=20_000, max_tokens=2_000)
 SETTINGS = CompactionSettings(enabled=True, reserve_tokens=4_000, keep_recent_tokens=4_000)
+
+
+def _usage(context: Context) -> Usage:
+    billed = estimate_fixed_tokens(context.system_prompt, context.tools)
+    billed += sum(estimate_message_tokens(m) for m in context.messages)
+    return Usage(input=billed, output=10, total_tokens=billed + 10)
 
 
 def request_text(context: Context) -> str:
@@ -45,6 +52,16 @@ class ScriptedModel:
     on_agent_request: Callable[[Context], None] | None = None
 
     def __call__(self, context: Context, options: StreamOptions) -> FakeReply:
+        return self._with_usage(context)
+
+    def _with_usage(self, context: Context) -> FakeReply:
+        """The reply, billed like a provider would: the whole request as input."""
+        answer = self._answer(context)
+        if answer.error is not None:
+            return answer
+        return replace(answer, usage=_usage(context))
+
+    def _answer(self, context: Context) -> FakeReply:
         if context.system_prompt == prompts.SYSTEM_PROMPT:
             text = request_text(context)
             self.summary_requests.append(text)

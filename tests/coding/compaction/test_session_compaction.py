@@ -246,7 +246,7 @@ async def test_manual_compact_can_be_cancelled_and_changes_nothing(tmp_path: Pat
     write_turn_files(tmp_path, 10)
     gate = asyncio.Event()
     model = ScriptedModel()
-    session, provider = make_session(
+    session, _provider = make_session(
         tmp_path,
         model,
         settings=CompactionSettings(enabled=False, reserve_tokens=4_000, keep_recent_tokens=1_000),
