@@ -96,20 +96,28 @@ async def compact_log(
     keep_recent_tokens: int,
     signal: CancellationToken,
     custom_instructions: str | None = None,
+    shrink_tail: bool = False,
 ) -> CompactionResult:
     """Summarise all but the recent tail of the log's current context; append the entry.
 
-    Raises ``SummaryError`` (``NothingToCompactError`` when there is nothing to summarise);
-    the log is unchanged then.
+    With ``shrink_tail`` (after an overflow: the provider has the last word on size), a
+    context that is all "recent" is compacted anyway with a quarter of the tail, then with
+    only the latest message kept. Raises ``SummaryError`` (``NothingToCompactError`` when
+    there is nothing to summarise); the log is unchanged then.
     """
     state = log.state()
-    plan = plan_compaction(
-        state.messages,
-        state.message_entry_ids,
-        keep_recent_tokens=keep_recent_tokens,
-        tokens_before=tokens_before,
-        details_for=_details_for(log),
-    )
+    budgets = [keep_recent_tokens, keep_recent_tokens // 4, 0] if shrink_tail else [keep_recent_tokens]
+    plan = None
+    for budget in budgets:
+        plan = plan_compaction(
+            state.messages,
+            state.message_entry_ids,
+            keep_recent_tokens=budget,
+            tokens_before=tokens_before,
+            details_for=_details_for(log),
+        )
+        if plan is not None:
+            break
     if plan is None:
         raise NothingToCompactError("nothing to compact: the context is only recent messages")
     summary = await summarize_plan(plan, summarizer, signal, custom_instructions)

@@ -87,8 +87,11 @@ class SessionCompactor:
         self.harness.replace_messages(self.log.state().messages)
         self._trust_from = len(self.harness.messages)
 
-    async def compact(self, custom_instructions: str | None = None) -> CompactionResult:
-        """Compact now, keeping the recent tail; raises ``SummaryError`` saying why not."""
+    async def compact(
+        self, custom_instructions: str | None = None, *, overflowed: bool = False
+    ) -> CompactionResult:
+        """Compact now, keeping the recent tail (less of it after an overflow); raises
+        ``SummaryError`` saying why not."""
         if self.harness.is_running or self.is_compacting:
             raise AgentBusyError("Cannot compact while a run is active; wait for it to finish or cancel it")
         signal = self._signal = CancellationToken()
@@ -101,6 +104,7 @@ class SessionCompactor:
                 keep_recent_tokens=self.settings.keep_budget(window),
                 signal=signal,
                 custom_instructions=custom_instructions,
+                shrink_tail=overflowed,
             )
         finally:
             self._signal = None
@@ -114,7 +118,7 @@ class SessionCompactor:
         self.succeeded = False
         yield AutoCompactionStartEvent(reason)
         try:
-            result = await self.compact()
+            result = await self.compact(overflowed=reason == "overflow")
         except CompactionCancelledError:
             yield AutoCompactionEndEvent(None, aborted=True)
             return
