@@ -86,6 +86,7 @@ class CodingSession:
             provider_factory=provider_factory,
             summary_model=summary_model,
         )
+        self.compactor.emit = lambda event: self._pending.append(self._announce(event))
         recorded = state.model
         if recorded is None or (recorded.provider, recorded.model_id) != (model.provider, model.id):
             log.append_model_change(model.provider, model.id)
@@ -167,6 +168,7 @@ class CodingSession:
                 yield self._announce(event)
         async for event in self._relay(start()):
             yield event
+        compactor.finish_run()
         failed = compactor.overflowed_reply() if compactor.settings.enabled else None
         if failed is not None:
             compactor.drop_failed_reply(failed)
@@ -175,6 +177,7 @@ class CodingSession:
             if compactor.succeeded:
                 async for event in self._relay(self.harness.continue_()):
                     yield event
+                compactor.finish_run()
         last = self.harness.messages[-1] if self.harness.messages else None
         aborted = isinstance(last, AssistantMessage) and last.stop_reason == "aborted"
         if not aborted and compactor.overflowed_reply() is None and compactor.should_compact():

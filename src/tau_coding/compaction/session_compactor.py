@@ -5,6 +5,11 @@ The session asks ``should_compact`` before each prompt and after each run, and c
 that failed with a context overflow it calls ``drop_failed_reply``, compacts and retries.
 Every compaction appends an entry to the log, then the harness transcript is replaced by
 the log's replay, so what the model sees next is exactly what a reopened session would.
+
+A single run can cross the threshold too (one prompt, many big tool results). The harness
+cannot swap its transcript mid-run, so ``transform_context`` (the loop's seam, called before
+each model request) compacts the log there and from then on sends the summary plus the
+kept tail; ``finish_run`` swaps in the log's replay once the run is over.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from typing import Literal
 
 from tau_agent.cancellation import CancellationToken
 from tau_agent.harness import AgentBusyError, AgentHarness
-from tau_agent.messages import AssistantMessage
+from tau_agent.messages import AgentMessage, AssistantMessage
 from tau_agent.provider import ModelProvider
 from tau_agent.session.entries import BranchSummaryEntry, MessageEntry
 from tau_agent.session.log import SessionLog
@@ -50,20 +55,77 @@ class SessionCompactor:
         self._signal: CancellationToken | None = None
         self._trust_from = 0  # replies before this index predate the latest compaction
         self.succeeded = False  # whether the latest ``auto`` produced a compaction
+        self.emit: Callable[[SessionEvent], None] = lambda _event: None  # events from inside a run
+        self._run_summary: AgentMessage | None = None  # mid-run: the summary sent first...
+        self._run_from = 0  # ...then the harness messages from this index on
+        if settings.enabled and harness.transform_context is None:
+            harness.transform_context = self.transform
 
     @property
     def is_compacting(self) -> bool:
         return self._signal is not None
 
     def usage(self) -> ContextUsage:
+        return self._usage_of(self._view(self.harness.messages))
+
+    def _view(self, messages: list[AgentMessage]) -> list[AgentMessage]:
+        if self._run_summary is None:
+            return messages
+        return [self._run_summary, *messages[self._run_from :]]
+
+    def _usage_of(self, view: list[AgentMessage]) -> ContextUsage:
         harness = self.harness
+        trust = (
+            self._trust_from if self._run_summary is None else max(0, self._trust_from - self._run_from + 1)
+        )
         return context_usage(
-            harness.messages,
+            view,
             self._current_model().context_window,
             system_prompt=harness.system_prompt,
             tools=[tool_spec(t) for t in harness.tools],
-            trust_from=self._trust_from,
+            trust_from=trust,
         )
+
+    async def transform(self, messages: list[AgentMessage], signal: CancellationToken) -> list[AgentMessage]:
+        """Before each request of a run: what to send, compacting first when over the threshold."""
+        view = self._view(messages)
+        if not self.settings.enabled or not self.settings.over_threshold(self._usage_of(view)):
+            return view
+        self.emit(AutoCompactionStartEvent("threshold"))
+        holder = self._signal = CancellationToken()
+        unlink = signal.on_cancel(lambda: holder.cancel("compaction cancelled"))
+        try:
+            window = self._current_model().context_window
+            result = await compact_log(
+                self.log,
+                self.summarizer(),
+                tokens_before=self._usage_of(view).tokens,
+                keep_recent_tokens=self.settings.keep_budget(window),
+                signal=holder,
+            )
+        except SummaryError as exc:
+            cancelled = isinstance(exc, CompactionCancelledError)
+            self.emit(AutoCompactionEndEvent(None, cancelled, False, None if cancelled else str(exc)))
+            return view
+        finally:
+            unlink()
+            self._signal = None
+        replay = self.log.state().messages
+        kept = len(replay) - 1
+        self._run_summary, self._run_from = replay[0], len(messages) - kept
+        self._trust_from = len(messages)
+        self.emit(AutoCompactionEndEvent(result))
+        return self._view(messages)
+
+    def finish_run(self) -> None:
+        """After a run that compacted mid-way: the harness takes the log's replay."""
+        if self._run_summary is None:
+            return
+        added = len(self.harness.messages) - self._trust_from  # messages since the compaction
+        self._run_summary = None
+        self._run_from = 0
+        self.harness.replace_messages(self.log.state().messages)
+        self._trust_from = max(0, len(self.harness.messages) - added)
 
     def should_compact(self) -> bool:
         return self.settings.enabled and self.settings.over_threshold(self.usage())

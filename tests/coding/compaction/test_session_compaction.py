@@ -25,6 +25,7 @@ from tau_agent.provider import Context
 from tau_agent.session.entries import CompactionEntry, MessageEntry
 from tau_agent.session.jsonl import JsonlSessionStorage
 from tau_agent.session.log import SessionLog
+from tau_agent.testing.fake_provider import call, reply
 from tau_agent.wire import message_to_dict
 from tau_coding.compaction.context_usage import estimate_message_tokens
 from tau_coding.compaction.runner import CompactionSettings, NothingToCompactError
@@ -309,3 +310,41 @@ def test_tool_call_fixture_sanity() -> None:
     dangling = [AssistantMessage([ToolCall("c1", "read", {})]), UserMessage("next")]
     with pytest.raises(AssertionError):
         _assert_tool_pairs_complete(convert_to_llm(context_for_model(list(dangling))))
+
+
+async def test_one_long_run_compacts_between_its_own_requests_and_still_answers(tmp_path: Path) -> None:
+    """The anchor case: one prompt whose tool results alone overflow the window several times."""
+    write_turn_files(tmp_path, 60, size=3_000)
+    model = ScriptedModel()
+    session, _ = make_session(tmp_path, model)
+    sizes: list[int] = []
+
+    def read_all(context: Context, options: object) -> object:
+        if context.system_prompt != "Be brief.":
+            return model(context, options)  # type: ignore[arg-type]
+        messages = list(context.messages)
+        _assert_tool_pairs_complete(messages)
+        sizes.append(sum(estimate_message_tokens(m) for m in messages))
+        done = sum(isinstance(m, ToolResultMessage) for m in session.harness.messages)
+        if done < 60:
+            return reply(call("read", {"path": f"t{done}.txt"}))
+        return reply("read all sixty")
+
+    from tau_agent.testing import FunctionProvider
+
+    session.harness.provider = FunctionProvider(read_all)  # type: ignore[arg-type]
+    events = await drain(session.prompt("read t0.txt to t59.txt"))
+    ends = [e for e in events if isinstance(e, AutoCompactionEndEvent)]
+    assert len(ends) >= 3 and all(e.result is not None for e in ends)
+    assert max(sizes) < SMALL.context_window - 2_000
+    kinds = [e.type for e in events]
+    assert kinds[-1] == "agent_settled" and kinds.index("auto_compaction_end") < kinds.index("agent_end")
+    last = session.messages[-1]
+    assert isinstance(last, AssistantMessage) and last.text == "read all sixty"
+    assert isinstance(session.messages[0], CompactionSummaryMessage)
+    path = session.session_file
+    assert path is not None
+    session.close()
+    replay = SessionLog(JsonlSessionStorage.open(path)).state().messages
+    assert _fingerprint(replay) == _fingerprint(session.messages)
+    assert session.context_usage().tokens < SMALL.context_window - 4_000
