@@ -163,6 +163,7 @@ class CodingSession:
     ) -> AsyncGenerator[SessionEvent, None]:
         """One prompt to its settled end: compaction before and after, one retry on overflow."""
         compactor = self.compactor
+        compactor.begin_prompt()
         if check_first and compactor.should_compact():
             async for event in compactor.auto("threshold"):
                 yield self._announce(event)

@@ -55,6 +55,7 @@ class SessionCompactor:
         self._signal: CancellationToken | None = None
         self._trust_from = 0  # replies before this index predate the latest compaction
         self.succeeded = False  # whether the latest ``auto`` produced a compaction
+        self.gave_up = False  # an automatic compaction failed during this prompt: no more tries
         self.emit: Callable[[SessionEvent], None] = lambda _event: None  # events from inside a run
         self._run_summary: AgentMessage | None = None  # mid-run: the summary sent first...
         self._run_from = 0  # ...then the harness messages from this index on
@@ -89,7 +90,11 @@ class SessionCompactor:
     async def transform(self, messages: list[AgentMessage], signal: CancellationToken) -> list[AgentMessage]:
         """Before each request of a run: what to send, compacting first when over the threshold."""
         view = self._view(messages)
-        if not self.settings.enabled or not self.settings.over_threshold(self._usage_of(view)):
+        if (
+            not self.settings.enabled
+            or self.gave_up
+            or not self.settings.over_threshold(self._usage_of(view))
+        ):
             return view
         self.emit(AutoCompactionStartEvent("threshold"))
         holder = self._signal = CancellationToken()
@@ -105,6 +110,7 @@ class SessionCompactor:
             )
         except SummaryError as exc:
             cancelled = isinstance(exc, CompactionCancelledError)
+            self.gave_up = True
             self.emit(AutoCompactionEndEvent(None, cancelled, False, None if cancelled else str(exc)))
             return view
         finally:
@@ -128,7 +134,11 @@ class SessionCompactor:
         self._trust_from = max(0, len(self.harness.messages) - added)
 
     def should_compact(self) -> bool:
-        return self.settings.enabled and self.settings.over_threshold(self.usage())
+        return self.settings.enabled and not self.gave_up and self.settings.over_threshold(self.usage())
+
+    def begin_prompt(self) -> None:
+        """A new prompt: automatic compaction may be tried again."""
+        self.gave_up = False
 
     def cancel(self) -> None:
         if self._signal is not None:
@@ -182,9 +192,11 @@ class SessionCompactor:
         try:
             result = await self.compact(overflowed=reason == "overflow")
         except CompactionCancelledError:
+            self.gave_up = True
             yield AutoCompactionEndEvent(None, aborted=True)
             return
         except SummaryError as exc:
+            self.gave_up = True
             yield AutoCompactionEndEvent(None, error_message=str(exc))
             return
         self.succeeded = True
