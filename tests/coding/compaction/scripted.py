@@ -13,6 +13,7 @@ from pathlib import Path
 
 from tau_agent.messages import COMPACTION_PREFIX, Usage, UserMessage
 from tau_agent.provider import Context, StreamOptions
+from tau_agent.session.log import SessionLog
 from tau_agent.testing import FunctionProvider
 from tau_agent.testing.fake_provider import FakeReply, call, fail, reply
 from tau_ai.model import Model
@@ -92,11 +93,12 @@ def make_session(
     *,
     settings: CompactionSettings = SETTINGS,
     summary_model: Model | None = None,
+    log: SessionLog | None = None,
 ) -> tuple[CodingSession, FunctionProvider]:
     provider = FunctionProvider(model)
     manager = SessionManager(tmp_path / "sessions", str(tmp_path))
     session = CodingSession(
-        log=manager.new(),
+        log=log or manager.new(),
         model=SMALL,
         provider_factory=lambda m: provider,
         tools=list(create_coding_tools(tmp_path, names=["read"]).values()),

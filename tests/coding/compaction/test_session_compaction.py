@@ -350,3 +350,29 @@ async def test_one_long_run_compacts_between_its_own_requests_and_still_answers(
     replay = SessionLog(JsonlSessionStorage.open(path)).state().messages
     assert _fingerprint(replay) == _fingerprint(session.messages)
     assert session.context_usage().tokens < SMALL.context_window - 4_000
+
+
+async def test_usage_reported_before_a_compaction_is_not_trusted_even_with_equal_clocks(
+    tmp_path: Path,
+) -> None:
+    """Timestamps cannot tell old replies from new here (a frozen clock); the session still knows."""
+    from tau_agent.session.entries import SessionHeader
+    from tau_agent.session.storage import InMemorySessionStorage
+
+    frozen = "2020-01-01T00:00:00.000Z"
+    log = SessionLog(
+        InMemorySessionStorage(SessionHeader(id="s", timestamp=frozen, cwd=str(tmp_path))),
+        clock=lambda: frozen,
+    )
+    write_turn_files(tmp_path, 20)
+    model = ScriptedModel()
+    manual = CompactionSettings(enabled=False, reserve_tokens=4_000, keep_recent_tokens=2_000)
+    session, _ = make_session(tmp_path, model, log=log, settings=manual)
+    for turn in range(20):
+        await drain(session.prompt(f"turn t{turn}"))
+    before = session.context_usage()
+    assert before.estimated < 100  # calibrated by the last reply's usage
+    result = await session.compact()
+    after = session.context_usage()
+    assert result.tokens_before == before.tokens
+    assert after.tokens < before.tokens / 2 and after.estimated == after.tokens
