@@ -7,11 +7,13 @@ the second run, then the summary, then the answer, as a provider whose window wa
 from __future__ import annotations
 
 import json
+import re
+from dataclasses import replace
 from pathlib import Path
 
 from tau_agent.messages import COMPACTION_PREFIX
-from tau_ai.testing.replay_server import Scripted
-from tau_ai.testing.scripted_streams import ScriptedCall, ScriptedReply
+from tau_ai.testing.replay_server import ReplayServer, Scripted
+from tau_ai.testing.scripted_streams import ScriptedCall, ScriptedReply, sse_body
 from tau_coding.compaction.prompts import SYSTEM_PROMPT
 from tests.e2e.scripted_project import MODEL, Project, server
 
@@ -109,3 +111,69 @@ async def test_json_mode_reports_the_compaction_events(tmp_path: Path) -> None:
     assert events[start]["reason"] == "overflow"
     assert events[end]["willRetry"] is True and events[end]["result"]["tokensBefore"] > 0
     assert kinds[-1] == "agent_settled" and start < end < len(kinds) - 1
+
+
+class WindowedServer(ReplayServer):
+    """A provider with a 40k-token window: usage is the request's size, an oversized request
+    gets the overflow error, and replies depend on the request (summary or the next read)."""
+
+    def __init__(self, files: int, window: int) -> None:
+        super().__init__(Scripted())
+        self.files, self.window = files, window
+        self.overflows = 0
+        self.summaries = 0
+
+    def _next(self) -> Scripted:
+        request = self.requests[-1]
+        tokens = len(request.body) // 4
+        if tokens > self.window:
+            self.overflows += 1
+            return Scripted(400, {"content-type": "application/json"}, OVERFLOW_BODY)
+        body = request.body.decode()
+        if SYSTEM_PROMPT[:40] in body:
+            self.summaries += 1
+            reply = ScriptedReply(text=f"## Goal\nRead every file in order (summary {self.summaries}).")
+        else:
+            seen = [int(n) for n in re.findall(r"\bf(\d+)\.txt", body)]
+            done = max(seen) + 1 if seen else 0
+            if done < self.files:
+                reply = ScriptedReply(calls=[ScriptedCall(f"call_{done}", "read", {"path": f"f{done}.txt"})])
+            else:
+                reply = ScriptedReply(text=f"All {self.files} files read.")
+        return Scripted(body=sse_body(API, replace(reply, input_tokens=tokens)))
+
+
+async def test_one_long_run_past_the_window_compacts_on_the_way_and_prints_the_answer(tmp_path: Path) -> None:
+    """Pi's anchor: 16 big reads in one run against a 40k window. Tau compacts between requests,
+    never sends an oversized request, and the answer is printed and kept in the session."""
+    async with WindowedServer(16, 40_000) as srv:
+        project = _project(tmp_path, srv.url)
+        for i in range(16):
+            (project.root / f"f{i}.txt").write_text(
+                "".join(f"data line {k} of this file\n" for k in range(450))
+            )
+        result = await project.tau("-p", "--model", MODEL, "Read the sixteen files one by one, then say so.")
+        assert result.code == 0, result.stderr
+        assert result.stdout == "All 16 files read.\n"
+        assert srv.overflows == 0 and srv.summaries >= 1
+    [session_file] = project.session_files()
+    lines = [json.loads(line) for line in session_file.read_text().splitlines()]
+    assert sum(line["type"] == "compaction" for line in lines) == srv.summaries
+    results = [
+        line for line in lines if line["type"] == "message" and line["message"]["role"] == "toolResult"
+    ]
+    assert len(results) == 16  # every turn kept in the file
+    assert lines[-1]["message"]["content"][0]["text"] == "All 16 files read."
+
+
+async def test_with_compaction_disabled_in_settings_the_same_run_overflows(tmp_path: Path) -> None:
+    async with WindowedServer(16, 40_000) as srv:
+        project = _project(tmp_path, srv.url)
+        (project.tau_home / "settings.json").write_text(json.dumps({"compaction": {"enabled": False}}))
+        for i in range(16):
+            (project.root / f"f{i}.txt").write_text(
+                "".join(f"data line {k} of this file\n" for k in range(450))
+            )
+        result = await project.tau("-p", "--model", MODEL, "Read the sixteen files one by one, then say so.")
+        assert result.code == 1 and "maximum context length" in result.stderr
+        assert srv.overflows == 1 and srv.summaries == 0
