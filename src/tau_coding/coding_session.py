@@ -25,8 +25,9 @@ from tau_agent.session.log import SessionLog
 from tau_agent.tools import AgentTool, AgentToolResult
 from tau_ai.model import Model
 from tau_coding.compaction.context_usage import ContextUsage
-from tau_coding.compaction.runner import CompactionResult, CompactionSettings
+from tau_coding.compaction.result import CompactionResult
 from tau_coding.compaction.session_compactor import SessionCompactor
+from tau_coding.compaction.settings import CompactionSettings
 from tau_coding.resources.loader import Resources
 from tau_coding.session_events import AgentSettledEvent, AutoRetryEndEvent, AutoRetryStartEvent, SessionEvent
 from tau_coding.tools.bash import run_command

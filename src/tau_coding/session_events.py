@@ -11,7 +11,7 @@ from typing import Any, Literal, TypeAlias
 
 from tau_agent.events import AgentEvent
 from tau_agent.wire import event_to_dict
-from tau_coding.compaction.runner import CompactionResult
+from tau_coding.compaction.result import CompactionResult
 
 
 @dataclass(slots=True)

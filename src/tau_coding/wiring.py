@@ -24,7 +24,7 @@ from tau_ai.catalog import builtin_models
 from tau_ai.model import Model
 from tau_ai.models_config import ModelsConfig, load_models_config
 from tau_coding.coding_session import CodingSession
-from tau_coding.compaction.runner import CompactionSettings
+from tau_coding.compaction.settings import CompactionSettings
 from tau_coding.config.auth import AuthError, AuthStore, KeyResolver, missing_key_message, resolve_api_key
 from tau_coding.config.model_resolve import ModelNotFoundError, resolve_model
 from tau_coding.config.paths import TauPaths

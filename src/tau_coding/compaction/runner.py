@@ -8,76 +8,16 @@ afterwards (``SessionLog.state``) gives the new context; the caller swaps it int
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from tau_agent.cancellation import CancellationToken
 from tau_agent.session.entries import BranchSummaryEntry, CompactionEntry
 from tau_agent.session.log import SessionLog
-from tau_coding.compaction.context_usage import ContextUsage
+from tau_coding.compaction.errors import CompactionCancelledError, NothingToCompactError
 from tau_coding.compaction.planner import plan_compaction
-from tau_coding.compaction.summarizer import (
-    CompactionCancelledError,
-    Summarizer,
-    SummaryError,
-    summarize_plan,
-)
-
-
-@dataclass(frozen=True, slots=True)
-class CompactionSettings:
-    """``compaction.*`` settings: on/off, tokens left free for a reply, tokens kept verbatim."""
-
-    enabled: bool = True
-    reserve_tokens: int = 16_384
-    keep_recent_tokens: int = 20_000
-
-    @classmethod
-    def from_settings(cls, get: Callable[[str], Any]) -> CompactionSettings:
-        """Read ``compaction.enabled/reserveTokens/keepRecentTokens``; missing keys keep defaults."""
-        default = cls()
-        enabled, reserve, keep = (
-            get("compaction.enabled"),
-            get("compaction.reserveTokens"),
-            get("compaction.keepRecentTokens"),
-        )
-        return cls(
-            enabled=default.enabled if enabled is None else bool(enabled),
-            reserve_tokens=default.reserve_tokens if reserve is None else max(0, int(reserve)),
-            keep_recent_tokens=default.keep_recent_tokens if keep is None else max(0, int(keep)),
-        )
-
-    def threshold(self, window: int) -> int:
-        return window - self.reserve_tokens
-
-    def over_threshold(self, usage: ContextUsage) -> bool:
-        return usage.tokens > self.threshold(usage.window)
-
-    def keep_budget(self, window: int) -> int:
-        """Tokens to keep verbatim: the setting, but never more than half of what may be used."""
-        return max(0, min(self.keep_recent_tokens, self.threshold(window) // 2))
-
-
-@dataclass(frozen=True, slots=True)
-class CompactionResult:
-    summary: str
-    first_kept_entry_id: str
-    tokens_before: int
-    details: Any = None
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "summary": self.summary,
-            "firstKeptEntryId": self.first_kept_entry_id,
-            "tokensBefore": self.tokens_before,
-        }
-        if self.details is not None:
-            out["details"] = self.details
-        return out
-
-
-class NothingToCompactError(SummaryError):
-    """The context is already as small as compaction can make it."""
+from tau_coding.compaction.result import CompactionResult
+from tau_coding.compaction.settings import CompactionSettings
+from tau_coding.compaction.summarizer import Summarizer, summarize_plan
 
 
 def _details_for(log: SessionLog) -> Callable[[str], Any]:

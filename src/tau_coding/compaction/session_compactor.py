@@ -15,7 +15,7 @@ kept tail; ``finish_run`` swaps in the log's replay once the run is over.
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator, Callable
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from tau_agent.cancellation import CancellationToken
 from tau_agent.harness import AgentBusyError, AgentHarness
@@ -25,12 +25,17 @@ from tau_agent.session.entries import BranchSummaryEntry, MessageEntry
 from tau_agent.session.log import SessionLog
 from tau_agent.tools import tool_spec
 from tau_ai.model import Model
-from tau_ai.overflow import is_context_overflow
-from tau_coding.compaction.branch import summarize_branch
 from tau_coding.compaction.context_usage import ContextUsage, context_usage
-from tau_coding.compaction.runner import CompactionResult, CompactionSettings, compact_log
-from tau_coding.compaction.summarizer import CompactionCancelledError, Summarizer, SummaryError
+from tau_coding.compaction.errors import CompactionCancelledError, SummaryError
+from tau_coding.compaction.result import CompactionResult
+from tau_coding.compaction.settings import CompactionSettings
 from tau_coding.session_events import AutoCompactionEndEvent, AutoCompactionStartEvent, SessionEvent
+
+if TYPE_CHECKING:
+    from tau_coding.compaction.summarizer import Summarizer
+
+# The planner, serialiser, summariser and overflow patterns are imported when first needed:
+# most runs never compact, and a cold ``tau -p`` should not pay for them.
 
 
 class SessionCompactor:
@@ -100,14 +105,7 @@ class SessionCompactor:
         holder = self._signal = CancellationToken()
         unlink = signal.on_cancel(lambda: holder.cancel("compaction cancelled"))
         try:
-            window = self._current_model().context_window
-            result = await compact_log(
-                self.log,
-                self.summarizer(),
-                tokens_before=self._usage_of(view).tokens,
-                keep_recent_tokens=self.settings.keep_budget(window),
-                signal=holder,
-            )
+            result = await self._compact_log(self._usage_of(view).tokens, holder)
         except SummaryError as exc:
             cancelled = isinstance(exc, CompactionCancelledError)
             self.gave_up = True
@@ -145,6 +143,8 @@ class SessionCompactor:
             self._signal.cancel("compaction cancelled")
 
     def summarizer(self) -> Summarizer:
+        from tau_coding.compaction.summarizer import Summarizer
+
         model = self.summary_model or self._current_model()
         provider = self._provider_factory(model) if self.summary_model else self.harness.provider
         return Summarizer(
@@ -159,6 +159,25 @@ class SessionCompactor:
         self.harness.replace_messages(self.log.state().messages)
         self._trust_from = len(self.harness.messages)
 
+    async def _compact_log(
+        self,
+        tokens_before: int,
+        signal: CancellationToken,
+        custom_instructions: str | None = None,
+        shrink_tail: bool = False,
+    ) -> CompactionResult:
+        from tau_coding.compaction.runner import compact_log
+
+        return await compact_log(
+            self.log,
+            self.summarizer(),
+            tokens_before=tokens_before,
+            keep_recent_tokens=self.settings.keep_budget(self._current_model().context_window),
+            signal=signal,
+            custom_instructions=custom_instructions,
+            shrink_tail=shrink_tail,
+        )
+
     async def compact(
         self, custom_instructions: str | None = None, *, overflowed: bool = False
     ) -> CompactionResult:
@@ -168,16 +187,7 @@ class SessionCompactor:
             raise AgentBusyError("Cannot compact while a run is active; wait for it to finish or cancel it")
         signal = self._signal = CancellationToken()
         try:
-            window = self._current_model().context_window
-            result = await compact_log(
-                self.log,
-                self.summarizer(),
-                tokens_before=self.usage().tokens,
-                keep_recent_tokens=self.settings.keep_budget(window),
-                signal=signal,
-                custom_instructions=custom_instructions,
-                shrink_tail=overflowed,
-            )
+            result = await self._compact_log(self.usage().tokens, signal, custom_instructions, overflowed)
         finally:
             self._signal = None
         self.reload()
@@ -206,14 +216,11 @@ class SessionCompactor:
         """The last reply, when it failed because the context was too long."""
         messages = self.harness.messages
         last = messages[-1] if messages else None
-        window = self._current_model().context_window
-        if (
-            isinstance(last, AssistantMessage)
-            and last.stop_reason == "error"
-            and is_context_overflow(last, window)
-        ):
-            return last
-        return None
+        if not isinstance(last, AssistantMessage) or last.stop_reason != "error":
+            return None
+        from tau_ai.overflow import is_context_overflow
+
+        return last if is_context_overflow(last, self._current_model().context_window) else None
 
     def drop_failed_reply(self, reply: AssistantMessage) -> None:
         """Step the log back over ``reply`` (it stays in the file, on a side branch) and reload."""
@@ -232,6 +239,8 @@ class SessionCompactor:
             raise KeyError(f"no entry {entry_id!r} in this session")
         entry: BranchSummaryEntry | None = None
         if summarize:
+            from tau_coding.compaction.branch import summarize_branch
+
             signal = self._signal = CancellationToken()
             try:
                 entry = await summarize_branch(

@@ -19,19 +19,12 @@ from tau_agent.stream_events import DoneEvent, ErrorEvent
 from tau_ai.model import Model
 from tau_coding.compaction import prompts
 from tau_coding.compaction.context_usage import CHARS_PER_TOKEN
+from tau_coding.compaction.errors import CompactionCancelledError, SummaryError
 from tau_coding.compaction.file_ops import file_lists_text, strip_file_lists
 from tau_coding.compaction.planner import CompactionPlan
 from tau_coding.compaction.serialize import chunk_messages
 
 MIN_CHUNK_CHARS = 8_000
-
-
-class SummaryError(RuntimeError):
-    """The summary could not be made; the message says why in one line."""
-
-
-class CompactionCancelledError(SummaryError):
-    """The user cancelled while the summary was being made."""
 
 
 class Summarizer:

@@ -20,7 +20,7 @@ from tau_agent.messages import (
 )
 from tau_coding.compaction import prompts
 from tau_coding.compaction.file_ops import collect_file_ops, file_lists_text
-from tau_coding.compaction.runner import CompactionResult
+from tau_coding.compaction.result import CompactionResult
 from tau_coding.compaction.serialize import serialize_conversation
 from tau_coding.session_events import AutoCompactionEndEvent, AutoCompactionStartEvent, session_event_to_dict
 

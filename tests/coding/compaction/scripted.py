@@ -20,7 +20,7 @@ from tau_ai.model import Model
 from tau_coding.coding_session import CodingSession
 from tau_coding.compaction import prompts
 from tau_coding.compaction.context_usage import estimate_fixed_tokens, estimate_message_tokens
-from tau_coding.compaction.runner import CompactionSettings
+from tau_coding.compaction.settings import CompactionSettings
 from tau_coding.session_events import SessionEvent
 from tau_coding.sessions.manager import SessionManager
 from tau_coding.tools.builtin import create_coding_tools

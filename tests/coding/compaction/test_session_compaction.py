@@ -28,8 +28,8 @@ from tau_agent.session.log import SessionLog
 from tau_agent.testing.fake_provider import call, reply
 from tau_agent.wire import message_to_dict
 from tau_coding.compaction.context_usage import estimate_message_tokens
-from tau_coding.compaction.runner import CompactionSettings, NothingToCompactError
-from tau_coding.compaction.summarizer import CompactionCancelledError
+from tau_coding.compaction.errors import CompactionCancelledError, NothingToCompactError
+from tau_coding.compaction.settings import CompactionSettings
 from tau_coding.session_events import AgentSettledEvent, AutoCompactionEndEvent, AutoCompactionStartEvent
 from tests.coding.compaction.scripted import SMALL, ScriptedModel, drain, make_session, write_turn_files
 
