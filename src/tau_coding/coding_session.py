@@ -147,7 +147,8 @@ class CodingSession:
 
     def continue_(self) -> AsyncGenerator[SessionEvent, None]:
         """Run again from the record as it stands (e.g. after a failed reply)."""
-        return self._drive(self.harness.continue_, check_first=False)
+        run = self.harness.continue_()  # refuses at once when there is nothing to continue from
+        return self._drive(lambda: run, check_first=False)
 
     def steer(self, text: str) -> None:
         self.harness.steer(self.expand(text))
