@@ -17,13 +17,18 @@ from typing import Any
 from tau_agent.cancellation import CancellationToken
 from tau_agent.content import ImageContent, TextContent
 from tau_agent.events import AgentEvent, MessageEndEvent, MessageUpdateEvent
-from tau_agent.harness import AgentHarness, QueueMode
+from tau_agent.harness import AgentBusyError, AgentHarness, QueueMode
 from tau_agent.messages import AgentMessage, AssistantMessage, BashExecutionMessage, UserMessage
 from tau_agent.provider import ModelProvider, RetryNotice, StreamOptions, ThinkingLevel
+from tau_agent.session.entries import BranchSummaryEntry
 from tau_agent.session.log import SessionLog
 from tau_agent.session.state import SessionState
 from tau_agent.tools import AgentTool, AgentToolResult
 from tau_ai.model import Model
+from tau_coding.compaction.context_usage import ContextUsage
+from tau_coding.compaction.result import CompactionResult
+from tau_coding.compaction.session_compactor import SessionCompactor
+from tau_coding.compaction.settings import CompactionSettings
 from tau_coding.resources.loader import Resources
 from tau_coding.session_events import AgentSettledEvent, AutoRetryEndEvent, AutoRetryStartEvent, SessionEvent
 from tau_coding.tools.bash import run_command
@@ -49,6 +54,8 @@ class CodingSession:
         max_turns: int | None = None,
         steering_mode: QueueMode = "one-at-a-time",
         follow_up_mode: QueueMode = "one-at-a-time",
+        compaction: CompactionSettings | None = None,
+        summary_model: Model | None = None,
     ) -> None:
         self.log = log
         self.cwd = cwd
@@ -73,6 +80,15 @@ class CodingSession:
             steering_mode=steering_mode,
             follow_up_mode=follow_up_mode,
         )
+        self.compactor = SessionCompactor(
+            log,
+            self.harness,
+            settings=compaction or CompactionSettings(),
+            current_model=lambda: self._model,
+            provider_factory=provider_factory,
+            summary_model=summary_model,
+        )
+        self.compactor.emit = lambda event: self._pending.append(self._announce(event))
         self._record_settings(state)
 
     # -- state ------------------------------------------------------------------------------
@@ -91,7 +107,7 @@ class CodingSession:
 
     @property
     def is_running(self) -> bool:
-        return self.harness.is_running
+        return self.harness.is_running or self.compactor.is_compacting
 
     @property
     def session_id(self) -> str:
@@ -119,11 +135,17 @@ class CodingSession:
         content: str | list[TextContent | ImageContent] = (
             [TextContent(expanded), *images] if images else expanded
         )
-        return self._drive(self.harness.prompt_message(UserMessage(content)))
+        if self.is_running:
+            raise AgentBusyError(
+                "Cannot start a new prompt while a run is active; steer or queue a follow-up instead"
+            )
+        message = UserMessage(content)
+        return self._drive(lambda: self.harness.prompt_message(message), check_first=True)
 
     def continue_(self) -> AsyncGenerator[SessionEvent, None]:
         """Run again from the record as it stands (e.g. after a failed reply)."""
-        return self._drive(self.harness.continue_())
+        run = self.harness.continue_()  # refuses at once when there is nothing to continue from
+        return self._drive(lambda: run, check_first=False)
 
     def steer(self, text: str) -> None:
         self.harness.steer(self.expand(text))
@@ -133,8 +155,37 @@ class CodingSession:
 
     def cancel(self) -> None:
         self.harness.cancel()
+        self.compactor.cancel()
 
-    async def _drive(self, run: AsyncIterator[AgentEvent]) -> AsyncGenerator[SessionEvent, None]:
+    async def _drive(
+        self, start: Callable[[], AsyncIterator[AgentEvent]], *, check_first: bool
+    ) -> AsyncGenerator[SessionEvent, None]:
+        """One prompt to its settled end: compaction before and after, one retry on overflow."""
+        compactor = self.compactor
+        compactor.begin_prompt()
+        if check_first and compactor.should_compact():
+            async for event in compactor.auto("threshold"):
+                yield self._announce(event)
+        async for event in self._relay(start()):
+            yield event
+        compactor.finish_run()
+        failed = compactor.overflowed_reply() if compactor.settings.enabled else None
+        if failed is not None:
+            compactor.drop_failed_reply(failed)
+            async for event in compactor.auto("overflow", will_retry=True):
+                yield self._announce(event)
+            if compactor.succeeded:
+                async for event in self._relay(self.harness.continue_()):
+                    yield event
+                compactor.finish_run()
+        last = self.harness.messages[-1] if self.harness.messages else None
+        aborted = isinstance(last, AssistantMessage) and last.stop_reason == "aborted"
+        if not aborted and compactor.overflowed_reply() is None and compactor.should_compact():
+            async for event in compactor.auto("threshold"):
+                yield self._announce(event)
+        yield self._announce(AgentSettledEvent())
+
+    async def _relay(self, run: AsyncIterator[AgentEvent]) -> AsyncGenerator[SessionEvent, None]:
         async with aclosing(run) as events:  # type: ignore[type-var]
             async for event in events:
                 for pending in self._take_pending():
@@ -149,7 +200,6 @@ class CodingSession:
                 yield self._announce(event)
         for pending in self._take_pending():
             yield pending
-        yield self._announce(AgentSettledEvent())
 
     def _announce(self, event: SessionEvent) -> SessionEvent:
         for listener in list(self._listeners):
@@ -174,6 +224,25 @@ class CodingSession:
         assert notice is not None
         failed = message.stop_reason in ("error", "aborted")
         return AutoRetryEndEvent(not failed, notice.attempt, message.error_message if failed else None)
+
+    # -- context and compaction (compaction/session_compactor.py does the work) ---------------
+
+    def context_usage(self) -> ContextUsage:
+        """Tokens the next request will carry, of the model's window (provider-calibrated)."""
+        return self.compactor.usage()
+
+    async def compact(self, custom_instructions: str | None = None) -> CompactionResult:
+        """Summarise all but the recent tail now; ``cancel()`` stops it. Refused while running
+        (AgentBusyError); raises SummaryError saying why when nothing could be compacted."""
+        return await self.compactor.compact(custom_instructions)
+
+    async def navigate(
+        self, entry_id: str | None, *, summarize: bool = False, custom_instructions: str | None = None
+    ) -> BranchSummaryEntry | None:
+        """Continue from ``entry_id``; with ``summarize`` the path left behind becomes a branch summary."""
+        return await self.compactor.navigate(
+            entry_id, summarize=summarize, custom_instructions=custom_instructions
+        )
 
     # -- settings that become entries ----------------------------------------------------------
 
@@ -237,8 +306,9 @@ class CodingSession:
         are recorded there if it says otherwise. The caller closes the previous log. Not while
         a prompt runs (AgentBusyError)."""
         state = log.state()
-        self.harness.replace_messages(state.messages)
         self.log = log
+        self.compactor.log = log
+        self.compactor.reload(state.messages)
         self.harness.options.session_id = log.header.id
         self._record_settings(state)
 

@@ -7,10 +7,11 @@ and compaction included, so a frontend knows when it may take the next prompt.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, TypeGuard, get_args
 
 from tau_agent.events import AgentEvent
 from tau_agent.wire import event_to_dict
+from tau_coding.compaction.result import CompactionResult
 
 
 @dataclass(slots=True)
@@ -31,12 +32,44 @@ class AutoRetryEndEvent:
 
 
 @dataclass(slots=True)
+class AutoCompactionStartEvent:
+    """The session is compacting on its own: the context passed its threshold or overflowed."""
+
+    reason: Literal["threshold", "overflow"]
+    type: Literal["auto_compaction_start"] = "auto_compaction_start"
+
+
+@dataclass(slots=True)
+class AutoCompactionEndEvent:
+    """``result`` on success; otherwise ``aborted`` or ``error_message`` says why not.
+    ``will_retry``: the failed prompt is being retried on the compacted context."""
+
+    result: CompactionResult | None = None
+    aborted: bool = False
+    will_retry: bool = False
+    error_message: str | None = None
+    type: Literal["auto_compaction_end"] = "auto_compaction_end"
+
+
+@dataclass(slots=True)
 class AgentSettledEvent:
     type: Literal["agent_settled"] = "agent_settled"
 
 
-SessionOnlyEvent: TypeAlias = AutoRetryStartEvent | AutoRetryEndEvent | AgentSettledEvent
+SessionOnlyEvent: TypeAlias = (
+    AutoRetryStartEvent
+    | AutoRetryEndEvent
+    | AutoCompactionStartEvent
+    | AutoCompactionEndEvent
+    | AgentSettledEvent
+)
 SessionEvent: TypeAlias = AgentEvent | SessionOnlyEvent
+SESSION_ONLY_EVENTS: tuple[type, ...] = get_args(SessionOnlyEvent)
+
+
+def is_agent_event(event: SessionEvent) -> TypeGuard[AgentEvent]:
+    """Whether ``event`` is one of the agent's own (not a retry, compaction or settle event)."""
+    return not isinstance(event, SESSION_ONLY_EVENTS)
 
 
 def session_event_to_dict(event: SessionEvent) -> dict[str, Any]:
@@ -54,6 +87,16 @@ def session_event_to_dict(event: SessionEvent) -> dict[str, Any]:
         if event.final_error is not None:
             out["finalError"] = event.final_error
         return out
+    if isinstance(event, AutoCompactionStartEvent):
+        return {"type": event.type, "reason": event.reason}
+    if isinstance(event, AutoCompactionEndEvent):
+        end: dict[str, Any] = {"type": event.type}
+        if event.result is not None:
+            end["result"] = event.result.to_dict()
+        end.update(aborted=event.aborted, willRetry=event.will_retry)
+        if event.error_message is not None:
+            end["errorMessage"] = event.error_message
+        return end
     if isinstance(event, AgentSettledEvent):
         return {"type": event.type}
     return event_to_dict(event)

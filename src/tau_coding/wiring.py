@@ -24,6 +24,7 @@ from tau_ai.catalog import builtin_models
 from tau_ai.model import Model
 from tau_ai.models_config import ModelsConfig, load_models_config
 from tau_coding.coding_session import CodingSession
+from tau_coding.compaction.settings import CompactionSettings
 from tau_coding.config.auth import AuthError, AuthStore, KeyResolver, missing_key_message, resolve_api_key
 from tau_coding.config.model_resolve import ModelNotFoundError, resolve_model
 from tau_coding.config.paths import TauPaths
@@ -167,6 +168,7 @@ def build_session(
     )
     for diagnostic in resources.diagnostics:
         warn(str(diagnostic))
+    summary_model = _summary_model(settings, config, model, lambda p: key_for(p) is not None, warn)
     log = _open_log(options, session_manager(options, environ, cwd))
     make = provider_factory or _http_provider
     return CodingSession(
@@ -182,6 +184,8 @@ def build_session(
         max_turns=options.max_turns,
         steering_mode=settings.get("steeringMode", "one-at-a-time"),
         follow_up_mode=settings.get("followUpMode", "one-at-a-time"),
+        compaction=CompactionSettings.from_settings(settings.get),
+        summary_model=summary_model,
     )
 
 
@@ -233,6 +237,33 @@ def session_manager(options: Options, environ: Mapping[str, str], cwd: Path) -> 
     paths = TauPaths.from_env(environ, cwd)
     directory = Path(options.session_dir).expanduser() if options.session_dir else None
     return SessionManager(paths.sessions_dir, str(paths.cwd), directory=directory)
+
+
+def _summary_model(
+    settings: Settings,
+    config: ModelsConfig,
+    model: Model,
+    has_key: Callable[[str], bool],
+    warn: Callable[[str], object],
+) -> Model | None:
+    """The model ``compaction.model`` ("provider/id") names for summaries; None: the session's.
+
+    A model that is unknown or has no credentials is a warning: the session model is used.
+    """
+    spec = settings.get("compaction.model")
+    if not spec:
+        return None
+    try:
+        chosen = resolve_model(spec, config.models).model
+    except ModelNotFoundError as exc:
+        warn(f"compaction.model: {exc}; summaries use {model.provider}/{model.id}")
+        return None
+    if chosen.provider != model.provider and not has_key(chosen.provider) and not _is_local(chosen):
+        warn(
+            f"compaction.model: {missing_key_message(chosen.provider)}; summaries use {model.provider}/{model.id}"
+        )
+        return None
+    return chosen
 
 
 def _http_provider(model: Model, api_key: str | None) -> ModelProvider:

@@ -17,7 +17,13 @@ from tau_agent.events import MessageEndEvent
 from tau_agent.messages import AssistantMessage
 from tau_agent.session.codec import header_to_dict
 from tau_coding.coding_session import CodingSession
-from tau_coding.session_events import AutoRetryStartEvent, SessionEvent, session_event_to_dict
+from tau_coding.session_events import (
+    AutoCompactionEndEvent,
+    AutoCompactionStartEvent,
+    AutoRetryStartEvent,
+    SessionEvent,
+    session_event_to_dict,
+)
 
 
 class FinalTextRenderer:
@@ -35,6 +41,10 @@ class FinalTextRenderer:
             self._err.write(
                 f"tau: {event.error_message}; retrying in {seconds:.1f}s ({event.attempt}/{event.max_attempts})\n"
             )
+        elif isinstance(event, AutoCompactionStartEvent) and event.reason == "overflow":
+            self._err.write("tau: the context window overflowed; compacting and retrying\n")
+        elif isinstance(event, AutoCompactionEndEvent) and event.error_message:
+            self._err.write(f"tau: compaction failed: {event.error_message}\n")
 
     def finish(self) -> bool:
         last = self._last

@@ -14,7 +14,7 @@ from tau_agent.messages import AgentMessage, BashExecutionMessage, UserMessage
 from tau_agent.provider import THINKING_LEVELS, ThinkingLevel
 from tau_ai.model import Model
 from tau_coding.coding_session import CodingSession
-from tau_coding.session_events import AgentSettledEvent, AutoRetryEndEvent, AutoRetryStartEvent
+from tau_coding.session_events import is_agent_event
 from tau_coding.tui.git_branch import git_branch
 from tau_coding.tui.port import CommandResult, CommandSpec, QueuedMessages, SessionInfo
 from tau_coding.tui.state import user_text
@@ -38,7 +38,7 @@ class CodingSessionPort:
 
     async def prompt(self, text: str) -> AsyncGenerator[AgentEvent, None]:
         async for event in self.session.prompt(text):
-            if not isinstance(event, AgentSettledEvent | AutoRetryStartEvent | AutoRetryEndEvent):
+            if is_agent_event(event):
                 yield event
 
     def steer(self, text: str) -> None:
