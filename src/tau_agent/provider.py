@@ -52,6 +52,7 @@ class StreamOptions:
     session_id: str | None = None
     headers: Mapping[str, str] = field(default_factory=dict)
     on_retry: Callable[[RetryNotice], None] | None = None
+    retry: bool = True  # False: report the first transient failure instead of retrying it
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 

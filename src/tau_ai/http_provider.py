@@ -239,7 +239,7 @@ class HttpProvider:
             )
             if failure is None:
                 return
-            delay = self._plan(failure, retries + 1, waited)
+            delay = self._plan(failure, retries + 1, waited) if options.retry else None
             if delay is None:
                 deliver(attempt.give_up(failure.message))
                 return

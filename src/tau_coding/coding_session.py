@@ -9,6 +9,7 @@ more will happen for it. Model and thinking-level changes become session entries
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
 from contextlib import aclosing
 from pathlib import Path
@@ -299,6 +300,16 @@ class CodingSession:
         self.log.close()
 
     # -- switching the session file (new, switch, fork, navigate) -------------------------------
+
+    def set_auto_compaction(self, enabled: bool) -> None:
+        """Turn automatic compaction (threshold and overflow) on or off for this session."""
+        self.compactor.settings = dataclasses.replace(self.compactor.settings, enabled=enabled)
+        if enabled and self.harness.transform_context is None:
+            self.harness.transform_context = self.compactor.transform
+
+    def set_auto_retry(self, enabled: bool) -> None:
+        """Whether the provider retries transient failures (429, 5xx, dropped connections)."""
+        self.harness.options.retry = enabled
 
     def use_log(self, log: SessionLog) -> None:
         """Continue in ``log`` (a new, forked or other session, or the same one re-navigated):

@@ -112,6 +112,17 @@ async def test_500_is_retried_until_the_limit_then_reported() -> None:
     assert len(server.requests) == 3
 
 
+async def test_retries_switched_off_for_a_request_report_the_first_failure() -> None:
+    script = [
+        Scripted(500, JSON, error_body("Internal server error")),
+        Scripted(body=toy_text_stream(["late"])),
+    ]
+    async with ReplayServer(script) as server:
+        events, notices = await run(provider(server), StreamOptions(retry=False))
+    assert final(events).error_message == "HTTP 500: Internal server error"
+    assert notices == [] and len(server.requests) == 1
+
+
 async def test_529_overloaded_is_retried() -> None:
     overloaded = b'{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}'
     script = [Scripted(529, JSON, overloaded), Scripted(body=toy_text_stream(["fine"]))]
