@@ -36,6 +36,7 @@ BeforeToolCall: TypeAlias = Callable[
 AfterToolCall: TypeAlias = Callable[
     [ToolCallContext, AgentToolResult, CancellationToken], Awaitable[AgentToolResult | None]
 ]
+# Given the record itself (read-only); return it unchanged, or a new list to send instead.
 TransformContext: TypeAlias = Callable[[list[AgentMessage], CancellationToken], Awaitable[list[AgentMessage]]]
 ConvertToLlm: TypeAlias = Callable[[list[AgentMessage]], list[LlmMessage]]
 MessageSource: TypeAlias = Callable[[], list[AgentMessage]]

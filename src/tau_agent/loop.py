@@ -159,24 +159,26 @@ async def run_agent_loop(
 class _ContextView:
     """What the model is sent, kept in step with the record.
 
-    With the default conversion and no context transform, each turn converts only the
-    messages appended since the last one, so a turn costs O(new messages), not O(record).
+    With the default conversion, each turn converts only the messages appended since the last
+    one, so a turn costs O(new messages), not O(record). A context transform is handed the
+    record itself (it must not mutate it); when it returns that same list, nothing was changed
+    and the incremental view still holds; any other list is converted whole.
     """
 
     def __init__(self, config: LoopConfig, messages: list[AgentMessage]) -> None:
         self._config = config
         self._messages = messages
-        self._incremental = config.transform_context is None and config.convert_to_llm is convert_to_llm
         self._converted: list[LlmMessage] = []
         self._upto = 0
 
     async def build(self, signal: CancellationToken) -> list[LlmMessage]:
         config, messages = self._config, self._messages
-        if not self._incremental:
-            view = list(messages)
-            if config.transform_context is not None:
-                view = await config.transform_context(view, signal)
-            return config.convert_to_llm(context_for_model(view))
+        view = messages
+        if config.transform_context is not None:
+            view = await config.transform_context(messages, signal)
+        if view is not messages or config.convert_to_llm is not convert_to_llm:
+            self._converted, self._upto = [], 0  # a different view: start over next time
+            return config.convert_to_llm(context_for_model(list(view)))
         for message in messages[self._upto :]:
             if not is_empty_failure(message):
                 converted = message_to_llm(message)

@@ -99,12 +99,10 @@ def last_usage_index(messages: Sequence[AgentMessage], trust_from: int = 0) -> i
     Replies before index ``trust_from`` are never used (a caller that compacted knows exactly
     where the kept messages end); replies older than the summary's timestamp neither.
     """
-    compacted_at: int | None = None
-    for index in range(len(messages) - 1, -1, -1):
-        message = messages[index]
-        if isinstance(message, CompactionSummaryMessage):
-            compacted_at = message.timestamp
-            break
+    # A replayed transcript holds at most one summary, first (earlier ones are folded into
+    # it), so looking at the head keeps this O(messages since the last reply), not O(record).
+    head = messages[0] if messages else None
+    compacted_at = head.timestamp if isinstance(head, CompactionSummaryMessage) else None
     for index in range(len(messages) - 1, max(trust_from, 0) - 1, -1):
         message = messages[index]
         if isinstance(message, CompactionSummaryMessage):
@@ -119,6 +117,52 @@ def last_usage_index(messages: Sequence[AgentMessage], trust_from: int = 0) -> i
     return -1
 
 
+class TokenTally:
+    """Estimates and the usage anchor of a transcript that only grows, kept in O(new messages).
+
+    So a long session does not re-read every message before every request (notably when no
+    reply reports usage, as with some local servers). A different or shorter list starts over.
+    """
+
+    def __init__(self) -> None:
+        self._messages: Sequence[AgentMessage] | None = None
+        self._count = 0
+        self._total = 0
+        self._usable = -1  # last successful reply with usage
+        self._summary = -1  # last compaction summary
+
+    def _advance(self, messages: Sequence[AgentMessage]) -> None:
+        if messages is not self._messages or len(messages) < self._count:
+            self._messages, self._count, self._total, self._usable, self._summary = messages, 0, 0, -1, -1
+        for index in range(self._count, len(messages)):
+            message = messages[index]
+            self._total += estimate_message_tokens(message)
+            if isinstance(message, CompactionSummaryMessage):
+                self._summary = index
+            elif (
+                isinstance(message, AssistantMessage)
+                and message.stop_reason not in ("error", "aborted")
+                and usage_tokens(message.usage) > 0
+            ):
+                self._usable = index
+        self._count = len(messages)
+
+    def total(self, messages: Sequence[AgentMessage]) -> int:
+        self._advance(messages)
+        return self._total
+
+    def anchor(self, messages: Sequence[AgentMessage], trust_from: int = 0) -> int:
+        """What ``last_usage_index`` answers, without scanning back through the record."""
+        self._advance(messages)
+        index = self._usable
+        if index < max(trust_from, 0) or index < self._summary:
+            return -1
+        head = messages[0]
+        if isinstance(head, CompactionSummaryMessage) and messages[index].timestamp <= head.timestamp:
+            return -1
+        return index
+
+
 def context_usage(
     messages: Sequence[AgentMessage],
     window: int,
@@ -126,21 +170,28 @@ def context_usage(
     system_prompt: str = "",
     tools: Sequence[ToolSpec] = (),
     trust_from: int = 0,
+    tally: TokenTally | None = None,
 ) -> ContextUsage:
     """What the next request will weigh, calibrated by the latest trustworthy usage."""
-    anchor = last_usage_index(messages, trust_from)
+    anchor = (
+        tally.anchor(messages, trust_from) if tally is not None else last_usage_index(messages, trust_from)
+    )
     if anchor >= 0:
         reply = messages[anchor]
         assert isinstance(reply, AssistantMessage)
         reported = usage_tokens(reply.usage)
         tail = sum(estimate_message_tokens(m) for m in messages[anchor + 1 :])
         return ContextUsage(reported + tail, window, tail)
-    guessed = estimate_fixed_tokens(system_prompt, tools) + sum(estimate_message_tokens(m) for m in messages)
+    estimated = (
+        tally.total(messages) if tally is not None else sum(estimate_message_tokens(m) for m in messages)
+    )
+    guessed = estimate_fixed_tokens(system_prompt, tools) + estimated
     return ContextUsage(guessed, window, guessed)
 
 
 __all__ = [
     "ContextUsage",
+    "TokenTally",
     "context_usage",
     "estimate_fixed_tokens",
     "estimate_message_tokens",

@@ -25,7 +25,7 @@ from tau_agent.session.entries import BranchSummaryEntry, MessageEntry
 from tau_agent.session.log import SessionLog
 from tau_agent.tools import tool_spec
 from tau_ai.model import Model
-from tau_coding.compaction.context_usage import ContextUsage, context_usage
+from tau_coding.compaction.context_usage import ContextUsage, TokenTally, context_usage
 from tau_coding.compaction.errors import CompactionCancelledError, SummaryError
 from tau_coding.compaction.result import CompactionResult
 from tau_coding.compaction.settings import CompactionSettings
@@ -64,6 +64,7 @@ class SessionCompactor:
         self.emit: Callable[[SessionEvent], None] = lambda _event: None  # events from inside a run
         self._run_summary: AgentMessage | None = None  # mid-run: the summary sent first...
         self._run_from = 0  # ...then the harness messages from this index on
+        self._tally = TokenTally()
         if settings.enabled and harness.transform_context is None:
             harness.transform_context = self.transform
 
@@ -90,6 +91,7 @@ class SessionCompactor:
             system_prompt=harness.system_prompt,
             tools=[tool_spec(t) for t in harness.tools],
             trust_from=trust,
+            tally=self._tally,
         )
 
     async def transform(self, messages: list[AgentMessage], signal: CancellationToken) -> list[AgentMessage]:
