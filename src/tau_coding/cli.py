@@ -29,7 +29,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
     from tau_coding.cli_args import build_parser
 
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, unknown = parser.parse_known_args(argv)  # unknown: maybe flags that extensions declare
+    bad = [word for word in unknown if not word.startswith("--")]
+    if bad or (unknown and args.no_extensions and not args.extension) or (unknown and not args.prompt):
+        parser.error(f"unrecognized arguments: {' '.join(bad or unknown)}")
+    args.extension_args = unknown
     try:
         return _dispatch(args)
     except KeyboardInterrupt:
@@ -51,9 +56,21 @@ def _dispatch(args: Any) -> int:
     if args.resume:
         return _fail("--resume picks a session interactively; in print mode use --session ID or -c")
     stdin_text = None if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
+    if args.trust_project and not args.prompt and not (stdin_text or "").strip():
+        return _trust_project_only()
     if not args.prompt and not (stdin_text or "").strip():
         return _fail('no prompt given; the interactive TUI is not built yet (try tau -p "...")')
     return _print_mode(args, stdin_text)
+
+
+def _trust_project_only() -> int:
+    from tau_coding.config.paths import TauPaths
+    from tau_coding.extensions.trust import TrustStore
+
+    paths = TauPaths.from_env(os.environ, Path.cwd())
+    TrustStore(paths.tau_home).trust(paths.cwd)
+    sys.stderr.write(f"tau: trusted {paths.cwd}: its .tau/extensions and hooks will run\n")
+    return EXIT_OK
 
 
 def _print_mode(args: Any, stdin_text: str | None) -> int:
@@ -84,6 +101,10 @@ def _print_mode(args: Any, stdin_text: str | None) -> int:
         no_skills=args.no_skills,
         no_prompt_templates=args.no_prompt_templates,
         max_turns=args.max_turns,
+        extensions=args.extension or (),
+        no_extensions=args.no_extensions,
+        trust_project=args.trust_project,
+        extension_args=args.extension_args,
     )
     try:
         session = build_session(

@@ -17,19 +17,27 @@ from typing import Any
 from tau_agent.cancellation import CancellationToken
 from tau_agent.content import ImageContent, TextContent
 from tau_agent.events import AgentEvent, MessageEndEvent, MessageUpdateEvent
-from tau_agent.harness import AgentHarness, QueueMode
+from tau_agent.harness import AgentBusyError, AgentHarness, QueueMode
 from tau_agent.messages import AgentMessage, AssistantMessage, BashExecutionMessage, UserMessage
 from tau_agent.provider import ModelProvider, RetryNotice, StreamOptions, ThinkingLevel
 from tau_agent.session.log import SessionLog
 from tau_agent.tools import AgentTool, AgentToolResult
 from tau_ai.model import Model
 from tau_coding.resources.loader import Resources
-from tau_coding.session_events import AgentSettledEvent, AutoRetryEndEvent, AutoRetryStartEvent, SessionEvent
+from tau_coding.session_events import (
+    AgentSettledEvent,
+    AutoRetryEndEvent,
+    AutoRetryStartEvent,
+    InputHandledEvent,
+    SessionEvent,
+)
+from tau_coding.session_hooks import SessionHooks
 from tau_coding.tools.bash import run_command
 from tau_coding.tools.config import ToolSettings
 
 ProviderFactory = Callable[[Model], ModelProvider]
 SessionListener = Callable[[SessionEvent], None]
+MAX_STOP_CONTINUATIONS = 8  # a stop hook that always says "keep going" cannot loop forever
 
 
 class CodingSession:
@@ -58,6 +66,8 @@ class CodingSession:
         self._listeners: list[SessionListener] = []
         self._pending: list[SessionEvent] = []
         self._retrying: RetryNotice | None = None
+        self.hooks: SessionHooks | None = None  # extensions and shell hooks (set by the composition root)
+        self._hooks_started = False
         state = log.state()
         options = StreamOptions(
             thinking_level=thinking_level, session_id=log.header.id, on_retry=self._on_retry
@@ -118,11 +128,39 @@ class CodingSession:
 
     def prompt(self, text: str, images: Sequence[ImageContent] = ()) -> AsyncGenerator[SessionEvent, None]:
         """Run one prompt; events flow as the returned iterator is consumed, ending with agent_settled."""
+        if self.hooks is not None:
+            if self.harness.is_running:
+                raise AgentBusyError(
+                    "Cannot start a new prompt while a run is active; steer or queue a follow-up"
+                )
+            return self._hooked_prompt(self.hooks, text, images)
+        return self._drive(self.harness.prompt_message(self._user_message(text, images)))
+
+    def _user_message(self, text: str, images: Sequence[ImageContent]) -> UserMessage:
         expanded = self.expand(text)
         content: str | list[TextContent | ImageContent] = (
             [TextContent(expanded), *images] if images else expanded
         )
-        return self._drive(self.harness.prompt_message(UserMessage(content)))
+        return UserMessage(content)
+
+    async def _hooked_prompt(
+        self, hooks: SessionHooks, text: str, images: Sequence[ImageContent]
+    ) -> AsyncGenerator[SessionEvent, None]:
+        await self.start_hooks()
+        decision = await hooks.on_input(text, images)
+        if isinstance(decision, InputHandledEvent):
+            yield self._announce(decision)
+            yield self._announce(AgentSettledEvent())
+            return
+        async with aclosing(self._drive(self.harness.prompt_message(self._user_message(*decision)))) as run:
+            async for event in run:
+                yield event
+
+    async def start_hooks(self) -> None:
+        """Tell the hooks the session started (once; the first prompt does it if nobody did)."""
+        if self.hooks is not None and not self._hooks_started:
+            self._hooks_started = True
+            await self.hooks.on_start()
 
     def continue_(self) -> AsyncGenerator[SessionEvent, None]:
         """Run again from the record as it stands (e.g. after a failed reply)."""
@@ -138,6 +176,21 @@ class CodingSession:
         self.harness.cancel()
 
     async def _drive(self, run: AsyncIterator[AgentEvent]) -> AsyncGenerator[SessionEvent, None]:
+        async with aclosing(self._relay(run)) as events:
+            async for event in events:
+                yield event
+        if self.hooks is not None:  # a stop hook may keep the run going with a new message
+            for round_ in range(MAX_STOP_CONTINUATIONS):
+                last = next((m for m in reversed(self.messages) if isinstance(m, AssistantMessage)), None)
+                message = await self.hooks.on_stop(round_ > 0, last)
+                if message is None:
+                    break
+                async with aclosing(self._relay(self.harness.prompt_message(UserMessage(message)))) as events:
+                    async for event in events:
+                        yield event
+        yield self._announce(AgentSettledEvent())
+
+    async def _relay(self, run: AsyncIterator[AgentEvent]) -> AsyncGenerator[SessionEvent, None]:
         async with aclosing(run) as events:  # type: ignore[type-var]
             async for event in events:
                 for pending in self._take_pending():
@@ -152,7 +205,6 @@ class CodingSession:
                 yield self._announce(event)
         for pending in self._take_pending():
             yield pending
-        yield self._announce(AgentSettledEvent())
 
     def _announce(self, event: SessionEvent) -> SessionEvent:
         for listener in list(self._listeners):
@@ -230,4 +282,6 @@ class CodingSession:
         return message
 
     def close(self) -> None:
+        if self.hooks is not None:
+            self.hooks.on_close()
         self.log.close()

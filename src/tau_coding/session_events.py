@@ -35,7 +35,15 @@ class AgentSettledEvent:
     type: Literal["agent_settled"] = "agent_settled"
 
 
-SessionOnlyEvent: TypeAlias = AutoRetryStartEvent | AutoRetryEndEvent | AgentSettledEvent
+@dataclass(slots=True)
+class InputHandledEvent:
+    """An extension or command took care of the input; the model was not asked. ``text`` is its answer."""
+
+    text: str | None = None
+    type: Literal["input_handled"] = "input_handled"
+
+
+SessionOnlyEvent: TypeAlias = AutoRetryStartEvent | AutoRetryEndEvent | AgentSettledEvent | InputHandledEvent
 SessionEvent: TypeAlias = AgentEvent | SessionOnlyEvent
 
 
@@ -56,4 +64,6 @@ def session_event_to_dict(event: SessionEvent) -> dict[str, Any]:
         return out
     if isinstance(event, AgentSettledEvent):
         return {"type": event.type}
+    if isinstance(event, InputHandledEvent):
+        return {"type": event.type, "text": event.text}
     return event_to_dict(event)
