@@ -111,14 +111,14 @@ def build_host(
         timeout=timeout or DEFAULT_TIMEOUT,
         discover=sources,
     )
-    host.add_builtin("tau", _builtin_commands)
+    host.add_builtin("tau", builtin_commands)
     if hooks:
         host.add_builtin("hooks", ShellHooks(hooks, paths.cwd).activate, timeout=handler_timeout(hooks))
     host.load(found)
     return host
 
 
-def _builtin_commands(tau: ExtensionAPI) -> None:
+def builtin_commands(tau: ExtensionAPI) -> None:
     def reload(args: str) -> str:
         return f"Reloaded {tau.reload()} extension(s)."
 

@@ -14,6 +14,7 @@ from tau_ai.model import Model
 from tau_coding.coding_session import CodingSession
 from tau_coding.extensions.host import ExtensionHost
 from tau_coding.extensions.loader import ExtensionSource, from_path
+from tau_coding.extensions.setup import builtin_commands
 from tau_coding.extensions.ui import HeadlessUI
 from tau_coding.session_events import SessionEvent
 from tau_coding.sessions.manager import SessionManager
@@ -72,8 +73,12 @@ def make_rig(
         system_prompt="Be brief.",
         cwd=tmp_path,
     )
-    host = ExtensionHost(cwd=tmp_path, ui=ui, warn=warnings.append, timeout=timeout)
+    host = ExtensionHost(
+        cwd=tmp_path, ui=ui, warn=warnings.append, timeout=timeout, discover=lambda: [source(p) for p in extensions]
+    )
+    host.add_builtin("tau", builtin_commands)
     host.load([source(p) for p in extensions])
+    host.rebuild_system_prompt = lambda active: "Be brief. Tools: " + ", ".join(t.name for t in active)
     host.bind(session)
     return Rig(session, host, provider, ui, warnings)
 
