@@ -241,6 +241,17 @@ def build_session(
 def _extension_host(
     options: Options, paths: TauPaths, settings: Settings, warn: Callable[[str], object], ui: UIBridge | None
 ) -> ExtensionHost | None:
+    from tau_coding.extensions.presence import anything_to_load
+
+    if not anything_to_load(
+        cli_paths=options.extensions,
+        no_extensions=options.no_extensions,
+        trust_project=options.trust_project,
+        tau_home=paths.tau_home,
+        project_dir=paths.cwd / ".tau",
+        settings=settings.values,
+    ):
+        return None
     from tau_coding.extensions.setup import build_host
 
     return build_host(

@@ -1,27 +1,36 @@
 """Python extensions: modules with ``activate(tau)`` that add tools, commands and hooks.
 
-What an extension imports from here: ``ExtensionAPI`` (the type of ``tau``) and the event
-and decision types of the interception points (see ``events.py``).
+What an extension imports from here: ``ExtensionAPI`` (the type of ``tau``), the event and
+decision types of the interception points (``events.py``) and the UI bridge types. They
+are loaded on first use, so a run with no extensions pays nothing for this package.
 """
 
-from tau_coding.extensions.api import ExtensionAPI
-from tau_coding.extensions.events import (
-    CompactEvent,
-    ContextEvent,
-    InputEvent,
-    InputHandled,
-    InputTransform,
-    ProviderRequestEvent,
-    SessionStartEvent,
-    ShutdownEvent,
-    StopDecision,
-    StopEvent,
-    ToolCallDecision,
-    ToolCallEvent,
-    ToolResultEvent,
-    ToolResultPatch,
-)
-from tau_coding.extensions.ui import HeadlessUI, UIBridge
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tau_coding.extensions.api import ExtensionAPI
+    from tau_coding.extensions.events import (
+        CompactEvent,
+        ContextEvent,
+        InputEvent,
+        InputHandled,
+        InputTransform,
+        ProviderRequestEvent,
+        SessionStartEvent,
+        ShutdownEvent,
+        StopDecision,
+        StopEvent,
+        ToolCallDecision,
+        ToolCallEvent,
+        ToolResultEvent,
+        ToolResultPatch,
+    )
+    from tau_coding.extensions.ui import HeadlessUI, UIBridge
+
+_HOMES = {"ExtensionAPI": "api", "HeadlessUI": "ui", "UIBridge": "ui"}
 
 __all__ = [
     "CompactEvent",
@@ -42,3 +51,10 @@ __all__ = [
     "ToolResultPatch",
     "UIBridge",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in __all__:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = importlib.import_module(f"{__name__}.{_HOMES.get(name, 'events')}")
+    return getattr(module, name)

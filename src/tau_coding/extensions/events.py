@@ -42,14 +42,14 @@ INTERCEPTION_POINTS = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class InputEvent:
     text: str
     images: Sequence[ImageContent] = ()
     source: Literal["interactive", "print", "rpc", "extension"] = "print"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class InputTransform:
     """Send this text (and these images) instead."""
 
@@ -57,21 +57,21 @@ class InputTransform:
     images: Sequence[ImageContent] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class InputHandled:
     """The extension took care of the input; nothing goes to the model."""
 
     message: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ToolCallEvent:
     tool_name: str
     tool_call_id: str
     input: Mapping[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ToolCallDecision:
     """``block`` refuses the call (``reason`` goes to the model); ``input`` replaces its arguments."""
 
@@ -80,7 +80,7 @@ class ToolCallDecision:
     input: dict[str, Any] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ToolResultEvent:
     tool_name: str
     tool_call_id: str
@@ -90,7 +90,7 @@ class ToolResultEvent:
     is_error: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ToolResultPatch:
     """Fields left ``None`` keep the result's own."""
 
@@ -99,14 +99,14 @@ class ToolResultPatch:
     is_error: bool | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ContextEvent:
     """A copy of the messages about to be sent; the record itself is never changed."""
 
     messages: list[AgentMessage]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ProviderRequestEvent:
     provider: str
     model: str
@@ -114,19 +114,19 @@ class ProviderRequestEvent:
     payload: dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class SessionStartEvent:
     session_id: str
     source: Literal["startup", "resume", "reload"] = "startup"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class CompactEvent:
     trigger: Literal["manual", "auto"]
     custom_instructions: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class StopEvent:
     """The run would stop now; ``stop_hook_active`` says it already continued because of a stop handler."""
 
@@ -134,14 +134,14 @@ class StopEvent:
     last_text: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class StopDecision:
     """Keep going: ``message`` is sent to the model as the next user message."""
 
     message: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ShutdownEvent:
     reason: str = "exit"
     extra: Mapping[str, Any] = field(default_factory=dict)

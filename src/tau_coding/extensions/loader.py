@@ -14,13 +14,16 @@ import importlib.util
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+from tau_coding.extensions.presence import ENTRY_POINT_GROUP, may_have_entry_points
+
+if TYPE_CHECKING:
+    from importlib import metadata
 
 Origin = Literal["cli", "project", "user", "package"]
-ENTRY_POINT_GROUP = "tau.extensions"
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +62,10 @@ def in_directory(directory: Path, origin: Origin) -> list[ExtensionSource]:
 
 def from_entry_points(path: Sequence[str] | None = None) -> list[ExtensionSource]:
     """Installed distributions' ``tau.extensions`` entry points (``path`` defaults to sys.path)."""
+    if not may_have_entry_points(path):
+        return []
+    from importlib import metadata
+
     found = []
     seen: set[str] = set()
     for dist in metadata.distributions(path=list(path) if path is not None else sys.path):

@@ -37,7 +37,7 @@ DEFAULT_TIMEOUT = 60.0
 FailureMode = Literal["open", "closed"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class CommandHook:
     command: str
     timeout: float = DEFAULT_TIMEOUT
@@ -45,7 +45,7 @@ class CommandHook:
     source: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class MatcherGroup:
     matcher: re.Pattern[str] | None  # None: every tool
     hooks: tuple[CommandHook, ...]
@@ -54,7 +54,7 @@ class MatcherGroup:
         return self.matcher is None or any(self.matcher.fullmatch(n) for n in names)
 
 
-@dataclass(slots=True)
+@dataclass
 class HookConfig:
     events: dict[str, list[MatcherGroup]] = field(default_factory=dict)
 
