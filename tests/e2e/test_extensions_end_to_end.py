@@ -47,7 +47,11 @@ async def test_user_shell_hook_blocks_with_exit_2_from_settings_json(project: Pr
     ]
     async with server(project.api, replies) as srv:
         project.configure(srv.url)
-        rules = {"hooks": {"PreToolUse": [{"matcher": "Write", "hooks": [{"type": "command", "command": str(hook)}]}]}}
+        rules = {
+            "hooks": {
+                "PreToolUse": [{"matcher": "Write", "hooks": [{"type": "command", "command": str(hook)}]}]
+            }
+        }
         (project.tau_home / "settings.json").write_text(json.dumps(rules))
         result = await project.tau("-p", "--model", MODEL, "write f")
         assert result.code == 0, result.stderr

@@ -18,6 +18,9 @@ point                      handler receives        handler may return
 ``stop``                   ``StopEvent``           ``StopDecision`` (continue with a message)
 ``session_shutdown``       ``ShutdownEvent``       nothing (plain functions only: no loop runs)
 =========================  ======================  =============================================
+
+The types are plain (mutable, compared by identity) dataclasses: building frozen ones costs
+start-up time that every run with an extension would pay. Treat received events as read-only.
 """
 
 from __future__ import annotations
@@ -42,14 +45,14 @@ INTERCEPTION_POINTS = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class InputEvent:
     text: str
     images: Sequence[ImageContent] = ()
     source: Literal["interactive", "print", "rpc", "extension"] = "print"
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class InputTransform:
     """Send this text (and these images) instead."""
 
@@ -57,21 +60,21 @@ class InputTransform:
     images: Sequence[ImageContent] | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class InputHandled:
     """The extension took care of the input; nothing goes to the model."""
 
     message: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class ToolCallEvent:
     tool_name: str
     tool_call_id: str
     input: Mapping[str, Any]
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class ToolCallDecision:
     """``block`` refuses the call (``reason`` goes to the model); ``input`` replaces its arguments."""
 
@@ -80,7 +83,7 @@ class ToolCallDecision:
     input: dict[str, Any] | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class ToolResultEvent:
     tool_name: str
     tool_call_id: str
@@ -90,7 +93,7 @@ class ToolResultEvent:
     is_error: bool
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class ToolResultPatch:
     """Fields left ``None`` keep the result's own."""
 
@@ -99,14 +102,14 @@ class ToolResultPatch:
     is_error: bool | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class ContextEvent:
     """A copy of the messages about to be sent; the record itself is never changed."""
 
     messages: list[AgentMessage]
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class ProviderRequestEvent:
     provider: str
     model: str
@@ -114,19 +117,19 @@ class ProviderRequestEvent:
     payload: dict[str, Any]
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class SessionStartEvent:
     session_id: str
     source: Literal["startup", "resume", "reload"] = "startup"
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class CompactEvent:
     trigger: Literal["manual", "auto"]
     custom_instructions: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class StopEvent:
     """The run would stop now; ``stop_hook_active`` says it already continued because of a stop handler."""
 
@@ -134,14 +137,14 @@ class StopEvent:
     last_text: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class StopDecision:
     """Keep going: ``message`` is sent to the model as the next user message."""
 
     message: str
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class ShutdownEvent:
     reason: str = "exit"
     extra: Mapping[str, Any] = field(default_factory=dict)

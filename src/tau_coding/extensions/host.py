@@ -70,6 +70,9 @@ class ExtensionHost:
         self._base_tools: list[AgentTool] | None = None
         self._announced: set[tuple[str, str]] = set()
         self.on_change: list[Callable[[], None]] = []  # told after tools or handlers change
+        # Imports and activate() calls share one worker thread (a fresh one after a timeout):
+        # one thread per extension would cost ~0.5 ms each at start-up.
+        self._loader = Guard("loader", timeout, self.report_failure)
 
     # -- reporting --------------------------------------------------------------------------
 
@@ -130,9 +133,13 @@ class ExtensionHost:
             loaded.module = sys.modules.get(getattr(activate, "__module__", "") or "")
             activate(api)
 
+        loader = self._loader
+        loader.owner, loader.timeout = name, timeout or self.timeout
         try:
-            guard.call_sync("activate", run)
+            loader.call_sync("activate", run)
         except HandlerFailure as failure:
+            if loader.stuck:
+                self._loader = Guard("loader", self.timeout, self.report_failure)
             self._unload(name)
             self.report(location, f"not loaded: {failure}")
 

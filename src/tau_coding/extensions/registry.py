@@ -21,7 +21,7 @@ Completer = Callable[[str], Sequence[str]]
 FlagKind = Literal["bool", "str"]
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class Command:
     owner: str
     name: str
@@ -30,7 +30,7 @@ class Command:
     complete: Completer | None = None  # complete(prefix) -> candidate arguments
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class Flag:
     owner: str
     name: str
@@ -39,7 +39,7 @@ class Flag:
     description: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class Shortcut:
     owner: str
     key: str
@@ -47,14 +47,14 @@ class Shortcut:
     description: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class Renderer:
     owner: str
     custom_type: str
     render: Handler  # render(message) -> list[str] of lines
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class ProviderRegistration:
     """``factory(model)`` makes the provider for a model of this provider name."""
 
@@ -64,7 +64,7 @@ class ProviderRegistration:
     models: tuple[Model, ...] = ()
 
 
-@dataclass
+@dataclass(eq=False)
 class Registry:
     tools: dict[str, tuple[str, AgentTool]] = field(default_factory=dict)
     commands: dict[str, Command] = field(default_factory=dict)

@@ -79,8 +79,6 @@ def build_host(
     ui: UIBridge | None,
 ) -> ExtensionHost | None:
     """The host, with every source loaded; ``None`` when there is nothing to load at all."""
-    from tau_coding.hooks.extension import ShellHooks, handler_timeout
-
     store = TrustStore(paths.tau_home)
     if trust_project:
         store.trust(paths.cwd)
@@ -113,6 +111,8 @@ def build_host(
     )
     host.add_builtin("tau", builtin_commands)
     if hooks:
+        from tau_coding.hooks.extension import ShellHooks, handler_timeout
+
         host.add_builtin("hooks", ShellHooks(hooks, paths.cwd).activate, timeout=handler_timeout(hooks))
     host.load(found)
     return host

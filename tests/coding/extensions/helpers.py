@@ -74,7 +74,11 @@ def make_rig(
         cwd=tmp_path,
     )
     host = ExtensionHost(
-        cwd=tmp_path, ui=ui, warn=warnings.append, timeout=timeout, discover=lambda: [source(p) for p in extensions]
+        cwd=tmp_path,
+        ui=ui,
+        warn=warnings.append,
+        timeout=timeout,
+        discover=lambda: [source(p) for p in extensions],
     )
     host.add_builtin("tau", builtin_commands)
     host.load([source(p) for p in extensions])

@@ -15,7 +15,10 @@ async def test_permission_gate_refuses_dangerous_commands_without_a_person(tmp_p
     victim = tmp_path / "victim"
     victim.mkdir()
     provider = fake(
-        reply(call("bash", {"command": f"rm -rf {victim}"}, id="c1"), call("bash", {"command": "echo safe"}, id="c2")),
+        reply(
+            call("bash", {"command": f"rm -rf {victim}"}, id="c1"),
+            call("bash", {"command": "echo safe"}, id="c2"),
+        ),
         "ok",
     )
     rig = make_rig(tmp_path, provider, [EXAMPLES / "permission_gate.py"])
@@ -33,8 +36,11 @@ async def test_permission_gate_lets_a_confirmed_command_run(tmp_path: Path) -> N
         async def confirm(self, title: str, message: str = "", *, default: bool = False) -> bool:
             return True
 
-    rig = make_rig(tmp_path, fake(reply(call("bash", {"command": "sudo -n true 2>/dev/null; echo asked"})), "ok"),
-                   [EXAMPLES / "permission_gate.py"])
+    rig = make_rig(
+        tmp_path,
+        fake(reply(call("bash", {"command": "sudo -n true 2>/dev/null; echo asked"})), "ok"),
+        [EXAMPLES / "permission_gate.py"],
+    )
     rig.host.ui = Yes()  # type: ignore[assignment]  # a frontend whose user says yes
     await rig.run("go")
     assert rig.result_text().strip().endswith("asked")
@@ -42,7 +48,9 @@ async def test_permission_gate_lets_a_confirmed_command_run(tmp_path: Path) -> N
 
 async def test_custom_tool_counts_lines(tmp_path: Path) -> None:
     (tmp_path / "three.txt").write_text("a\nb\nc\n")
-    rig = make_rig(tmp_path, fake(reply(call("count_lines", {"path": "three.txt"})), "ok"), [EXAMPLES / "custom_tool.py"])
+    rig = make_rig(
+        tmp_path, fake(reply(call("count_lines", {"path": "three.txt"})), "ok"), [EXAMPLES / "custom_tool.py"]
+    )
     assert "count_lines" in [t.name for t in rig.session.harness.tools]
     assert rig.session.harness.system_prompt.endswith("bash, count_lines")
     await rig.run("count")

@@ -8,10 +8,10 @@ from pathlib import Path
 from tau_coding.extensions.loader import from_entry_points, in_directory
 from tests.coding.extensions.helpers import fake, make_rig, write_extension
 
-GOOD = '''
+GOOD = """
     def activate(tau):
         tau.register_command("good", lambda args: "good")
-'''
+"""
 
 
 async def test_import_error_is_a_diagnostic_and_the_others_still_load(tmp_path: Path) -> None:
@@ -25,7 +25,10 @@ async def test_import_error_is_a_diagnostic_and_the_others_still_load(tmp_path: 
 
 
 async def test_activate_that_raises_has_its_registrations_undone(tmp_path: Path) -> None:
-    ext = write_extension(tmp_path / "ext", "half", '''
+    ext = write_extension(
+        tmp_path / "ext",
+        "half",
+        """
         from tau_agent.tools import AgentTool, AgentToolResult
         async def run(call_id, args, signal, on_update):
             return AgentToolResult.text("x")
@@ -34,7 +37,8 @@ async def test_activate_that_raises_has_its_registrations_undone(tmp_path: Path)
             tau.register_command("half", lambda args: "x")
             tau.on("tool_call", lambda event: None)
             raise RuntimeError("second thoughts")
-    ''')
+    """,
+    )
     rig = make_rig(tmp_path, fake("ok"), [ext])
     registry = rig.host.registry
     assert not registry.tools and "half" not in registry.commands and "tool_call" not in registry.handlers
@@ -44,11 +48,15 @@ async def test_activate_that_raises_has_its_registrations_undone(tmp_path: Path)
 
 async def test_a_hanging_import_or_activate_does_not_hang_startup(tmp_path: Path) -> None:
     hang_import = write_extension(tmp_path / "ext", "slowimport", "import time\ntime.sleep(30)\n")
-    hang_activate = write_extension(tmp_path / "ext", "slowactivate", '''
+    hang_activate = write_extension(
+        tmp_path / "ext",
+        "slowactivate",
+        """
         import time
         def activate(tau):
             time.sleep(30)
-    ''')
+    """,
+    )
     started = time.monotonic()
     rig = make_rig(tmp_path, fake("ok"), [hang_import, hang_activate], timeout=0.3)
     assert time.monotonic() - started < 2
@@ -71,15 +79,23 @@ async def test_a_package_directory_loads_with_relative_imports(tmp_path: Path) -
 
 
 async def test_reload_picks_up_new_code_and_forgets_old_registrations(tmp_path: Path) -> None:
-    ext = write_extension(tmp_path / "ext", "live", '''
+    ext = write_extension(
+        tmp_path / "ext",
+        "live",
+        """
         def activate(tau):
             tau.register_command("v1", lambda args: "one")
-    ''')
+    """,
+    )
     rig = make_rig(tmp_path, fake("ok"), [ext])
-    write_extension(tmp_path / "ext", "live", '''
+    write_extension(
+        tmp_path / "ext",
+        "live",
+        """
         def activate(tau):
             tau.register_command("v2", lambda args: "two")
-    ''')
+    """,
+    )
     events = await rig.run("/reload")
     assert getattr(events[0], "text", None) == "Reloaded 1 extension(s)."
     assert "v1" not in rig.host.registry.commands and "v2" in rig.host.registry.commands
@@ -119,10 +135,14 @@ async def test_entry_points_of_installed_distributions_are_found_and_loaded(tmp_
 
 
 async def test_a_failing_event_subscriber_never_breaks_the_run(tmp_path: Path) -> None:
-    ext = write_extension(tmp_path / "ext", "noisy", '''
+    ext = write_extension(
+        tmp_path / "ext",
+        "noisy",
+        """
         def activate(tau):
             tau.on("message_update", lambda event: [][1])
-    ''')
+    """,
+    )
     rig = make_rig(tmp_path, fake("a reply in several words"), [ext])
     events = await rig.run("hi")
     assert events[-1].type == "agent_settled" and rig.session.messages[-1].role == "assistant"

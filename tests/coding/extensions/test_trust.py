@@ -27,6 +27,10 @@ def test_trust_is_written_in_the_documented_shape_and_covers_subdirectories(tmp_
 def test_a_damaged_trust_file_trusts_nothing_and_says_why(tmp_path: Path) -> None:
     store = TrustStore(tmp_path)
     store.path.write_text("{not json")
-    assert not store.is_trusted(tmp_path) and store.problem is not None and "trusting no project" in store.problem
+    assert (
+        not store.is_trusted(tmp_path)
+        and store.problem is not None
+        and "trusting no project" in store.problem
+    )
     store.trust(tmp_path)
     assert store.is_trusted(tmp_path)

@@ -32,12 +32,12 @@ def build(project: Project, warnings: list[str], **options: object) -> CodingSes
     )
 
 
-MARKER_EXTENSION = '''
+MARKER_EXTENSION = """
     from pathlib import Path
     Path(__file__).with_suffix(".ran").write_text("imported")
     def activate(tau):
         tau.register_command("where", lambda args: "project extension")
-'''
+"""
 
 
 async def test_project_extensions_never_run_before_trust_and_trust_is_remembered(project: Project) -> None:
@@ -76,14 +76,18 @@ async def test_project_hooks_do_not_run_before_trust(project: Project) -> None:
 
 
 async def test_before_provider_request_replaces_the_payload_sent_over_http(project: Project) -> None:
-    ext = write_extension(project.root / "x", "payload", '''
+    ext = write_extension(
+        project.root / "x",
+        "payload",
+        """
         SEEN = []
         def activate(tau):
             @tau.on("before_provider_request")
             def cap(event):
                 SEEN.append((event.provider, event.url))
                 return {**event.payload, "max_tokens": 7, "metadata": {"via": "extension"}}
-    ''')
+    """,
+    )
     async with server("openai-completions", [ScriptedReply(text="fine")]) as srv:
         project.configure(srv.url)
         session = build(project, [], extensions=[str(ext)])
@@ -106,12 +110,16 @@ async def test_no_extensions_skips_discovered_ones_but_keeps_dash_e(project: Pro
 
 async def test_extension_flags_are_parsed_and_unknown_ones_refused(project: Project) -> None:
     project.configure("http://127.0.0.1:9")
-    ext = write_extension(project.root / "x", "flags", '''
+    ext = write_extension(
+        project.root / "x",
+        "flags",
+        """
         def activate(tau):
             tau.register_flag("plan", description="plan only")
             tau.register_flag("style", kind="str", default="terse")
             tau.register_command("flags", lambda args: f"{tau.flag('plan')} {tau.flag('style')}")
-    ''')
+    """,
+    )
     session = build(project, [], extensions=[str(ext)], extension_args=["--plan", "--style=chatty"])
     events = await collect(session.prompt("/flags"))
     session.close()
@@ -131,4 +139,7 @@ async def test_custom_provider_example_serves_its_model_without_a_key(project: P
     await collect(session.prompt("hello there"))
     session.close()
     assert session.model.provider == "echo"
-    assert session.messages[-1].role == "assistant" and getattr(session.messages[-1], "text", "") == "echo: hello there"
+    assert (
+        session.messages[-1].role == "assistant"
+        and getattr(session.messages[-1], "text", "") == "echo: hello there"
+    )

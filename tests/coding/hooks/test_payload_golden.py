@@ -33,7 +33,11 @@ def _cases() -> dict[str, dict[str, Any]]:
         "pre_tool_use_edit": base("PreToolUse") | payload.tool_fields("edit", "toolu_2", edit, CWD),
         "post_tool_use_write": base("PostToolUse")
         | payload.tool_fields("write", "toolu_3", {"path": "b.txt", "content": "hi"}, CWD)
-        | {"tool_response": payload.tool_response("write", {"path": "b.txt"}, [TextContent("Wrote 2 bytes")], None, CWD)},
+        | {
+            "tool_response": payload.tool_response(
+                "write", {"path": "b.txt"}, [TextContent("Wrote 2 bytes")], None, CWD
+            )
+        },
         "user_prompt_submit": base("UserPromptSubmit") | {"prompt": "fix the bug"},
         "stop": base("Stop") | {"stop_hook_active": False},
     }

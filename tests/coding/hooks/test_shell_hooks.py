@@ -12,7 +12,7 @@ from tau_coding.session_events import InputHandledEvent
 from tests.coding.extensions.helpers import fake
 from tests.coding.hooks.helpers import hook, hooked_rig, script, settings
 
-BLOCK_RM = '''
+BLOCK_RM = """
     #!/usr/bin/env bash
     # Claude Code's classic: read the JSON, block rm -rf with exit 2 and a reason on stderr.
     command=$(jq -r '.tool_input.command')
@@ -21,7 +21,7 @@ BLOCK_RM = '''
       exit 2
     fi
     exit 0
-'''
+"""
 
 
 async def test_exit_2_blocks_the_tool_and_feeds_stderr_to_the_model(tmp_path: Path) -> None:
@@ -37,7 +37,10 @@ async def test_exit_2_blocks_the_tool_and_feeds_stderr_to_the_model(tmp_path: Pa
 
 
 async def test_json_deny_and_updated_input_per_the_documented_fields(tmp_path: Path) -> None:
-    policy = script(tmp_path / "hooks", "policy.py", '''
+    policy = script(
+        tmp_path / "hooks",
+        "policy.py",
+        """
         #!/usr/bin/env python3
         import json, sys
         data = json.load(sys.stdin)
@@ -49,9 +52,13 @@ async def test_json_deny_and_updated_input_per_the_documented_fields(tmp_path: P
             out = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
                                           "updatedInput": {"command": command.replace("hello", "HELLO")}}}
         print(json.dumps(out))
-    ''')
+    """,
+    )
     provider = fake(
-        reply(call("bash", {"command": "curl http://example.invalid"}, id="a"), call("bash", {"command": "echo hello"}, id="b")),
+        reply(
+            call("bash", {"command": "curl http://example.invalid"}, id="a"),
+            call("bash", {"command": "echo hello"}, id="b"),
+        ),
         "ok",
     )
     rig = hooked_rig(tmp_path, provider, settings(hook("PreToolUse", policy, matcher="Bash")))
@@ -61,10 +68,14 @@ async def test_json_deny_and_updated_input_per_the_documented_fields(tmp_path: P
 
 
 async def test_ask_goes_to_the_ui_and_print_mode_refuses(tmp_path: Path) -> None:
-    asker = script(tmp_path / "hooks", "ask.sh", '''
+    asker = script(
+        tmp_path / "hooks",
+        "ask.sh",
+        """
         #!/usr/bin/env bash
         echo '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask", "permissionDecisionReason": "writes outside src"}}'
-    ''')
+    """,
+    )
     provider = fake(reply(call("write", {"path": "x.txt", "content": "x"})), "ok")
     rig = hooked_rig(tmp_path, provider, settings(hook("PreToolUse", asker, matcher="Write|Edit")))
     await rig.run("write")
@@ -76,18 +87,26 @@ async def test_matchers_are_regexes_over_claude_and_tau_names(tmp_path: Path) ->
     log = tmp_path / "seen.log"
     record = f"jq -r .tool_name >> {log}"
     provider = fake(
-        reply(call("bash", {"command": "true"}, id="1"), call("write", {"path": "f.txt", "content": "y"}, id="2"),
-              call("read", {"path": "f.txt"}, id="3")),
+        reply(
+            call("bash", {"command": "true"}, id="1"),
+            call("write", {"path": "f.txt", "content": "y"}, id="2"),
+            call("read", {"path": "f.txt"}, id="3"),
+        ),
         "ok",
     )
-    rules = settings(hook("PreToolUse", record, matcher="Write|Edit"), hook("PreToolUse", record, matcher="rea.*"))
+    rules = settings(
+        hook("PreToolUse", record, matcher="Write|Edit"), hook("PreToolUse", record, matcher="rea.*")
+    )
     rig = hooked_rig(tmp_path, provider, rules)
     await rig.run("go")
     assert sorted(log.read_text().split()) == ["Read", "Write"]
 
 
 async def test_post_tool_use_sees_the_absolute_file_path_and_adds_context(tmp_path: Path) -> None:
-    formatter = script(tmp_path / "hooks", "format.py", '''
+    formatter = script(
+        tmp_path / "hooks",
+        "format.py",
+        """
         #!/usr/bin/env python3
         import json, pathlib, sys
         data = json.load(sys.stdin)
@@ -95,7 +114,8 @@ async def test_post_tool_use_sees_the_absolute_file_path_and_adds_context(tmp_pa
         path.write_text(path.read_text().upper())
         print(json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse",
                           "additionalContext": "formatted " + path.name + " via " + data["tool_response"]["filePath"]}}))
-    ''')
+    """,
+    )
     provider = fake(reply(call("write", {"path": "notes.txt", "content": "quiet words"})), "ok")
     rig = hooked_rig(tmp_path, provider, settings(hook("PostToolUse", formatter, matcher="Write")))
     await rig.run("write")
@@ -106,7 +126,9 @@ async def test_post_tool_use_sees_the_absolute_file_path_and_adds_context(tmp_pa
 async def test_post_tool_use_failure_gets_the_error(tmp_path: Path) -> None:
     log = tmp_path / "failures.jsonl"
     provider = fake(reply(call("read", {"path": "missing.txt"})), "ok")
-    rig = hooked_rig(tmp_path, provider, settings(hook("PostToolUseFailure", f"cat >> {log}", matcher="Read")))
+    rig = hooked_rig(
+        tmp_path, provider, settings(hook("PostToolUseFailure", f"cat >> {log}", matcher="Read"))
+    )
     await rig.run("read")
     payload = json.loads(log.read_text())
     assert payload["hook_event_name"] == "PostToolUseFailure" and payload["tool_name"] == "Read"
@@ -114,7 +136,10 @@ async def test_post_tool_use_failure_gets_the_error(tmp_path: Path) -> None:
 
 
 async def test_user_prompt_submit_blocks_or_adds_context(tmp_path: Path) -> None:
-    gate = script(tmp_path / "hooks", "prompt.py", '''
+    gate = script(
+        tmp_path / "hooks",
+        "prompt.py",
+        """
         #!/usr/bin/env python3
         import json, sys
         data = json.load(sys.stdin)
@@ -122,7 +147,8 @@ async def test_user_prompt_submit_blocks_or_adds_context(tmp_path: Path) -> None
             print(json.dumps({"decision": "block", "reason": "prompts must not contain secrets"}))
         else:
             print("Current sprint: hooks")  # plain stdout becomes context
-    ''')
+    """,
+    )
     provider = fake("ok")
     rig = hooked_rig(tmp_path, provider, settings(hook("UserPromptSubmit", gate)))
     events = await rig.run("my password is hunter2")
@@ -135,16 +161,22 @@ async def test_user_prompt_submit_blocks_or_adds_context(tmp_path: Path) -> None
 
 
 async def test_stop_hook_continues_once_using_stop_hook_active(tmp_path: Path) -> None:
-    stopper = script(tmp_path / "hooks", "stop.sh", '''
+    stopper = script(
+        tmp_path / "hooks",
+        "stop.sh",
+        """
         #!/usr/bin/env bash
         if [ "$(jq -r .stop_hook_active)" = "true" ]; then exit 0; fi
         echo "Run the tests before you stop." >&2
         exit 2
-    ''')
+    """,
+    )
     provider = fake("done", "tests pass")
     rig = hooked_rig(tmp_path, provider, settings(hook("Stop", stopper)))
     await rig.run("work")
-    assert provider.calls == 2 and provider.contexts[1].messages[-1].content == "Run the tests before you stop."
+    assert (
+        provider.calls == 2 and provider.contexts[1].messages[-1].content == "Run the tests before you stop."
+    )
 
 
 async def test_session_start_context_session_end_and_pre_compact(tmp_path: Path) -> None:
@@ -174,7 +206,9 @@ async def test_a_hanging_hook_fails_open_by_default_and_closed_when_asked(tmp_pa
     assert rig.result_text().strip() == "ran" and any("timed out after 0.5s" in w for w in rig.warnings)
 
     closed = fake(reply(call("bash", {"command": "echo ran"})), "ok")
-    rig = hooked_rig(tmp_path / "b", closed, settings(hook("PreToolUse", slow, timeout=0.5), hookFailure="closed"))
+    rig = hooked_rig(
+        tmp_path / "b", closed, settings(hook("PreToolUse", slow, timeout=0.5), hookFailure="closed")
+    )
     await rig.run("go")
     assert rig.tool_results()[0].is_error and "fails closed" in rig.result_text()
 
