@@ -65,3 +65,21 @@ async def test_trust_project_flag_alone_records_trust(project: Project) -> None:
     assert result.code == 0 and "trusted" in result.stderr
     stored = json.loads((project.tau_home / "trusted-projects.json").read_text())
     assert str(project.root.resolve()) in stored["projects"]
+
+
+async def test_slash_command_and_extension_flag_in_print_mode(project: Project) -> None:
+    ext = project.root.parent / "flagged.py"
+    ext.write_text(
+        "def activate(tau):\n"
+        "    tau.register_flag('shout')\n"
+        "    tau.register_command('say', lambda a: a.upper() if tau.flag('shout') else a)\n"
+    )
+    async with server(project.api, [ScriptedReply(text="the model was asked")]) as srv:
+        project.configure(srv.url)
+        loud = await project.tau("-p", "-e", str(ext), "--shout", "--model", MODEL, "/say hi there")
+        quiet = await project.tau("-p", "-e", str(ext), "--model", MODEL, "/say hi there")
+        unknown = await project.tau("-p", "-e", str(ext), "--whisper", "--model", MODEL, "/say x")
+        assert not srv.requests
+    assert (loud.code, loud.stdout) == (0, "HI THERE\n"), loud.stderr
+    assert (quiet.code, quiet.stdout) == (0, "hi there\n")
+    assert unknown.code == 2 and "unrecognized arguments: --whisper" in unknown.stderr

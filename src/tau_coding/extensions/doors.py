@@ -185,7 +185,8 @@ class ExtensionDoors:
     # -- SessionHooks -----------------------------------------------------------------------
 
     async def on_start(self) -> None:
-        await self._notify_all("session_start", SessionStartEvent(self.session.session_id))
+        source = "resume" if self.session.messages else "startup"
+        await self._notify_all("session_start", SessionStartEvent(self.session.session_id, source))
 
     async def on_input(self, text: str, images: Sequence[ImageContent]) -> InputDecision:
         command = _command_name(text)
@@ -213,8 +214,8 @@ class ExtensionDoors:
         return text, current_images
 
     async def on_stop(self, stop_hook_active: bool, last: AssistantMessage | None) -> str | None:
-        if last is not None and last.stop_reason == "aborted":
-            return None
+        if last is not None and last.stop_reason in ("aborted", "error"):
+            return None  # as in Claude Code: an interrupted or failed run is not "stopping"
         event = StopEvent(stop_hook_active, last.text if last is not None else "")
         for answer in await self._notify_all("stop", event):
             if isinstance(answer, StopDecision):

@@ -147,3 +147,21 @@ async def test_a_failing_event_subscriber_never_breaks_the_run(tmp_path: Path) -
     events = await rig.run("hi")
     assert events[-1].type == "agent_settled" and rig.session.messages[-1].role == "assistant"
     assert any("IndexError" in w for w in rig.warnings)
+
+
+async def test_shortcuts_and_renderers_are_kept_for_the_tui_and_undone_on_unload(tmp_path: Path) -> None:
+    ext = write_extension(
+        tmp_path / "ext",
+        "look",
+        """
+        def activate(tau):
+            tau.register_shortcut("ctrl+shift+t", lambda: None, description="toggle")
+            tau.register_message_renderer("todo", lambda message: ["- " + str(message.content)])
+    """,
+    )
+    rig = make_rig(tmp_path, fake("ok"), [ext])
+    registry = rig.host.registry
+    assert registry.shortcuts["ctrl+shift+t"].description == "toggle"
+    assert registry.renderers["todo"].render(type("M", (), {"content": "x"})()) == ["- x"]
+    rig.host.unload_all()
+    assert not registry.shortcuts and not registry.renderers

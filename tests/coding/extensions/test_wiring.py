@@ -143,3 +143,31 @@ async def test_custom_provider_example_serves_its_model_without_a_key(project: P
         session.messages[-1].role == "assistant"
         and getattr(session.messages[-1], "text", "") == "echo: hello there"
     )
+
+
+async def test_a_provider_registered_with_a_wire_api_is_reached_over_http(project: Project) -> None:
+    async with server("openai-completions", [ScriptedReply(text="via proxy")]) as srv:
+        ext = write_extension(
+            project.root / "x",
+            "proxy",
+            f"""
+            from tau_ai.apis import wire_api
+            from tau_ai.model import Model
+            def activate(tau):
+                model = Model(id="m1", api="openai-completions", provider="proxy", base_url={srv.url!r})
+                tau.register_provider("proxy", wire=wire_api("openai-completions"), models=[model], api_key="proxy-key")
+                tau.on("before_provider_request", lambda e: {{**e.payload, "user": e.provider + "/" + e.model}})
+        """,
+        )
+        project.tau_home.mkdir(parents=True)
+        session = build_session(
+            Options(model="proxy/m1", no_session=True, extensions=[str(ext)]),
+            project.env(),
+            project.root,
+            warn=print,
+        )
+        await collect(session.prompt("hi"))
+        session.close()
+        request = srv.requests[0]
+    assert getattr(session.messages[-1], "text", "") == "via proxy"
+    assert request.json()["user"] == "proxy/m1" and request.headers.get("authorization") == "Bearer proxy-key"
