@@ -185,8 +185,8 @@ class ExtensionDoors:
     # -- SessionHooks -----------------------------------------------------------------------
 
     async def on_start(self) -> None:
-        source = "resume" if self.session.messages else "startup"
-        await self._notify_all("session_start", SessionStartEvent(self.session.session_id, source))
+        event = SessionStartEvent(self.session.session_id, "resume" if self.session.messages else "startup")
+        await self._notify_all("session_start", event)
 
     async def on_input(self, text: str, images: Sequence[ImageContent]) -> InputDecision:
         command = _command_name(text)
