@@ -5,19 +5,19 @@ for all of them, as they are announced) or to one of the interception points bel
 interception handler may return ``None`` to leave things as they are; handlers of one
 point run in load order, each seeing what the previous one produced.
 
-=========================  ======================  =============================================
-point                      handler receives        handler may return
-=========================  ======================  =============================================
-``input``                  ``InputEvent``          ``InputTransform`` or ``InputHandled``
-``tool_call``              ``ToolCallEvent``       ``ToolCallDecision`` (block, or new input)
-``tool_result``            ``ToolResultEvent``     ``ToolResultPatch``
-``context``                ``ContextEvent``        a new list of messages for this one call
-``before_provider_request````ProviderRequestEvent``  a replacement payload (a dict)
-``session_start``          ``SessionStartEvent``   nothing
-``session_before_compact`` ``CompactEvent``        nothing
-``stop``                   ``StopEvent``           ``StopDecision`` (continue with a message)
-``session_shutdown``       ``ShutdownEvent``       nothing (plain functions only: no loop runs)
-=========================  ======================  =============================================
+============================  ========================  =============================================
+point                         handler receives          handler may return
+============================  ========================  =============================================
+``input``                     ``InputEvent``            ``InputTransform`` or ``InputHandled``
+``tool_call``                 ``ToolCallEvent``         ``ToolCallDecision`` (block, or new input)
+``tool_result``               ``ToolResultEvent``       ``ToolResultPatch``
+``context``                   ``ContextEvent``          a new list of messages for this one call
+``before_provider_request``   ``ProviderRequestEvent``  a replacement payload (a dict)
+``session_start``             ``SessionStartEvent``     nothing
+``session_before_compact``    ``CompactEvent``          nothing
+``stop``                      ``StopEvent``             ``StopDecision`` (continue with a message)
+``session_shutdown``          ``ShutdownEvent``         nothing (plain functions only: no loop runs)
+============================  ========================  =============================================
 
 The types are plain (mutable, compared by identity) dataclasses: building frozen ones costs
 start-up time that every run with an extension would pay. Treat received events as read-only.

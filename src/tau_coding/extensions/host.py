@@ -69,6 +69,7 @@ class ExtensionHost:
         self._builtins: list[tuple[str, Activate]] = []
         self._base_tools: list[AgentTool] | None = None
         self._announced: set[tuple[str, str]] = set()
+        self._reported: set[str] = set()
         self.on_change: list[Callable[[], None]] = []  # told after tools or handlers change
         # Imports and activate() calls share one worker thread (a fresh one after a timeout):
         # one thread per extension would cost ~0.5 ms each at start-up.
@@ -82,8 +83,13 @@ class ExtensionHost:
         self._warn(f"{source}: {message}" if not message.startswith(source) else message)
 
     def report_failure(self, failure: HandlerFailure) -> None:
-        self.diagnostics.append(Diagnostic("error", "extension", str(failure)))
-        self._warn(str(failure))
+        """Reported once: a handler failing on every streamed token must not flood the terminal."""
+        message = str(failure)
+        if message in self._reported:
+            return
+        self._reported.add(message)
+        self.diagnostics.append(Diagnostic("error", "extension", message))
+        self._warn(message)
 
     def guard(self, owner: str) -> Guard:
         loaded = self.extensions.get(owner)

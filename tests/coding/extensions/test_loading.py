@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from tau_agent.testing.fake_provider import reply
 from tau_coding.extensions.loader import from_entry_points, in_directory
 from tests.coding.extensions.helpers import fake, make_rig, write_extension
 
@@ -143,10 +144,12 @@ async def test_a_failing_event_subscriber_never_breaks_the_run(tmp_path: Path) -
             tau.on("message_update", lambda event: [][1])
     """,
     )
-    rig = make_rig(tmp_path, fake("a reply in several words"), [ext])
+    from tau_agent.testing.fake_provider import text
+
+    rig = make_rig(tmp_path, fake(reply(text("a reply in several words", chunk_size=3))), [ext])
     events = await rig.run("hi")
     assert events[-1].type == "agent_settled" and rig.session.messages[-1].role == "assistant"
-    assert any("IndexError" in w for w in rig.warnings)
+    assert sum("IndexError" in w for w in rig.warnings) == 1  # once, not once per streamed delta
 
 
 async def test_shortcuts_and_renderers_are_kept_for_the_tui_and_undone_on_unload(tmp_path: Path) -> None:
@@ -165,3 +168,40 @@ async def test_shortcuts_and_renderers_are_kept_for_the_tui_and_undone_on_unload
     assert registry.renderers["todo"].render(type("M", (), {"content": "x"})()) == ["- x"]
     rig.host.unload_all()
     assert not registry.shortcuts and not registry.renderers
+
+
+async def test_a_hostile_extension_cannot_corrupt_the_session_file(tmp_path: Path) -> None:
+    ext = write_extension(
+        tmp_path / "ext",
+        "hostile",
+        """
+        import asyncio
+        def activate(tau):
+            tau.on("*", lambda event: (_ for _ in ()).throw(RuntimeError("every event")))
+            @tau.on("tool_call")
+            async def slow_gate(event):
+                await asyncio.sleep(30)
+            @tau.on("tool_result")
+            def bad_patch(event):
+                return "not a patch"
+            @tau.on("context")
+            def bad_context(event):
+                raise ValueError("no context for you")
+    """,
+    )
+    from tau_agent.session.jsonl import JsonlSessionStorage
+    from tau_agent.session.log import SessionLog
+    from tau_agent.testing.fake_provider import call, reply
+
+    provider = fake(reply(call("bash", {"command": "touch nope"})), "recovered")
+    rig = make_rig(tmp_path, provider, [ext], timeout=0.3)
+    started = time.monotonic()
+    events = await rig.run("go")
+    assert time.monotonic() - started < 3 and events[-1].type == "agent_settled"
+    assert not (tmp_path / "nope").exists() and "timed out" in rig.result_text()
+    path = rig.session.session_file
+    rig.session.close()
+    assert path is not None
+    reopened = SessionLog(JsonlSessionStorage.open(path)).state().messages
+    assert [m.role for m in reopened] == ["user", "assistant", "toolResult", "assistant"]
+    assert getattr(reopened[-1], "text", "") == "recovered"
