@@ -29,13 +29,13 @@ from tau_coding.config.auth import AuthError, AuthStore, KeyResolver, missing_ke
 from tau_coding.config.model_resolve import ModelNotFoundError, resolve_model
 from tau_coding.config.paths import TauPaths
 from tau_coding.config.settings import Settings, load_settings
+from tau_coding.extensions.presence import maybe_build_host
 from tau_coding.resources.loader import load_resources
 from tau_coding.sessions.manager import SessionManager, SessionNotFoundError
 from tau_coding.tools.builtin import ALL_TOOLS, DEFAULT_TOOLS, create_coding_tools
 from tau_coding.tools.config import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, ToolSettings
 
 if TYPE_CHECKING:
-    from tau_coding.extensions.host import ExtensionHost
     from tau_coding.extensions.ui import UIBridge
 
 # When nothing names a model: the first provider with a key, and its everyday model.
@@ -154,7 +154,15 @@ def build_session(
     for diagnostic in diagnostics:
         warn(str(diagnostic))
     config = load_models(paths, warn)
-    host = _extension_host(options, paths, settings, warn, ui)
+    host = maybe_build_host(
+        paths,
+        settings.values,
+        cli_paths=options.extensions,
+        no_extensions=options.no_extensions,
+        trust_project=options.trust_project,
+        warn=warn,
+        ui=ui,
+    )
     custom = host.registry.providers if host is not None else {}
     if custom:
         config = ModelsConfig(
@@ -202,7 +210,9 @@ def build_session(
     log = _open_log(options, paths, cwd)
     make = provider_factory or _http_provider
     if host is not None and provider_factory is None:
-        make = _hooked_http_provider(host)
+        from tau_coding.extensions.setup import hooked_http_provider
+
+        make = hooked_http_provider(host)
 
     def provider_for(m: Model) -> ModelProvider:
         if m.provider in custom:
@@ -236,47 +246,6 @@ def build_session(
             f"unknown option {options.extension_args[0]!r}; tau --help lists the options"
         )
     return session
-
-
-def _extension_host(
-    options: Options, paths: TauPaths, settings: Settings, warn: Callable[[str], object], ui: UIBridge | None
-) -> ExtensionHost | None:
-    from tau_coding.extensions.presence import anything_to_load
-
-    if not anything_to_load(
-        cli_paths=options.extensions,
-        no_extensions=options.no_extensions,
-        trust_project=options.trust_project,
-        tau_home=paths.tau_home,
-        project_dir=paths.cwd / ".tau",
-        settings=settings.values,
-    ):
-        return None
-    from tau_coding.extensions.setup import build_host
-
-    return build_host(
-        paths,
-        cli_paths=options.extensions,
-        no_extensions=options.no_extensions,
-        trust_project=options.trust_project,
-        timeout=settings.get("extensionTimeout"),
-        warn=warn,
-        ui=ui,
-    )
-
-
-def _hooked_http_provider(host: ExtensionHost) -> Callable[[Model, str | None], ModelProvider]:
-    """HTTP providers whose requests pass through ``before_provider_request`` handlers."""
-
-    def make(model: Model, api_key: str | None) -> ModelProvider:
-        from tau_ai.apis import wire_api
-        from tau_ai.http_provider import HttpProvider
-        from tau_coding.extensions.doors import request_hook
-
-        hook = request_hook(host, model.provider, model.id)
-        return HttpProvider(model, wire_api(model.api), api_key=api_key, on_request=hook)
-
-    return make
 
 
 def _http_provider(model: Model, api_key: str | None) -> ModelProvider:

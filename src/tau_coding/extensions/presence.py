@@ -8,9 +8,14 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tau_coding.config.paths import TauPaths
+    from tau_coding.extensions.host import ExtensionHost
+    from tau_coding.extensions.ui import UIBridge
 
 ENTRY_POINT_GROUP = "tau.extensions"
 
@@ -21,6 +26,40 @@ def _has_entries(directory: Path) -> bool:
             return any(not e.name.startswith(("_", ".")) for e in entries)
     except OSError:
         return False
+
+
+def maybe_build_host(
+    paths: TauPaths,
+    settings: Mapping[str, Any],
+    *,
+    cli_paths: Sequence[str],
+    no_extensions: bool,
+    trust_project: bool,
+    warn: Callable[[str], object],
+    ui: UIBridge | None,
+) -> ExtensionHost | None:
+    """The session's ExtensionHost, or ``None`` (cheaply) when there is nothing to load."""
+    if not anything_to_load(
+        cli_paths=cli_paths,
+        no_extensions=no_extensions,
+        trust_project=trust_project,
+        tau_home=paths.tau_home,
+        project_dir=paths.cwd / ".tau",
+        settings=settings,
+    ):
+        return None
+    from tau_coding.extensions.setup import build_host
+
+    timeout = settings.get("extensionTimeout")
+    return build_host(
+        paths,
+        cli_paths=cli_paths,
+        no_extensions=no_extensions,
+        trust_project=trust_project,
+        timeout=float(timeout) if isinstance(timeout, int | float) else None,
+        warn=warn,
+        ui=ui,
+    )
 
 
 def anything_to_load(

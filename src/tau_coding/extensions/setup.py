@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from tau_agent.provider import ModelProvider
+from tau_ai.model import Model
 from tau_coding.config.paths import TauPaths
 from tau_coding.config.settings import read_json_object
 from tau_coding.diagnostics import Diagnostic
@@ -116,6 +118,20 @@ def build_host(
         host.add_builtin("hooks", ShellHooks(hooks, paths.cwd).activate, timeout=handler_timeout(hooks))
     host.load(found)
     return host
+
+
+def hooked_http_provider(host: ExtensionHost) -> Callable[[Model, str | None], ModelProvider]:
+    """HTTP providers whose requests pass through ``before_provider_request`` handlers."""
+
+    def make(model: Model, api_key: str | None) -> ModelProvider:
+        from tau_ai.apis import wire_api
+        from tau_ai.http_provider import HttpProvider
+        from tau_coding.extensions.doors import request_hook
+
+        hook = request_hook(host, model.provider, model.id)
+        return HttpProvider(model, wire_api(model.api), api_key=api_key, on_request=hook)
+
+    return make
 
 
 def builtin_commands(tau: ExtensionAPI) -> None:
