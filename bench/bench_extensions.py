@@ -53,6 +53,7 @@ paths = TauPaths.from_env({"HOME": sys.argv[1], "TAU_HOME": sys.argv[2]}, Path(s
 host = build_host(paths, cli_paths=[], no_extensions=False, trust_project=False, timeout=None,
                   warn=lambda m: None, ui=None)
 assert host is not None and len(host.extensions) == int(sys.argv[3]) + 1, host.diagnostics
+import tau_coding.extensions.doors  # what binding to the session imports
 print((time.perf_counter() - start) * 1000)
 """
 

@@ -19,7 +19,6 @@ from tau_agent.messages import CustomMessage
 from tau_agent.provider import ModelProvider
 from tau_agent.tools import AgentTool
 from tau_ai.model import Model
-from tau_ai.wire_api import WireApi
 from tau_coding.extensions.registry import (
     Command,
     Completer,
@@ -33,6 +32,7 @@ from tau_coding.extensions.registry import (
 from tau_coding.extensions.ui import NoticeLevel, UIBridge
 
 if TYPE_CHECKING:
+    from tau_ai.wire_api import WireApi
     from tau_coding.coding_session import CodingSession
     from tau_coding.extensions.host import ExtensionHost
 

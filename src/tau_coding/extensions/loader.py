@@ -9,9 +9,9 @@ host activates a source. Names starting with ``_`` or ``.`` are skipped.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import sys
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -102,7 +102,7 @@ def _callable(value: Any) -> Any:
 def import_path(source: ExtensionSource) -> ModuleType:
     """Import a file or package afresh under a private name (a reload gets new code)."""
     assert source.path is not None
-    digest = hashlib.sha1(str(source.path).encode()).hexdigest()[:10]
+    digest = format(zlib.crc32(str(source.path).encode()), "08x")  # distinct names for distinct files
     module_name = f"tau_extension_{source.name.replace('-', '_')}_{digest}"
     package_dir = [str(source.path.parent)] if source.path.name == "__init__.py" else None
     spec = importlib.util.spec_from_file_location(

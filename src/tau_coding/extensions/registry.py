@@ -9,7 +9,7 @@ and message renderers are kept as data for the TUI to read.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from tau_agent.provider import ModelProvider
@@ -64,16 +64,18 @@ class ProviderRegistration:
     models: tuple[Model, ...] = ()
 
 
-@dataclass(eq=False)
 class Registry:
-    tools: dict[str, tuple[str, AgentTool]] = field(default_factory=dict)
-    commands: dict[str, Command] = field(default_factory=dict)
-    flags: dict[str, Flag] = field(default_factory=dict)
-    flag_values: dict[str, bool | str] = field(default_factory=dict)
-    shortcuts: dict[str, Shortcut] = field(default_factory=dict)
-    renderers: dict[str, Renderer] = field(default_factory=dict)
-    providers: dict[str, ProviderRegistration] = field(default_factory=dict)
-    handlers: dict[str, list[tuple[str, Handler]]] = field(default_factory=dict)
+    """The tables, keyed by name; a plain class (a dataclass here costs start-up time)."""
+
+    def __init__(self) -> None:
+        self.tools: dict[str, tuple[str, AgentTool]] = {}
+        self.commands: dict[str, Command] = {}
+        self.flags: dict[str, Flag] = {}
+        self.flag_values: dict[str, bool | str] = {}
+        self.shortcuts: dict[str, Shortcut] = {}
+        self.renderers: dict[str, Renderer] = {}
+        self.providers: dict[str, ProviderRegistration] = {}
+        self.handlers: dict[str, list[tuple[str, Handler]]] = {}
 
     def owner_of(self, table: dict[str, Any], name: str) -> str | None:
         entry = table.get(name)

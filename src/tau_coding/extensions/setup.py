@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tau_agent.provider import ModelProvider
 from tau_ai.model import Model
@@ -22,7 +23,9 @@ from tau_coding.extensions.host import DEFAULT_TIMEOUT, ExtensionHost
 from tau_coding.extensions.loader import ExtensionSource, from_entry_points, from_path, in_directory
 from tau_coding.extensions.trust import TrustStore
 from tau_coding.extensions.ui import HeadlessUI, UIBridge
-from tau_coding.hooks.config import HookConfig, parse_hooks
+
+if TYPE_CHECKING:
+    from tau_coding.hooks.config import HookConfig
 
 TRUST_HINT = "run `tau --trust-project` in it once to trust it"
 
@@ -58,16 +61,21 @@ def discover(
 
 def load_hook_config(
     paths: TauPaths, *, trusted: bool, diagnostics: list[Diagnostic]
-) -> tuple[HookConfig, bool]:
-    """Hooks of the user's settings, then the project's if trusted; also whether the project has any."""
-    config = HookConfig()
+) -> tuple[HookConfig | None, bool]:
+    """Hooks of the user's settings, then the project's if trusted (``None``: no hooks at all);
+    also whether the project has hooks of its own."""
     user = read_json_object(paths.user_settings, diagnostics)
-    parse_hooks(user, str(paths.user_settings), config, diagnostics)
     project = read_json_object(paths.project_settings, diagnostics) if paths.project_settings.exists() else {}
     has_project_hooks = bool(project.get("hooks"))
+    if not user.get("hooks") and not (trusted and has_project_hooks):
+        return None, has_project_hooks
+    from tau_coding.hooks.config import HookConfig, parse_hooks
+
+    config = HookConfig()
+    parse_hooks(user, str(paths.user_settings), config, diagnostics)
     if trusted:
         parse_hooks(project, str(paths.project_settings), config, diagnostics)
-    return config, has_project_hooks
+    return (config if config else None), has_project_hooks
 
 
 def build_host(
@@ -112,7 +120,7 @@ def build_host(
         discover=sources,
     )
     host.add_builtin("tau", builtin_commands)
-    if hooks:
+    if hooks is not None:
         from tau_coding.hooks.extension import ShellHooks, handler_timeout
 
         host.add_builtin("hooks", ShellHooks(hooks, paths.cwd).activate, timeout=handler_timeout(hooks))
