@@ -63,16 +63,22 @@ async def test_project_extensions_never_run_before_trust_and_trust_is_remembered
 
 
 async def test_project_hooks_do_not_run_before_trust(project: Project) -> None:
-    project.configure("http://127.0.0.1:9")
     marker = project.root / "hook-ran"
     settings = {"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": f"touch {marker}"}]}]}}
     (project.root / ".tau").mkdir()
     (project.root / ".tau" / "settings.json").write_text(json.dumps(settings))
-    warnings: list[str] = []
-    session = build(project, warnings)
-    assert session.hooks is None  # nothing to run at all
-    session.close()
-    assert not marker.exists() and any("not trusted" in w for w in warnings)
+    async with server("openai-completions", [ScriptedReply(text="one"), ScriptedReply(text="two")]) as srv:
+        project.configure(srv.url)
+        warnings: list[str] = []
+        session = build(project, warnings)
+        assert session.hooks is None  # nothing to run at all
+        await collect(session.prompt("hi"))
+        session.close()
+        assert not marker.exists() and any("not trusted" in w for w in warnings)
+        trusted = build(project, [], trust_project=True)
+        await collect(trusted.prompt("hi"))
+        trusted.close()
+    assert marker.exists()
 
 
 async def test_before_provider_request_replaces_the_payload_sent_over_http(project: Project) -> None:
