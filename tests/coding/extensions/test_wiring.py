@@ -32,6 +32,14 @@ def build(project: Project, warnings: list[str], **options: object) -> CodingSes
     )
 
 
+async def finish(session: CodingSession) -> None:
+    """Close the session and the HTTP client its provider opened (CodingSession leaves it to us)."""
+    aclose = getattr(session.harness.provider, "aclose", None)
+    if aclose is not None:
+        await aclose()
+    session.close()
+
+
 MARKER_EXTENSION = """
     from pathlib import Path
     Path(__file__).with_suffix(".ran").write_text("imported")
@@ -73,11 +81,11 @@ async def test_project_hooks_do_not_run_before_trust(project: Project) -> None:
         session = build(project, warnings)
         assert session.hooks is None  # nothing to run at all
         await collect(session.prompt("hi"))
-        session.close()
+        await finish(session)
         assert not marker.exists() and any("not trusted" in w for w in warnings)
         trusted = build(project, [], trust_project=True)
         await collect(trusted.prompt("hi"))
-        trusted.close()
+        await finish(trusted)
     assert marker.exists()
 
 
@@ -98,7 +106,7 @@ async def test_before_provider_request_replaces_the_payload_sent_over_http(proje
         project.configure(srv.url)
         session = build(project, [], extensions=[str(ext)])
         await collect(session.prompt("hi"))
-        session.close()
+        await finish(session)
         body = srv.requests[0].json()
     assert body["max_tokens"] == 7 and body["metadata"] == {"via": "extension"}
     assert body["messages"][-1]["content"] == "hi"
@@ -173,7 +181,7 @@ async def test_a_provider_registered_with_a_wire_api_is_reached_over_http(projec
             warn=print,
         )
         await collect(session.prompt("hi"))
-        session.close()
+        await finish(session)
         request = srv.requests[0]
     assert getattr(session.messages[-1], "text", "") == "via proxy"
     assert request.json()["user"] == "proxy/m1" and request.headers.get("authorization") == "Bearer proxy-key"
