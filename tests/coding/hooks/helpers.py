@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import stat
 import textwrap
 from pathlib import Path
@@ -46,7 +45,3 @@ def hooked_rig(tmp_path: Path, provider: Any, raw_settings: dict[str, Any]) -> R
     rig = make_rig(tmp_path, provider)
     rig.host.add_builtin("hooks", ShellHooks(config, tmp_path).activate, timeout=handler_timeout(config))
     return rig
-
-
-def environment_has_python() -> bool:
-    return any(Path(p, "python3").exists() for p in os.environ.get("PATH", "").split(os.pathsep))
