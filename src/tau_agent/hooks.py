@@ -24,10 +24,15 @@ class ToolCallContext:
 
 @dataclass(frozen=True, slots=True)
 class BeforeToolCallResult:
-    """``block=True`` refuses the call; ``reason`` becomes the error result the model sees."""
+    """``block=True`` refuses the call; ``reason`` becomes the error result the model sees.
+
+    ``args``, when given, replaces the call's arguments; they are validated again against the
+    tool's schema, and a replacement that does not fit becomes the call's error result.
+    """
 
     block: bool = False
     reason: str | None = None
+    args: dict[str, Any] | None = None
 
 
 BeforeToolCall: TypeAlias = Callable[

@@ -147,6 +147,12 @@ async def _prepare(
         if verdict is not None and verdict.block:
             reason = verdict.reason or "Tool call blocked"
             return _Prepared(call, args, result=error_result(reason))
+        if verdict is not None and verdict.args is not None:
+            try:
+                args = validate_arguments(call.name, tool.parameters, verdict.args)
+            except ToolArgumentError as exc:
+                return _Prepared(call, verdict.args, result=error_result(f"Rewritten arguments: {exc}"))
+            context = ToolCallContext(reply, call, args, messages)
     return _Prepared(call, args, tool, context)
 
 

@@ -29,7 +29,7 @@ import json
 import os
 import random
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from tau_agent.provider import Context, RetryNotice, StreamOptions
@@ -40,12 +40,13 @@ from tau_ai.http_attempt import Attempt, Failure, run_attempt
 from tau_ai.httpx_loader import load_httpx
 from tau_ai.model import Model
 from tau_ai.retry import RetryPolicy, plan_retry
-from tau_ai.wire_api import WireApi
+from tau_ai.wire_api import HttpRequestSpec, WireApi
 
 if TYPE_CHECKING:
     import httpx
 
 _Batch = list[AssistantMessageEvent]
+RequestHook = Callable[[HttpRequestSpec], Awaitable[HttpRequestSpec]]
 
 
 def merge_headers(*layers: Mapping[str, str]) -> dict[str, str]:
@@ -86,6 +87,8 @@ class HttpProvider:
     with ``trust_env`` so proxy variables apply. ``connect_timeout`` bounds connecting,
     ``idle_timeout`` any wait for the next bytes, ``max_error_bytes`` how much of an error
     body is read. ``rng`` and ``clock`` are seams for exact tests of the retry waits.
+    ``on_request``, if given, sees each request once before it is first sent and returns the
+    request to send (the same or a replacement); retries resend what it returned.
     """
 
     def __init__(
@@ -102,8 +105,10 @@ class HttpProvider:
         max_error_bytes: int = 64 * 1024,
         rng: Callable[[], float] = random.random,
         clock: Callable[[], float] = time.time,
+        on_request: RequestHook | None = None,
     ) -> None:
         self._model = model
+        self._on_request = on_request
         self._wire = wire
         self._api_key = api_key
         self._client = client
@@ -220,6 +225,8 @@ class HttpProvider:
         model = self._model
         prepared = Context(context.system_prompt, transform_messages(context.messages, model), context.tools)
         spec = self._wire.build_request(model, prepared, options, self._api_key)
+        if self._on_request is not None:
+            spec = await self._on_request(spec)
         headers = merge_headers(spec.headers, model.headers, options.headers)
         body = encode_body(spec.body)
         client = self._http_client()

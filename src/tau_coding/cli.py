@@ -29,7 +29,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
     from tau_coding.cli_args import build_parser
 
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, unknown = parser.parse_known_args(argv)  # unknown: maybe flags that extensions declare
+    bad = [word for word in unknown if not word.startswith("--")]
+    if bad or (unknown and args.no_extensions and not args.extension) or (unknown and not args.prompt):
+        parser.error(f"unrecognized arguments: {' '.join(bad or unknown)}")
+    args.extension_args = unknown
     try:
         return _dispatch(args)
     except KeyboardInterrupt:
@@ -50,10 +55,14 @@ def _dispatch(args: Any) -> int:
         return _fail("--max-turns must be 1 or more")
     if args.resume:
         return _fail("--resume picks a session interactively; in print mode use --session ID or -c")
+    if args.trust_project and not args.prompt and _is_tty(sys.stdin):
+        return _trust_project_only()
     interactive = not args.print_mode and args.mode is None and _is_tty(sys.stdin) and _is_tty(sys.stdout)
     if interactive:
         return _interactive_mode(args)
     stdin_text = None if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
+    if args.trust_project and not args.prompt and not (stdin_text or "").strip():
+        return _trust_project_only()
     if not args.prompt and not (stdin_text or "").strip():
         return _fail('no prompt given (try tau -p "...", or run tau in a terminal)')
     return _print_mode(args, stdin_text)
@@ -61,6 +70,16 @@ def _dispatch(args: Any) -> int:
 
 def _is_tty(stream: Any) -> bool:
     return stream is not None and stream.isatty()
+
+
+def _trust_project_only() -> int:
+    from tau_coding.config.paths import TauPaths
+    from tau_coding.extensions.trust import TrustStore
+
+    paths = TauPaths.from_env(os.environ, Path.cwd())
+    TrustStore(paths.tau_home).trust(paths.cwd)
+    sys.stderr.write(f"tau: trusted {paths.cwd}: its .tau/extensions and hooks will run\n")
+    return EXIT_OK
 
 
 def _options(args: Any) -> Any:
@@ -82,6 +101,10 @@ def _options(args: Any) -> Any:
         no_skills=args.no_skills,
         no_prompt_templates=args.no_prompt_templates,
         max_turns=args.max_turns,
+        extensions=args.extension or (),
+        no_extensions=args.no_extensions,
+        trust_project=args.trust_project,
+        extension_args=args.extension_args,
     )
 
 

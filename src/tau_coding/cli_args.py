@@ -64,7 +64,14 @@ def build_parser() -> argparse.ArgumentParser:
     tools.add_argument(
         "-e", "--extension", action="append", metavar="PATH", help="load an extension (repeatable)"
     )
-    tools.add_argument("--no-extensions", action="store_true", help="load no extensions")
+    tools.add_argument(
+        "--no-extensions", action="store_true", help="load no extensions but those given with -e"
+    )
+    tools.add_argument(
+        "--trust-project",
+        action="store_true",
+        help="trust this project from now on: run its .tau/extensions and settings hooks",
+    )
     run = p.add_argument_group("run")
     run.add_argument(
         "--max-turns", type=int, default=None, metavar="N", help="stop after N model calls (exit 1)"

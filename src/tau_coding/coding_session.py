@@ -31,11 +31,19 @@ from tau_coding.compaction.result import CompactionResult
 from tau_coding.compaction.session_compactor import SessionCompactor
 from tau_coding.compaction.settings import CompactionSettings
 from tau_coding.resources.loader import Resources
-from tau_coding.session_events import AgentSettledEvent, AutoRetryEndEvent, AutoRetryStartEvent, SessionEvent
+from tau_coding.session_events import (
+    AgentSettledEvent,
+    AutoRetryEndEvent,
+    AutoRetryStartEvent,
+    InputHandledEvent,
+    SessionEvent,
+)
+from tau_coding.session_hooks import SessionHooks
 from tau_coding.tools.bash import run_command
 from tau_coding.tools.config import ToolSettings
 
 ProviderFactory = Callable[[Model], ModelProvider]
+MAX_STOP_CONTINUATIONS = 8  # a stop hook that always says "keep going" cannot loop forever
 SessionListener = Callable[[SessionEvent], None]
 
 
@@ -67,6 +75,8 @@ class CodingSession:
         self._listeners: list[SessionListener] = []
         self._pending: list[SessionEvent] = []
         self._retrying: RetryNotice | None = None
+        self.hooks: SessionHooks | None = None  # extensions and shell hooks (set by the composition root)
+        self._hooks_started = False
         state = log.state()
         options = StreamOptions(
             thinking_level=thinking_level, session_id=log.header.id, on_retry=self._on_retry
@@ -132,16 +142,43 @@ class CodingSession:
 
     def prompt(self, text: str, images: Sequence[ImageContent] = ()) -> AsyncGenerator[SessionEvent, None]:
         """Run one prompt; events flow as the returned iterator is consumed, ending with agent_settled."""
-        expanded = self.expand(text)
-        content: str | list[TextContent | ImageContent] = (
-            [TextContent(expanded), *images] if images else expanded
-        )
         if self.is_running:
             raise AgentBusyError(
                 "Cannot start a new prompt while a run is active; steer or queue a follow-up instead"
             )
-        message = UserMessage(content)
+        if self.hooks is not None:
+            return self._hooked_prompt(self.hooks, text, images)
+        message = self._user_message(text, images)
         return self._drive(lambda: self.harness.prompt_message(message), check_first=True)
+
+    def _user_message(self, text: str, images: Sequence[ImageContent]) -> UserMessage:
+        expanded = self.expand(text)
+        content: str | list[TextContent | ImageContent] = (
+            [TextContent(expanded), *images] if images else expanded
+        )
+        return UserMessage(content)
+
+    async def _hooked_prompt(
+        self, hooks: SessionHooks, text: str, images: Sequence[ImageContent]
+    ) -> AsyncGenerator[SessionEvent, None]:
+        await self.start_hooks()
+        decision = await hooks.on_input(text, images)
+        if isinstance(decision, InputHandledEvent):
+            yield self._announce(decision)
+            yield self._announce(AgentSettledEvent())
+            return
+        message = self._user_message(*decision)
+        async with aclosing(
+            self._drive(lambda: self.harness.prompt_message(message), check_first=True)
+        ) as run:
+            async for event in run:
+                yield event
+
+    async def start_hooks(self) -> None:
+        """Tell the hooks the session started (once; the first prompt does it if nobody did)."""
+        if self.hooks is not None and not self._hooks_started:
+            self._hooks_started = True
+            await self.hooks.on_start()
 
     def continue_(self) -> AsyncGenerator[SessionEvent, None]:
         """Run again from the record as it stands (e.g. after a failed reply)."""
@@ -177,6 +214,15 @@ class CodingSession:
                 yield self._announce(event)
             if compactor.succeeded:
                 async for event in self._relay(self.harness.continue_()):
+                    yield event
+                compactor.finish_run()
+        if self.hooks is not None:  # a stop hook may keep the run going with a new message
+            for round_ in range(MAX_STOP_CONTINUATIONS):
+                reply = next((m for m in reversed(self.messages) if isinstance(m, AssistantMessage)), None)
+                more = await self.hooks.on_stop(round_ > 0, reply)
+                if more is None:
+                    break
+                async for event in self._relay(self.harness.prompt_message(UserMessage(more))):
                     yield event
                 compactor.finish_run()
         last = self.harness.messages[-1] if self.harness.messages else None
@@ -297,6 +343,8 @@ class CodingSession:
         return message
 
     def close(self) -> None:
+        if self.hooks is not None:
+            self.hooks.on_close()
         self.log.close()
 
     # -- switching the session file (new, switch, fork, navigate) -------------------------------

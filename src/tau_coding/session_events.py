@@ -56,12 +56,21 @@ class AgentSettledEvent:
     type: Literal["agent_settled"] = "agent_settled"
 
 
+@dataclass(slots=True)
+class InputHandledEvent:
+    """An extension or command took care of the input; the model was not asked. ``text`` is its answer."""
+
+    text: str | None = None
+    type: Literal["input_handled"] = "input_handled"
+
+
 SessionOnlyEvent: TypeAlias = (
     AutoRetryStartEvent
     | AutoRetryEndEvent
     | AutoCompactionStartEvent
     | AutoCompactionEndEvent
     | AgentSettledEvent
+    | InputHandledEvent
 )
 SessionEvent: TypeAlias = AgentEvent | SessionOnlyEvent
 SESSION_ONLY_EVENTS: tuple[type, ...] = get_args(SessionOnlyEvent)
@@ -99,4 +108,6 @@ def session_event_to_dict(event: SessionEvent) -> dict[str, Any]:
         return end
     if isinstance(event, AgentSettledEvent):
         return {"type": event.type}
+    if isinstance(event, InputHandledEvent):
+        return {"type": event.type, "text": event.text}
     return event_to_dict(event)

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
 from tau_agent.provider import ModelProvider, ThinkingLevel
@@ -29,10 +30,14 @@ from tau_coding.config.auth import AuthError, AuthStore, KeyResolver, missing_ke
 from tau_coding.config.model_resolve import ModelNotFoundError, resolve_model
 from tau_coding.config.paths import TauPaths
 from tau_coding.config.settings import Settings, load_settings
+from tau_coding.extensions.presence import maybe_build_host
 from tau_coding.resources.loader import load_resources
 from tau_coding.sessions.manager import SessionManager, SessionNotFoundError
 from tau_coding.tools.builtin import ALL_TOOLS, DEFAULT_TOOLS, create_coding_tools
 from tau_coding.tools.config import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, ToolSettings
+
+if TYPE_CHECKING:
+    from tau_coding.extensions.ui import UIBridge
 
 # When nothing names a model: the first provider with a key, and its everyday model.
 DEFAULT_MODELS: dict[str, str] = {
@@ -72,6 +77,11 @@ class Options:
     no_prompt_templates: bool = False
     max_turns: int | None = None
     warnings: list[str] = field(default_factory=list)
+    # extensions and shell hooks (tau_coding.extensions.setup)
+    extensions: Sequence[str] = ()
+    no_extensions: bool = False
+    trust_project: bool = False
+    extension_args: Sequence[str] = ()  # command-line words for flags that extensions declare
 
 
 def load_models(paths: TauPaths, warn: Callable[[str], object]) -> ModelsConfig:
@@ -138,16 +148,32 @@ def build_session(
     warn: Callable[[str], object],
     provider_factory: Callable[[Model, str | None], ModelProvider] | None = None,
     today: date | None = None,
+    ui: UIBridge | None = None,
 ) -> CodingSession:
     paths = TauPaths.from_env(environ, cwd)
     settings, diagnostics = load_settings(paths.user_settings, paths.project_settings)
     for diagnostic in diagnostics:
         warn(str(diagnostic))
     config = load_models(paths, warn)
+    host = maybe_build_host(
+        paths,
+        settings.values,
+        cli_paths=options.extensions,
+        no_extensions=options.no_extensions,
+        trust_project=options.trust_project,
+        warn=warn,
+        ui=ui,
+    )
+    custom = host.registry.providers if host is not None else {}
+    if custom:
+        config = ModelsConfig(
+            [*config.models, *(m for r in custom.values() for m in r.models)], config.providers, config.errors
+        )
     key_for = _key_lookup(options, config, paths, environ)
-    model, level = choose_model(options, settings, config, lambda p: key_for(p) is not None)
-    api_key = key_for(model.provider)
-    if api_key is None and not _is_local(model):
+
+    model, level = choose_model(options, settings, config, lambda p: p in custom or key_for(p) is not None)
+    api_key = None if model.provider in custom else key_for(model.provider)
+    if api_key is None and not _is_local(model) and model.provider not in custom:
         raise ConfigurationError(missing_key_message(model.provider))
     thinking: ThinkingLevel = options.thinking or level or settings.get("defaultThinkingLevel") or "off"
 
@@ -171,10 +197,20 @@ def build_session(
     summary_model = _summary_model(settings, config, model, lambda p: key_for(p) is not None, warn)
     log = _open_log(options, session_manager(options, environ, cwd))
     make = provider_factory or _http_provider
-    return CodingSession(
+    if host is not None and provider_factory is None:
+        from tau_coding.extensions.setup import hooked_http_provider
+
+        make = hooked_http_provider(host)
+
+    def provider_for(m: Model) -> ModelProvider:
+        if m.provider in custom:
+            return custom[m.provider].factory(m)
+        return make(m, api_key if m.provider == model.provider else key_for(m.provider))
+
+    session = CodingSession(
         log=log,
         model=model,
-        provider_factory=lambda m: make(m, api_key if m.provider == model.provider else key_for(m.provider)),
+        provider_factory=provider_for,
         tools=tools,
         system_prompt=resources.system_prompt(tools, today or date.today()),
         cwd=paths.cwd,
@@ -187,6 +223,19 @@ def build_session(
         compaction=CompactionSettings.from_settings(settings.get),
         summary_model=summary_model,
     )
+    if host is not None:
+        rest = host.registry.parse_flags(options.extension_args)
+        if rest:
+            session.close()
+            raise ConfigurationError(f"unrecognized arguments: {' '.join(rest)}")
+        day = today or date.today()
+        host.rebuild_system_prompt = lambda active: resources.system_prompt(active, day)
+        host.bind(session)
+    elif options.extension_args:
+        raise ConfigurationError(
+            f"unknown option {options.extension_args[0]!r}; tau --help lists the options"
+        )
+    return session
 
 
 def _key_lookup(

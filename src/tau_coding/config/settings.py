@@ -53,6 +53,10 @@ _SCHEMA: dict[str, tuple[type | tuple[type, ...], tuple[Any, ...] | None]] = {
     "images": (dict, None),
     "markdown": (dict, None),
     "lastChangelogVersion": (str, None),
+    "hooks": (dict, None),  # shell hooks, Claude Code's schema (tau_coding.hooks.config)
+    "hookFailure": (str, ("open", "closed")),
+    "disableAllHooks": (bool, None),
+    "extensionTimeout": ((int, float), None),  # seconds any one extension handler may take
 }
 _OBJECTS = {key.split(".")[0] for key in _SCHEMA if "." in key}
 

@@ -21,6 +21,7 @@ from tau_coding.session_events import (
     AutoCompactionEndEvent,
     AutoCompactionStartEvent,
     AutoRetryStartEvent,
+    InputHandledEvent,
     SessionEvent,
     session_event_to_dict,
 )
@@ -32,10 +33,13 @@ class FinalTextRenderer:
     def __init__(self, out: TextIO, err: TextIO) -> None:
         self._out, self._err = out, err
         self._last: AssistantMessage | None = None
+        self._handled: InputHandledEvent | None = None  # a command or extension answered instead
 
     def render(self, event: SessionEvent) -> None:
         if isinstance(event, MessageEndEvent) and isinstance(event.message, AssistantMessage):
             self._last = event.message
+        elif isinstance(event, InputHandledEvent):
+            self._handled = event
         elif isinstance(event, AutoRetryStartEvent):
             seconds = event.delay_ms / 1000
             self._err.write(
@@ -48,6 +52,11 @@ class FinalTextRenderer:
 
     def finish(self) -> bool:
         last = self._last
+        if last is None and self._handled is not None:
+            text = self._handled.text or ""
+            self._out.write(text if not text or text.endswith("\n") else text + "\n")
+            self._out.flush()
+            return True
         if last is None:
             self._err.write("Error: the run produced no reply\n")
             return False

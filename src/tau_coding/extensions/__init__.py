@@ -1,0 +1,60 @@
+"""Python extensions: modules with ``activate(tau)`` that add tools, commands and hooks.
+
+What an extension imports from here: ``ExtensionAPI`` (the type of ``tau``), the event and
+decision types of the interception points (``events.py``) and the UI bridge types. They
+are loaded on first use, so a run with no extensions pays nothing for this package.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tau_coding.extensions.api import ExtensionAPI
+    from tau_coding.extensions.events import (
+        CompactEvent,
+        ContextEvent,
+        InputEvent,
+        InputHandled,
+        InputTransform,
+        ProviderRequestEvent,
+        SessionStartEvent,
+        ShutdownEvent,
+        StopDecision,
+        StopEvent,
+        ToolCallDecision,
+        ToolCallEvent,
+        ToolResultEvent,
+        ToolResultPatch,
+    )
+    from tau_coding.extensions.ui import HeadlessUI, UIBridge
+
+_HOMES = {"ExtensionAPI": "api", "HeadlessUI": "ui", "UIBridge": "ui"}
+
+__all__ = [
+    "CompactEvent",
+    "ContextEvent",
+    "ExtensionAPI",
+    "HeadlessUI",
+    "InputEvent",
+    "InputHandled",
+    "InputTransform",
+    "ProviderRequestEvent",
+    "SessionStartEvent",
+    "ShutdownEvent",
+    "StopDecision",
+    "StopEvent",
+    "ToolCallDecision",
+    "ToolCallEvent",
+    "ToolResultEvent",
+    "ToolResultPatch",
+    "UIBridge",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in __all__:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = importlib.import_module(f"{__name__}.{_HOMES.get(name, 'events')}")
+    return getattr(module, name)

@@ -1,0 +1,200 @@
+"""ExtensionAPI: what ``activate(tau)`` receives, one per extension.
+
+Registration methods may be called at any time (in ``activate`` or later from a handler);
+everything registered is owned by the extension and removed when it is unloaded. Actions on
+the session (``send_user_message``, ``append_entry``, ``set_session_name``...) need the
+session, which exists once ``activate`` has returned; called earlier they raise
+``RuntimeError``. ``tau.ui`` is the frontend's UIBridge (print mode: dialogs answer their
+default). Handlers may be plain or async functions; both run under a time limit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from tau_agent.content import ImageContent, TextContent
+from tau_agent.messages import CustomMessage
+from tau_agent.provider import ModelProvider
+from tau_agent.tools import AgentTool
+from tau_ai.model import Model
+from tau_coding.extensions.registry import (
+    Command,
+    Completer,
+    Flag,
+    FlagKind,
+    Handler,
+    ProviderRegistration,
+    Renderer,
+    Shortcut,
+)
+from tau_coding.extensions.ui import NoticeLevel, UIBridge
+
+if TYPE_CHECKING:
+    from tau_ai.wire_api import WireApi
+    from tau_coding.coding_session import CodingSession
+    from tau_coding.extensions.host import ExtensionHost
+
+DeliverAs = Literal["steer", "follow_up"]
+
+
+class ExtensionAPI:
+    """The door an extension uses into Tau; see the module docstring for what it may rely on."""
+
+    def __init__(self, host: ExtensionHost, name: str) -> None:
+        self._host = host
+        self.name = name
+
+    @property
+    def cwd(self) -> Path:
+        return self._host.cwd
+
+    @property
+    def ui(self) -> UIBridge:
+        return self._host.ui
+
+    @property
+    def session(self) -> CodingSession:
+        session = self._host.session
+        if session is None:
+            raise RuntimeError("the session does not exist yet; act from a handler, not from activate()")
+        return session
+
+    # -- registration -----------------------------------------------------------------------
+
+    def on(self, event: str, handler: Handler | None = None) -> Any:
+        """Subscribe ``handler`` to an event type, ``"*"`` or an interception point.
+
+        Usable as a decorator: ``@tau.on("tool_call")``.
+        """
+        if handler is None:
+            return lambda fn: self.on(event, fn)
+        self._host.registry.handlers.setdefault(event, []).append((self.name, handler))
+        self._host.on_change_soon()
+        return handler
+
+    def register_tool(self, tool: AgentTool) -> None:
+        """Offer a tool to the model; a tool named like a built-in replaces it (with a notice)."""
+        owner = self._host.registry.owner_of(self._host.registry.tools, tool.name)
+        if owner is not None and owner != self.name:
+            raise ValueError(f"tool {tool.name!r} is already registered by extension {owner}")
+        self._host.registry.tools[tool.name] = (self.name, tool)
+        self._host.on_change_soon()
+
+    def register_command(
+        self, name: str, handler: Handler, *, description: str = "", complete: Completer | None = None
+    ) -> None:
+        """``/name args`` typed by the user calls ``handler(args)``; its text (if any) is shown."""
+        self._claim(self._host.registry.commands, name, "command")
+        self._host.registry.commands[name] = Command(self.name, name, handler, description, complete)
+
+    def register_flag(
+        self, name: str, *, kind: FlagKind = "bool", default: bool | str | None = None, description: str = ""
+    ) -> None:
+        """A command-line option ``--name`` (``--name=value`` for kind "str")."""
+        self._claim(self._host.registry.flags, name, "flag")
+        self._host.registry.flags[name] = Flag(self.name, name, kind, default, description)
+
+    def flag(self, name: str) -> bool | str | None:
+        """The flag's value on this command line, else its default."""
+        registry = self._host.registry
+        if name in registry.flag_values:
+            return registry.flag_values[name]
+        declared = registry.flags.get(name)
+        return declared.default if declared is not None else None
+
+    def register_shortcut(self, key: str, handler: Handler, *, description: str = "") -> None:
+        self._claim(self._host.registry.shortcuts, key, "shortcut")
+        self._host.registry.shortcuts[key] = Shortcut(self.name, key, handler, description)
+
+    def register_message_renderer(self, custom_type: str, render: Handler) -> None:
+        """How the TUI shows custom messages of ``custom_type``: ``render(message) -> list[str]``."""
+        self._claim(self._host.registry.renderers, custom_type, "renderer")
+        self._host.registry.renderers[custom_type] = Renderer(self.name, custom_type, render)
+
+    def register_provider(
+        self,
+        name: str,
+        factory: Callable[[Model], ModelProvider] | None = None,
+        *,
+        wire: WireApi | None = None,
+        models: Sequence[Model] = (),
+        api_key: str | None = None,
+    ) -> None:
+        """Models of provider ``name`` are served by ``factory(model)``, or over HTTP by ``wire``."""
+        if (factory is None) == (wire is None):
+            raise ValueError("register_provider needs exactly one of factory or wire")
+        if factory is None:
+            assert wire is not None
+            factory = _http_factory(self._host, wire, api_key)
+        self._claim(self._host.registry.providers, name, "provider")
+        self._host.registry.providers[name] = ProviderRegistration(self.name, name, factory, tuple(models))
+
+    def _claim(self, table: dict[str, Any], name: str, kind: str) -> None:
+        owner = self._host.registry.owner_of(table, name)
+        if owner is not None and owner != self.name:
+            raise ValueError(f"{kind} {name!r} is already registered by extension {owner}")
+
+    # -- actions ----------------------------------------------------------------------------
+
+    def send_user_message(self, text: str, *, deliver_as: DeliverAs = "follow_up") -> None:
+        """Queue a user message: ``steer`` after the current tool, ``follow_up`` when the run would stop."""
+        session = self.session
+        (session.harness.steer if deliver_as == "steer" else session.harness.follow_up)(text)
+
+    def send_message(
+        self,
+        custom_type: str,
+        content: str | list[TextContent | ImageContent],
+        *,
+        display: bool = True,
+        details: Any = None,
+        deliver_as: DeliverAs = "steer",
+    ) -> None:
+        """A custom message for the model's context: now if idle, else queued like a user message."""
+        session = self.session
+        message = CustomMessage(custom_type, content, display, details)
+        if session.is_running:
+            (session.harness.steer if deliver_as == "steer" else session.harness.follow_up)(message)
+            return
+        session.harness.append_message(message)
+        session.log.append_custom_message(custom_type, content, display, details)
+
+    def append_entry(self, custom_type: str, data: Any = None) -> None:
+        """Extension state in the session file; never sent to the model."""
+        self.session.log.append_custom(custom_type, data)
+
+    def set_session_name(self, name: str) -> None:
+        self.session.set_name(name)
+
+    @property
+    def session_name(self) -> str | None:
+        return self.session.log.name
+
+    def notify(self, message: str, level: NoticeLevel = "info") -> None:
+        self.ui.notify(message, level)
+
+    def set_status(self, key: str, text: str | None) -> None:
+        self.ui.set_status(key, text)
+
+    def set_widget(self, key: str, lines: Sequence[str] | None) -> None:
+        self.ui.set_widget(key, lines)
+
+    def reload(self) -> int:
+        """Unload and load every extension again; returns how many are loaded."""
+        return self._host.reload()
+
+
+def _http_factory(
+    host: ExtensionHost, wire: WireApi, api_key: str | None
+) -> Callable[[Model], ModelProvider]:
+    def make(model: Model) -> ModelProvider:
+        from tau_ai.http_provider import HttpProvider
+        from tau_coding.extensions.doors import request_hook
+
+        return HttpProvider(
+            model, wire, api_key=api_key, on_request=request_hook(host, model.provider, model.id)
+        )
+
+    return make

@@ -1,0 +1,265 @@
+"""The interception points, wired into a live CodingSession and its harness.
+
+Each door runs the handlers registered for it in load order, each under its extension's
+time limit, and decides what a failing handler means there:
+
+* ``tool_call``: a gate that raises, times out or answers nonsense **blocks** the call;
+  letting a call through because its guard crashed would be the unsafe choice.
+* ``tool_result``, ``context``, ``input``, ``before_provider_request``: the failing handler's
+  change is dropped and the run goes on with what the previous handlers produced.
+* events and lifecycle notices: the failure is reported; nothing else changes.
+
+Every failure is a diagnostic and a one-line warning. Whatever was installed on the harness
+before (another feature's seams) runs first and is kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Literal
+
+from tau_agent.cancellation import CancellationToken
+from tau_agent.content import ImageContent
+from tau_agent.hooks import BeforeToolCallResult, ToolCallContext
+from tau_agent.messages import AgentMessage, AssistantMessage
+from tau_agent.tools import AgentToolResult
+from tau_ai.wire_api import HttpRequestSpec
+from tau_coding.extensions.events import (
+    CompactEvent,
+    ContextEvent,
+    InputEvent,
+    InputHandled,
+    InputTransform,
+    ProviderRequestEvent,
+    SessionStartEvent,
+    ShutdownEvent,
+    StopDecision,
+    StopEvent,
+    ToolCallDecision,
+    ToolCallEvent,
+    ToolResultEvent,
+    ToolResultPatch,
+)
+from tau_coding.extensions.guard import HandlerFailure
+from tau_coding.session_events import InputHandledEvent, SessionEvent
+from tau_coding.session_hooks import InputDecision
+
+if TYPE_CHECKING:
+    from tau_coding.coding_session import CodingSession
+    from tau_coding.extensions.host import ExtensionHost
+
+
+class ExtensionDoors:
+    """Implements SessionHooks for one session and installs the harness seams."""
+
+    def __init__(self, host: ExtensionHost, session: CodingSession) -> None:
+        self.host = host
+        self.session = session
+        harness = session.harness
+        self._before_prev = harness.before_tool_call
+        self._after_prev = harness.after_tool_call
+        self._context_prev = harness.transform_context
+        self._subscribed = False
+
+    def install(self) -> None:
+        """(Re)install the seams; the context transform only while someone asks for it."""
+        harness, registry = self.session.harness, self.host.registry
+        harness.before_tool_call = self._before_tool_call
+        harness.after_tool_call = self._after_tool_call
+        harness.transform_context = (
+            self._transform_context if "context" in registry.handlers else self._context_prev
+        )
+        self.session.hooks = self
+        if not self._subscribed:
+            self._subscribed = True
+            self.session.subscribe(self._on_event)
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    async def _call(self, owner: str, what: str, handler: Any, *args: Any) -> Any:
+        return await self.host.guard(owner).call(what, handler, *args)
+
+    def _handlers(self, point: str) -> list[tuple[str, Any]]:
+        return [(o, h) for o, h in self.host.registry.handlers.get(point, ()) if o in self.host.extensions]
+
+    async def _notify_all(self, point: str, event: object) -> list[Any]:
+        answers = []
+        for owner, handler in self._handlers(point):
+            try:
+                answers.append(await self._call(owner, f"{point} handler", handler, event))
+            except HandlerFailure as failure:
+                self.host.report_failure(failure)
+        return answers
+
+    def _on_event(self, event: SessionEvent) -> None:
+        registry = self.host.registry
+        if not registry.handlers:
+            return
+        for owner, handler in registry.handlers_for(event.type, "*"):
+            loaded = self.host.extensions.get(owner)
+            if loaded is None:
+                continue
+            try:
+                loaded.guard.call_sync(f"{event.type} handler", handler, event)
+            except HandlerFailure as failure:
+                self.host.report_failure(failure)
+
+    # -- tool calls -------------------------------------------------------------------------
+
+    async def _before_tool_call(
+        self, context: ToolCallContext, signal: CancellationToken
+    ) -> BeforeToolCallResult | None:
+        verdict = await self._before_prev(context, signal) if self._before_prev is not None else None
+        if verdict is not None and verdict.block:
+            return verdict
+        args = dict(verdict.args) if verdict is not None and verdict.args is not None else dict(context.args)
+        changed = verdict is not None and verdict.args is not None
+        for owner, handler in self._handlers("tool_call"):
+            event = ToolCallEvent(context.tool_call.name, context.tool_call.id, dict(args))
+            try:
+                decision = await self._call(owner, "tool_call handler", handler, event)
+                if decision is not None and not isinstance(decision, ToolCallDecision):
+                    raise HandlerFailure(
+                        f"extension {owner}: tool_call handler returned {type(decision).__name__}, "
+                        "not a ToolCallDecision"
+                    )
+            except HandlerFailure as failure:
+                self.host.report_failure(failure)
+                return BeforeToolCallResult(block=True, reason=f"Tool call blocked: {failure}")
+            if decision is None:
+                continue
+            if decision.block:
+                return BeforeToolCallResult(
+                    block=True, reason=decision.reason or f"Blocked by extension {owner}"
+                )
+            if decision.input is not None:
+                args, changed = dict(decision.input), True
+        return BeforeToolCallResult(args=args) if changed else None
+
+    async def _after_tool_call(
+        self, context: ToolCallContext, result: AgentToolResult, signal: CancellationToken
+    ) -> AgentToolResult | None:
+        if self._after_prev is not None:
+            result = await self._after_prev(context, result, signal) or result
+        original = result
+        for owner, handler in self._handlers("tool_result"):
+            event = ToolResultEvent(
+                context.tool_call.name,
+                context.tool_call.id,
+                context.args,
+                list(result.content),
+                result.details,
+                result.is_error,
+            )
+            try:
+                patch = await self._call(owner, "tool_result handler", handler, event)
+            except HandlerFailure as failure:
+                self.host.report_failure(failure)
+                continue
+            if isinstance(patch, ToolResultPatch):
+                result = AgentToolResult(
+                    list(patch.content) if patch.content is not None else result.content,
+                    patch.details if patch.details is not None else result.details,
+                    patch.is_error if patch.is_error is not None else result.is_error,
+                )
+        return result if result is not original else None
+
+    # -- context and provider requests ------------------------------------------------------
+
+    async def _transform_context(
+        self, messages: list[AgentMessage], signal: CancellationToken
+    ) -> list[AgentMessage]:
+        if self._context_prev is not None:
+            messages = await self._context_prev(messages, signal)
+        for owner, handler in self._handlers("context"):
+            try:
+                out = await self._call(owner, "context handler", handler, ContextEvent(list(messages)))
+            except HandlerFailure as failure:
+                self.host.report_failure(failure)
+                continue
+            if isinstance(out, list):
+                messages = out
+        return messages
+
+    # -- SessionHooks -----------------------------------------------------------------------
+
+    async def on_start(self) -> None:
+        event = SessionStartEvent(self.session.session_id, "resume" if self.session.messages else "startup")
+        await self._notify_all("session_start", event)
+
+    async def on_input(self, text: str, images: Sequence[ImageContent]) -> InputDecision:
+        command = _command_name(text)
+        registered = self.host.registry.commands.get(command) if command else None
+        if registered is not None and registered.owner in self.host.extensions:
+            args = text.strip()[len(command) + 1 :].strip()
+            try:
+                answer = await self._call(registered.owner, f"/{command}", registered.handler, args)
+            except HandlerFailure as failure:
+                self.host.report_failure(failure)
+                return InputHandledEvent(f"/{command} failed: {failure}")
+            return InputHandledEvent(answer if isinstance(answer, str) else None)
+        current_images = list(images)
+        for owner, handler in self._handlers("input"):
+            try:
+                decision = await self._call(owner, "input handler", handler, InputEvent(text, current_images))
+            except HandlerFailure as failure:
+                self.host.report_failure(failure)
+                continue
+            if isinstance(decision, InputHandled):
+                return InputHandledEvent(decision.message)
+            if isinstance(decision, InputTransform):
+                text = decision.text
+                current_images = list(decision.images) if decision.images is not None else current_images
+        return text, current_images
+
+    async def on_stop(self, stop_hook_active: bool, last: AssistantMessage | None) -> str | None:
+        if last is not None and last.stop_reason in ("aborted", "error"):
+            return None  # as in Claude Code: an interrupted or failed run is not "stopping"
+        event = StopEvent(stop_hook_active, last.text if last is not None else "")
+        for answer in await self._notify_all("stop", event):
+            if isinstance(answer, StopDecision):
+                return answer.message
+        return None
+
+    async def on_pre_compact(self, trigger: Literal["manual", "auto"], custom_instructions: str) -> None:
+        await self._notify_all("session_before_compact", CompactEvent(trigger, custom_instructions))
+
+    def on_close(self) -> None:
+        event = ShutdownEvent()
+        for owner, handler in self._handlers("session_shutdown"):
+            try:
+                self.host.guard(owner).call_sync("session_shutdown handler", handler, event)
+            except HandlerFailure as failure:
+                self.host.report_failure(failure)
+
+
+def _command_name(text: str) -> str:
+    stripped = text.strip()
+    if not stripped.startswith("/") or stripped.startswith("//"):
+        return ""
+    return stripped[1:].split(maxsplit=1)[0] if len(stripped) > 1 else ""
+
+
+def request_hook(host: ExtensionHost, provider: str, model: str) -> Any:
+    """An HttpProvider ``on_request`` that lets ``before_provider_request`` handlers see or replace the body."""
+
+    async def hook(spec: HttpRequestSpec) -> HttpRequestSpec:
+        handlers = host.registry.handlers.get("before_provider_request")
+        if not handlers:
+            return spec
+        payload = dict(spec.body)
+        for owner, handler in list(handlers):
+            if owner not in host.extensions:
+                continue
+            event = ProviderRequestEvent(provider, model, spec.url, payload)
+            try:
+                out = await host.guard(owner).call("before_provider_request handler", handler, event)
+            except HandlerFailure as failure:
+                host.report_failure(failure)
+                continue
+            if isinstance(out, dict):
+                payload = out
+        return replace(spec, body=payload)
+
+    return hook

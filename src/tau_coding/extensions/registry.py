@@ -1,0 +1,134 @@
+"""What extensions registered: tools, commands, flags, shortcuts, renderers, providers, handlers.
+
+Each registration remembers its owner, so unloading an extension removes exactly what it
+added (and brings back a built-in tool it had replaced). Name clashes between extensions
+are settled by the first registration; the later one is refused with a diagnostic. Shortcuts
+and message renderers are kept as data for the TUI to read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from tau_agent.provider import ModelProvider
+from tau_agent.tools import AgentTool
+from tau_ai.model import Model
+
+Handler = Callable[..., Any]
+Completer = Callable[[str], Sequence[str]]
+FlagKind = Literal["bool", "str"]
+
+
+@dataclass(eq=False)
+class Command:
+    owner: str
+    name: str
+    handler: Handler  # handler(args: str) -> None | str (text shown to the user)
+    description: str = ""
+    complete: Completer | None = None  # complete(prefix) -> candidate arguments
+
+
+@dataclass(eq=False)
+class Flag:
+    owner: str
+    name: str
+    kind: FlagKind = "bool"
+    default: bool | str | None = None
+    description: str = ""
+
+
+@dataclass(eq=False)
+class Shortcut:
+    owner: str
+    key: str
+    handler: Handler
+    description: str = ""
+
+
+@dataclass(eq=False)
+class Renderer:
+    owner: str
+    custom_type: str
+    render: Handler  # render(message) -> list[str] of lines
+
+
+@dataclass(eq=False)
+class ProviderRegistration:
+    """``factory(model)`` makes the provider for a model of this provider name."""
+
+    owner: str
+    name: str
+    factory: Callable[[Model], ModelProvider]
+    models: tuple[Model, ...] = ()
+
+
+class Registry:
+    """The tables, keyed by name; a plain class (a dataclass here costs start-up time)."""
+
+    def __init__(self) -> None:
+        self.tools: dict[str, tuple[str, AgentTool]] = {}
+        self.commands: dict[str, Command] = {}
+        self.flags: dict[str, Flag] = {}
+        self.flag_values: dict[str, bool | str] = {}
+        self.shortcuts: dict[str, Shortcut] = {}
+        self.renderers: dict[str, Renderer] = {}
+        self.providers: dict[str, ProviderRegistration] = {}
+        self.handlers: dict[str, list[tuple[str, Handler]]] = {}
+
+    def owner_of(self, table: dict[str, Any], name: str) -> str | None:
+        entry = table.get(name)
+        if entry is None:
+            return None
+        return entry[0] if isinstance(entry, tuple) else str(entry.owner)
+
+    def handlers_for(self, *names: str) -> list[tuple[str, Handler]]:
+        out: list[tuple[str, Handler]] = []
+        for name in names:
+            out.extend(self.handlers.get(name, ()))
+        return out
+
+    def remove_owner(self, owner: str) -> None:
+        """Forget everything ``owner`` registered."""
+        self.tools = {k: v for k, v in self.tools.items() if v[0] != owner}
+        for table in (self.commands, self.flags, self.shortcuts, self.renderers, self.providers):
+            for name in [n for n, r in table.items() if r.owner == owner]:
+                del table[name]
+        for event, entries in list(self.handlers.items()):
+            kept = [(o, h) for o, h in entries if o != owner]
+            if kept:
+                self.handlers[event] = kept
+            else:
+                del self.handlers[event]
+
+    def parse_flags(self, argv: Sequence[str]) -> list[str]:
+        """Read declared flags from ``argv`` (``--name``, ``--no-name``, ``--name=value``, ``--name value``).
+
+        Returns what was not a declared flag, in order, for the caller to reject.
+        """
+        rest: list[str] = []
+        items = list(argv)
+        index = 0
+        while index < len(items):
+            item = items[index]
+            index += 1
+            name, _, value = item[2:].partition("=") if item.startswith("--") else ("", "", "")
+            flag = self.flags.get(name)
+            negated = self.flags.get(name[3:]) if name.startswith("no-") and not value else None
+            if flag is None and negated is not None and negated.kind == "bool":
+                self.flag_values[negated.name] = False
+                continue
+            if flag is None:
+                rest.append(item)
+                continue
+            if flag.kind == "bool":
+                self.flag_values[name] = value.lower() not in ("0", "false", "no") if value else True
+            elif value or "=" in item:
+                self.flag_values[name] = value
+            elif index < len(items):
+                self.flag_values[name] = items[index]
+                index += 1
+            else:
+                rest.append(item)
+        return rest
