@@ -13,7 +13,7 @@ import dataclasses
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
 from contextlib import aclosing
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from tau_agent.cancellation import CancellationToken
 from tau_agent.content import ImageContent, TextContent
@@ -100,6 +100,7 @@ class CodingSession:
             summary_model=summary_model,
         )
         self.compactor.emit = lambda event: self._pending.append(self._announce(event))
+        self.compactor.before_compact = self._before_compact
         self._record_settings(state)
 
     # -- state ------------------------------------------------------------------------------
@@ -173,6 +174,10 @@ class CodingSession:
         ) as run:
             async for event in run:
                 yield event
+
+    async def _before_compact(self, trigger: Literal["manual", "auto"], instructions: str) -> None:
+        if self.hooks is not None:
+            await self.hooks.on_pre_compact(trigger, instructions)
 
     async def start_hooks(self) -> None:
         """Tell the hooks the session started (once; the first prompt does it if nobody did)."""

@@ -14,7 +14,7 @@ kept tail; ``finish_run`` swaps in the log's replay once the run is over.
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from typing import TYPE_CHECKING, Literal
 
 from tau_agent.cancellation import CancellationToken
@@ -65,6 +65,7 @@ class SessionCompactor:
         self._run_summary: AgentMessage | None = None  # mid-run: the summary sent first...
         self._run_from = 0  # ...then the harness messages from this index on
         self._tally = TokenTally()
+        self.before_compact: Callable[[Literal["manual", "auto"], str], Awaitable[None]] | None = None
         if settings.enabled and harness.transform_context is None:
             harness.transform_context = self.transform
 
@@ -168,9 +169,12 @@ class SessionCompactor:
         signal: CancellationToken,
         custom_instructions: str | None = None,
         shrink_tail: bool = False,
+        trigger: Literal["manual", "auto"] = "auto",
     ) -> CompactionResult:
         from tau_coding.compaction.runner import compact_log
 
+        if self.before_compact is not None:  # PreCompact hooks, extensions' session_before_compact
+            await self.before_compact(trigger, custom_instructions or "")
         return await compact_log(
             self.log,
             self.summarizer(),
@@ -182,7 +186,11 @@ class SessionCompactor:
         )
 
     async def compact(
-        self, custom_instructions: str | None = None, *, overflowed: bool = False
+        self,
+        custom_instructions: str | None = None,
+        *,
+        overflowed: bool = False,
+        trigger: Literal["manual", "auto"] = "manual",
     ) -> CompactionResult:
         """Compact now, keeping the recent tail (less of it after an overflow); raises
         ``SummaryError`` saying why not."""
@@ -190,7 +198,9 @@ class SessionCompactor:
             raise AgentBusyError("Cannot compact while a run is active; wait for it to finish or cancel it")
         signal = self._signal = CancellationToken()
         try:
-            result = await self._compact_log(self.usage().tokens, signal, custom_instructions, overflowed)
+            result = await self._compact_log(
+                self.usage().tokens, signal, custom_instructions, overflowed, trigger
+            )
         finally:
             self._signal = None
         self.reload()
@@ -203,7 +213,7 @@ class SessionCompactor:
         self.succeeded = False
         yield AutoCompactionStartEvent(reason)
         try:
-            result = await self.compact(overflowed=reason == "overflow")
+            result = await self.compact(overflowed=reason == "overflow", trigger="auto")
         except CompactionCancelledError:
             self.gave_up = True
             yield AutoCompactionEndEvent(None, aborted=True)
