@@ -116,6 +116,8 @@ def _rpc_mode(args: Any) -> int:
     """Commands on stdin, responses and events on stdout, until stdin ends."""
     import asyncio
 
+    from tau_coding.extensions.ui import HeadlessUI
+    from tau_coding.modes.rpc.extension_ui import LateBoundUI
     from tau_coding.modes.rpc.run import run_rpc
     from tau_coding.modes.rpc.stdio import protect_stdout
     from tau_coding.session_setup import open_controlled_session
@@ -123,11 +125,12 @@ def _rpc_mode(args: Any) -> int:
 
     if args.prompt:
         return _fail("rpc mode takes prompts on stdin, not as arguments")
+    ui = LateBoundUI(HeadlessUI(_warn))
     try:
-        control = open_controlled_session(_options(args), os.environ, Path.cwd(), warn=_warn)
+        control = open_controlled_session(_options(args), os.environ, Path.cwd(), warn=_warn, ui=ui)
     except ConfigurationError as exc:
         return _fail(str(exc))
-    return asyncio.run(run_rpc(control, protect_stdout()))
+    return asyncio.run(run_rpc(control, protect_stdout(), ui))
 
 
 def _interactive_mode(args: Any) -> int:

@@ -14,6 +14,7 @@ from pathlib import Path
 from tau_agent.provider import ModelProvider
 from tau_ai.model import Model
 from tau_coding.coding_session import CodingSession
+from tau_coding.extensions.ui import UIBridge
 from tau_coding.session_control import SessionControl
 from tau_coding.wiring import Options, available_models, build_session, session_manager
 
@@ -28,12 +29,13 @@ def open_controlled_session(
     warn: Callable[[str], object],
     provider_factory: ProviderMaker | None = None,
     adjust: Callable[[CodingSession], None] = lambda session: None,
+    ui: UIBridge | None = None,
 ) -> SessionControl:
     """Build the session (ConfigurationError as ``build_session``) and its control.
 
     ``adjust`` is applied to the session now and to every session ``reload`` builds (the SDK
     adds its custom tools this way)."""
-    session = build_session(options, environ, cwd, warn=warn, provider_factory=provider_factory)
+    session = build_session(options, environ, cwd, warn=warn, provider_factory=provider_factory, ui=ui)
     adjust(session)
 
     def rebuild(old: CodingSession) -> CodingSession:
@@ -47,7 +49,9 @@ def open_controlled_session(
             session=None,
             continue_session=False,
         )
-        fresh = build_session(fresh_options, environ, cwd, warn=warn, provider_factory=provider_factory)
+        fresh = build_session(
+            fresh_options, environ, cwd, warn=warn, provider_factory=provider_factory, ui=ui
+        )
         adjust(fresh)
         scratch = fresh.log
         fresh.harness.steering_mode = old.harness.steering_mode

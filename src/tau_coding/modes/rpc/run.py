@@ -6,14 +6,20 @@ import asyncio
 from typing import BinaryIO
 
 from tau_coding.modes.rpc import make_server
+from tau_coding.modes.rpc.extension_ui import LateBoundUI, RpcUI
 from tau_coding.modes.rpc.output import RpcOutput
 from tau_coding.modes.rpc.stdio import stdin_reader
 from tau_coding.session_control import SessionControl
 
 
-async def run_rpc(control: SessionControl, protocol_out: BinaryIO) -> int:
-    """Serve commands from stdin; returns the exit code (0: the input ended normally)."""
+async def run_rpc(control: SessionControl, protocol_out: BinaryIO, ui: LateBoundUI | None = None) -> int:
+    """Serve commands from stdin; returns the exit code (0: the input ended normally).
+
+    ``ui``: the bridge the session's extensions were given; it is pointed at the client here.
+    """
     server = make_server(control, RpcOutput(protocol_out))
+    if ui is not None:
+        ui.bind(RpcUI(server.ui))
     reader = await stdin_reader()
     try:
         await server.serve(reader)
