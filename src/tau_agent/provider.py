@@ -53,6 +53,8 @@ class StreamOptions:
     headers: Mapping[str, str] = field(default_factory=dict)
     on_retry: Callable[[RetryNotice], None] | None = None
     retry: bool = True  # False: report the first transient failure instead of retrying it
+    # Cancelled while a provider waits to retry: it stops waiting and reports the failure.
+    abort_retry: CancellationToken | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 

@@ -32,6 +32,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from tau_agent.cancellation import CancellationToken
 from tau_agent.provider import Context, RetryNotice, StreamOptions
 from tau_agent.stream_events import AssistantMessageEvent, DoneEvent, ErrorEvent
 from tau_ai.cost import apply_cost
@@ -255,7 +256,9 @@ class HttpProvider:
                 options.on_retry(
                     RetryNotice(retries, self._retry.max_retries, round(delay * 1000), failure.message)
                 )
-            await asyncio.sleep(delay)
+            if not await _wait_unless_aborted(delay, options.abort_retry):
+                deliver(attempt.give_up(failure.message))
+                return
             waited += delay
             attempt.reset()
 
@@ -286,3 +289,18 @@ def _needs_tls(base_url: str) -> bool:
     if not base_url.lower().startswith("http://"):
         return True
     return any(os.environ.get(name) for name in _PROXY_VARIABLES)
+
+
+async def _wait_unless_aborted(delay: float, abort: CancellationToken | None) -> bool:
+    """Sleep ``delay`` seconds; False (at once) if ``abort`` is cancelled first."""
+    if abort is None:
+        await asyncio.sleep(delay)
+        return True
+    if abort.cancelled:
+        return False
+    waiter = asyncio.ensure_future(abort.wait())
+    try:
+        await asyncio.wait([waiter], timeout=delay)
+    finally:
+        waiter.cancel()
+    return not abort.cancelled

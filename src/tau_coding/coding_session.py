@@ -360,6 +360,13 @@ class CodingSession:
         if enabled and self.harness.transform_context is None:
             self.harness.transform_context = self.compactor.transform
 
+    def abort_retry(self) -> None:
+        """Stop a provider's wait to retry: the failure it was retrying is reported instead."""
+        token = self.harness.options.abort_retry
+        if token is not None:
+            token.cancel("retry aborted")
+        self.harness.options.abort_retry = CancellationToken()
+
     def set_auto_retry(self, enabled: bool) -> None:
         """Whether the provider retries transient failures (429, 5xx, dropped connections)."""
         self.harness.options.retry = enabled

@@ -123,6 +123,17 @@ async def test_retries_switched_off_for_a_request_report_the_first_failure() -> 
     assert notices == [] and len(server.requests) == 1
 
 
+async def test_aborting_a_retry_wait_reports_the_failure_at_once() -> None:
+    abort = CancellationToken()
+    slow = RetryPolicy(max_retries=3, base_delay=30.0, max_delay=30.0, jitter=0.0)
+    options = StreamOptions(abort_retry=abort, on_retry=lambda notice: abort.cancel())
+    async with ReplayServer(Scripted(500, JSON, error_body("Internal server error"))) as server:
+        started = time.monotonic()
+        events, _ = await run(provider(server, retry=slow), options)
+    assert final(events).error_message == "HTTP 500: Internal server error"
+    assert time.monotonic() - started < 10 and len(server.requests) == 1
+
+
 async def test_529_overloaded_is_retried() -> None:
     overloaded = b'{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}'
     script = [Scripted(529, JSON, overloaded), Scripted(body=toy_text_stream(["fine"]))]

@@ -48,8 +48,8 @@ async def abort(server: RpcServer, fields: Fields, request_id: Any) -> Any:
 
 
 async def abort_retry(server: RpcServer, fields: Fields, request_id: Any) -> Any:
-    """A retry waits inside the run: ending the run ends the wait and the retrying."""
-    await server.abort()
+    """Stop waiting to retry: the failure being retried is reported and the run ends as usual."""
+    server.control.session.abort_retry()
     return NO_DATA
 
 
