@@ -75,6 +75,7 @@ class CodingSession:
         self._listeners: list[SessionListener] = []
         self._pending: list[SessionEvent] = []
         self._retrying: RetryNotice | None = None
+        self._deferred: list[AgentMessage] = []  # user shell commands that ran during a run
         self.hooks: SessionHooks | None = None  # extensions and shell hooks (set by the composition root)
         self._hooks_started = False
         state = log.state()
@@ -235,6 +236,9 @@ class CodingSession:
         if not aborted and compactor.overflowed_reply() is None and compactor.should_compact():
             async for event in compactor.auto("threshold"):
                 yield self._announce(event)
+        deferred, self._deferred = self._deferred, []
+        for message in deferred:
+            self._record_user_message(message)
         yield self._announce(AgentSettledEvent())
 
     async def _relay(self, run: AsyncIterator[AgentEvent]) -> AsyncGenerator[SessionEvent, None]:
@@ -321,7 +325,10 @@ class CodingSession:
         signal: CancellationToken | None = None,
         on_update: Callable[[AgentToolResult], None] | None = None,
     ) -> BashExecutionMessage:
-        """Run a user's ``!cmd`` (``!!cmd``: keep it out of the model's context) and record it."""
+        """Run a user's ``!cmd`` (``!!cmd``: keep it out of the model's context) and record it.
+
+        During a run the command runs at once and its message joins the record when the run
+        settles (the transcript belongs to the run until then)."""
         result = await run_command(
             command,
             self.cwd,
@@ -343,9 +350,15 @@ class CodingSession:
             full_output_path=details.get("fullOutputPath"),
             exclude_from_context=exclude_from_context,
         )
+        if self.is_running:  # the record belongs to the run: this joins it once the run settles
+            self._deferred.append(message)
+        else:
+            self._record_user_message(message)
+        return message
+
+    def _record_user_message(self, message: AgentMessage) -> None:
         self.harness.append_message(message)
         self.log.append_message(message)
-        return message
 
     def close(self) -> None:
         if self.hooks is not None:

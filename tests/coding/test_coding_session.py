@@ -148,3 +148,26 @@ async def test_failed_reply_is_persisted_and_continue_recovers(tmp_path: Path) -
     final = session.messages[-1]
     assert isinstance(final, AssistantMessage) and final.text == "Second try worked."
     assert [m.role for m in session.log.state().messages] == ["user", "assistant", "assistant"]
+
+
+async def test_a_shell_command_during_a_run_joins_the_record_when_it_settles(tmp_path: Path) -> None:
+    from tau_agent.testing import reply, text
+
+    provider = FakeProvider([reply(text("slow answer", chunk_size=2), delay=0.01), "Next."])
+    session = _session(tmp_path, provider)
+    run = session.prompt("go")
+    await run.__anext__()
+    assert session.is_running
+    message = await session.run_bash("echo during")
+    assert message.output.strip() == "during" and message not in session.messages
+    await _drain(run)
+    assert session.messages[-1] is message
+    await _drain(session.prompt("and?"))
+    sent = " ".join(str(m.content) for m in provider.contexts[1].messages)
+    assert "during" in sent
+    assert [m.role for m in session.log.state().messages][:4] == [
+        "user",
+        "assistant",
+        "bashExecution",
+        "user",
+    ]

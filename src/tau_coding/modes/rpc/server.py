@@ -146,8 +146,8 @@ class RpcServer:
     # -- bash ----------------------------------------------------------------------------------------------
 
     def start_bash(self, request_id: Any, command: str) -> None:
-        if self.is_streaming or self.bash_running:
-            raise CommandError("Cannot run bash while the agent or another bash command is running")
+        if self.bash_running:  # during a run it runs now and joins the record when the run settles
+            raise CommandError("Cannot run bash while another bash command is running")
         token = self._bash = CancellationToken()
         self.spawn(self._run_bash(request_id, command, token))
 
