@@ -16,10 +16,19 @@ from tau_agent.harness import AgentHarness
 from tau_agent.messages import AgentMessage, BashExecutionMessage, UserMessage
 from tau_agent.provider import THINKING_LEVELS, ModelProvider
 from tau_coding.tui.git_branch import git_branch
-from tau_coding.tui.port import CommandResult, CommandSpec, QueuedMessages, SessionInfo
+from tau_coding.tui.port import (
+    CommandResult,
+    CommandSpec,
+    ForkPoint,
+    QueuedMessages,
+    SessionInfo,
+    StoredSession,
+    TreeRow,
+)
 from tau_coding.tui.state import user_text
 
 BASH_OUTPUT_LIMIT = 50_000
+UNSUPPORTED = CommandResult("This session is not stored, so it has no such operation.", is_error=True)
 
 
 class HarnessSessionAdapter:
@@ -42,6 +51,7 @@ class HarnessSessionAdapter:
         self._name = session_name
         self._reasoning = reasoning
         self._branch = git_branch(self._cwd)
+        self._scoped: list[str] = []
 
     @property
     def messages(self) -> Sequence[AgentMessage]:
@@ -146,3 +156,57 @@ class HarnessSessionAdapter:
 
     def resume_hint(self) -> str | None:
         return None
+
+    # -- session control: a bare harness has no file, tree or credentials -------------------------
+
+    def list_sessions(self, *, everywhere: bool) -> Sequence[StoredSession]:
+        return ()
+
+    def switch_session(self, ref: str) -> CommandResult:
+        return UNSUPPORTED
+
+    def rename_session(self, ref: str, name: str) -> CommandResult:
+        return UNSUPPORTED
+
+    def delete_session(self, ref: str) -> CommandResult:
+        return UNSUPPORTED
+
+    def tree(self) -> Sequence[TreeRow]:
+        return ()
+
+    def navigate(self, entry_id: str) -> CommandResult:
+        return UNSUPPORTED
+
+    def set_label(self, entry_id: str, label: str | None) -> CommandResult:
+        return UNSUPPORTED
+
+    def fork_points(self) -> Sequence[ForkPoint]:
+        return ()
+
+    def fork(self, entry_id: str) -> CommandResult:
+        return UNSUPPORTED
+
+    async def compact(self, focus: str | None) -> CommandResult:
+        return CommandResult("Compaction needs a stored session.", is_error=True)
+
+    def export_html(self, path: str | None) -> CommandResult:
+        return UNSUPPORTED
+
+    def reload(self) -> CommandResult:
+        return CommandResult("Nothing to reload: this session reads no files.", is_error=True)
+
+    def settings(self) -> Sequence[tuple[str, str]]:
+        info = self.info()
+        return [("model", info.model_label), ("thinking", info.thinking_level)]
+
+    def login(self, provider: str, key: str) -> CommandResult:
+        return CommandResult("Storing keys is not available here.", is_error=True)
+
+    def logout(self, provider: str) -> CommandResult:
+        return CommandResult("Removing keys is not available here.", is_error=True)
+
+    def scoped_models(self) -> Sequence[str]:
+        return list(self._scoped)
+
+    def set_scoped_models(self, labels: Sequence[str]) -> None:
+        self._scoped = [label for label in labels if label in self._providers]

@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tau_agent.messages import AssistantMessage
+from tau_coding.tui import session_commands
 from tau_coding.tui.port import CommandSpec
 from tau_coding.tui.screens.model_picker import ModelPicker
 from tau_coding.tui.screens.text_panel import TextPanel
@@ -28,8 +29,9 @@ BUILTIN = [
     CommandSpec("name", "Name this session", "<name>"),
     CommandSpec("session", "Show session information"),
     CommandSpec("copy", "Copy the last answer to the clipboard"),
-    CommandSpec("theme", "Switch theme", "[dark|light]"),
+    CommandSpec("theme", "Switch theme (dark, light, high-contrast, yours)", "[name]"),
     CommandSpec("hotkeys", "Show keyboard shortcuts"),
+    *session_commands.SPECS,
     CommandSpec("quit", "Quit Tau"),
     CommandSpec("exit", "Quit Tau"),
 ]
@@ -48,6 +50,9 @@ HOTKEYS = [
     ("Ctrl+O", "expand or collapse all tool output"),
     ("Shift+Tab", "cycle thinking level"),
     ("Ctrl+L", "model picker"),
+    ("Ctrl+P", "next model (the /scoped-models list, else all)"),
+    ("Ctrl+G", "edit the prompt in $VISUAL / $EDITOR"),
+    ("Esc Esc", "on an empty editor while idle: the session tree"),
     ("Ctrl+C", "clear the editor; twice to quit"),
     ("Ctrl+D", "quit (on an empty editor)"),
 ]
@@ -160,9 +165,10 @@ async def _thinking(app: TauApp, args: str) -> None:
 
 
 async def _theme(app: TauApp, args: str) -> None:
-    wanted = args or ("light" if app.theme == "tau-dark" else "dark")
-    if wanted not in ("dark", "light"):
-        app.notice("Themes: dark, light", "warning")
+    names = app.theme_names()
+    wanted = args.strip() or ("light" if app.theme == "tau-dark" else "dark")
+    if wanted not in names:
+        app.notice(f"Themes: {', '.join(names)}", "warning")
         return
     app.theme = f"tau-{wanted}"
     app.notice(f"Theme: {wanted}")
@@ -179,4 +185,5 @@ HANDLERS: dict[str, Handler] = {
     "model": _model,
     "thinking": _thinking,
     "theme": _theme,
+    **session_commands.HANDLERS,
 }
