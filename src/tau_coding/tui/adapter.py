@@ -52,6 +52,7 @@ class HarnessSessionAdapter:
         self._reasoning = reasoning
         self._branch = git_branch(self._cwd)
         self._scoped: list[str] = []
+        self._label: str | None = None  # the label /model chose (providers may share names)
 
     @property
     def messages(self) -> Sequence[AgentMessage]:
@@ -84,7 +85,7 @@ class HarnessSessionAdapter:
         provider = self.harness.provider
         return SessionInfo(
             cwd=str(self._cwd),
-            model_label=f"{provider.provider}/{provider.model}",
+            model_label=self._label or f"{provider.provider}/{provider.model}",
             thinking_level=self.harness.options.thinking_level,
             session_name=self._name,
             git_branch=self._branch,
@@ -133,6 +134,7 @@ class HarnessSessionAdapter:
         if provider is None:
             return CommandResult(f"Unknown model: {label}", is_error=True)
         self.harness.provider = provider
+        self._label = label
         return CommandResult(f"Model: {label}")
 
     def thinking_levels(self) -> Sequence[str]:
