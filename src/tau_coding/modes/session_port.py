@@ -69,8 +69,20 @@ class CodingSessionPort(ControlPort):
             session_id=session.session_id,
             session_file=str(path) if path is not None else None,
             git_branch=self._branch,
+            context_tokens=self._context_tokens(),
             context_window=model.context_window,
         )
+
+    def _context_tokens(self) -> int | None:
+        """From ``CodingSession.context_usage`` when this build has it; None (unknown) otherwise."""
+        usage = getattr(self.session, "context_usage", None)
+        if not callable(usage):
+            return None
+        try:
+            tokens = getattr(usage(), "tokens", None)
+        except Exception:  # an estimate must never break the footer
+            return None
+        return tokens if isinstance(tokens, int) else None
 
     def commands(self) -> Sequence[CommandSpec]:
         resources = self.session.resources

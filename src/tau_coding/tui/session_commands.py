@@ -20,7 +20,7 @@ from tau_coding.tui.screens.session_picker import SessionPicker
 from tau_coding.tui.screens.text_panel import TextPanel
 from tau_coding.tui.screens.text_prompt import TextPrompt
 from tau_coding.tui.screens.tree_view import TreeScreen
-from tau_coding.tui.state import add_error
+from tau_coding.tui.state import add_error, set_status
 
 if TYPE_CHECKING:
     from tau_coding.tui.app import TauApp
@@ -98,10 +98,21 @@ async def fork(app: TauApp, args: str) -> None:
 
 
 async def compact(app: TauApp, args: str) -> None:
+    """Runs in a worker so the screen stays live; Esc cancels it like a run."""
     if _busy(app, "compacting"):
         return
-    app.notice("Compacting…")
-    await show_result(app, await app.port.compact(args.strip() or None))
+    set_status(app.state, "running")
+    app.notice("Compacting… (Esc cancels)")
+
+    async def work() -> None:
+        try:
+            result = await app.port.compact(args.strip() or None)
+        finally:
+            set_status(app.state, "idle")
+            app.request_paint()
+        await show_result(app, result)
+
+    app.run_worker(work(), group="command")
 
 
 async def export(app: TauApp, args: str) -> None:

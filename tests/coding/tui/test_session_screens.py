@@ -212,7 +212,7 @@ async def test_compact_reports_its_outcome(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await command(pilot, app, "/compact keep the plan")
         await until(pilot, lambda: bool(errors(app)) or any(n.startswith("Compacted") for n in notices(app)))
-        assert "Compacting…" in notices(app)
+        assert "Compacting… (Esc cancels)" in notices(app)
         for message in errors(app):
             assert message.startswith("Compaction failed: ")
 
