@@ -145,19 +145,24 @@ class ControlPort:
     def tree(self) -> Sequence[TreeRow]:
         return tree_rows(self.control.session.log)
 
-    def navigate(self, entry_id: str) -> CommandResult:
-        """Moving to one of your own messages moves to just before it and hands its text back
-        for editing, so the next prompt starts a new branch in its place (not a reply to it)."""
+    def _target(self, entry_id: str) -> tuple[str | None, str | None]:
+        """Where to move for ``entry_id``, and the text to hand back. Moving to one of your own
+        messages moves to just before it and hands its text back for editing, so the next
+        prompt starts a new branch in its place (not a reply to it)."""
         entry = self.control.session.log.tree.get(entry_id)
+        if entry is None:
+            raise ControlError(f"no entry {entry_id!r} in this session")
         message = entry.try_message() if isinstance(entry, MessageEntry) else None
-        if entry is not None and isinstance(message, UserMessage):
-            parent, text = entry.parent_id, user_text(message)
-        else:
-            parent, text = entry_id, None
+        if isinstance(message, UserMessage):
+            return entry.parent_id, user_text(message)
+        return entry_id, None
+
+    def navigate(self, entry_id: str) -> CommandResult:
+        text: str | None = None
 
         def navigate() -> str:
-            if entry is None:
-                raise ControlError(f"no entry {entry_id!r} in this session")
+            nonlocal text
+            parent, text = self._target(entry_id)
             self.control.navigate(parent)
             return "Moved in the session tree."
 
@@ -166,6 +171,25 @@ class ControlPort:
             result
             if result.is_error
             else CommandResult(result.message, editor_text=text, replaced_transcript=True)
+        )
+
+    async def branch_with_summary(self, entry_id: str) -> CommandResult:
+        """Uses ``CodingSession.navigate(..., summarize=True)`` when this build has it."""
+        move = getattr(self.control.session, "navigate", None)
+        if not callable(move):
+            return CommandResult(
+                "Branch summaries are not available in this build of Tau; Enter moves without one.",
+                is_error=True,
+            )
+        try:
+            if self.control.session.is_running:
+                raise AgentBusyError("Cannot move in the tree while the agent is running; abort it first")
+            parent, text = self._target(entry_id)
+            await move(parent, summarize=True)
+        except Exception as exc:  # the summary run may fail in any way; the user reads why
+            return CommandResult(f"Branch summary failed: {exc or type(exc).__name__}", is_error=True)
+        return CommandResult(
+            "Moved; the branch left behind is summarised.", editor_text=text, replaced_transcript=True
         )
 
     def set_label(self, entry_id: str, label: str | None) -> CommandResult:

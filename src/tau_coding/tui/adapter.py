@@ -179,6 +179,9 @@ class HarnessSessionAdapter:
     def navigate(self, entry_id: str) -> CommandResult:
         return UNSUPPORTED
 
+    async def branch_with_summary(self, entry_id: str) -> CommandResult:
+        return UNSUPPORTED
+
     def set_label(self, entry_id: str, label: str | None) -> CommandResult:
         return UNSUPPORTED
 

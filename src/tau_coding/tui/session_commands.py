@@ -8,6 +8,7 @@ transcript, and a result carrying text (a fork's or a tree move's message) puts 
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from rich.table import Table
@@ -19,7 +20,7 @@ from tau_coding.tui.screens.scoped_models import ScopedModels
 from tau_coding.tui.screens.session_picker import SessionPicker
 from tau_coding.tui.screens.text_panel import TextPanel
 from tau_coding.tui.screens.text_prompt import TextPrompt
-from tau_coding.tui.screens.tree_view import TreeScreen
+from tau_coding.tui.screens.tree_view import TreeChoice, TreeScreen
 from tau_coding.tui.state import add_error, set_status
 
 if TYPE_CHECKING:
@@ -53,6 +54,23 @@ async def show_result(app: TauApp, result: CommandResult) -> None:
     app.refresh_footer()
 
 
+def in_background(app: TauApp, notice: str, operation: Callable[[], Awaitable[CommandResult]]) -> None:
+    """Run a model-backed operation (compaction, a branch summary) in a worker, so the screen
+    stays live; the status is "running" meanwhile, so Esc cancels it like a run."""
+    set_status(app.state, "running")
+    app.notice(notice)
+
+    async def work() -> None:
+        try:
+            result = await operation()
+        finally:
+            set_status(app.state, "idle")
+            app.request_paint()
+        await show_result(app, result)
+
+    app.run_worker(work(), group="command")
+
+
 def _busy(app: TauApp, what: str) -> bool:
     if app.port.is_running or app.state.status != "idle":
         app.notice(f"Wait for the run to finish (or Esc) before {what}.", "warning")
@@ -75,9 +93,17 @@ async def tree(app: TauApp, args: str) -> None:
     if _busy(app, "moving in the tree"):
         return
 
-    async def chosen(entry_id: str | None) -> None:
-        if entry_id is not None:
-            await show_result(app, app.port.navigate(entry_id))
+    async def chosen(choice: TreeChoice | None) -> None:
+        if choice is None:
+            return
+        if not choice.summarize:
+            await show_result(app, app.port.navigate(choice.entry_id))
+            return
+        in_background(
+            app,
+            "Summarising the branch left behind… (Esc cancels)",
+            lambda: app.port.branch_with_summary(choice.entry_id),
+        )
 
     await app.push_screen(TreeScreen(app.port), chosen)
 
@@ -101,18 +127,7 @@ async def compact(app: TauApp, args: str) -> None:
     """Runs in a worker so the screen stays live; Esc cancels it like a run."""
     if _busy(app, "compacting"):
         return
-    set_status(app.state, "running")
-    app.notice("Compacting… (Esc cancels)")
-
-    async def work() -> None:
-        try:
-            result = await app.port.compact(args.strip() or None)
-        finally:
-            set_status(app.state, "idle")
-            app.request_paint()
-        await show_result(app, result)
-
-    app.run_worker(work(), group="command")
+    in_background(app, "Compacting… (Esc cancels)", lambda: app.port.compact(args.strip() or None))
 
 
 async def export(app: TauApp, args: str) -> None:

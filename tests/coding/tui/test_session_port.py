@@ -208,3 +208,31 @@ def test_settings_rows_include_session_and_file_settings(tmp_path: Path) -> None
     rows = dict(Rig(tmp_path).port.settings())
     assert rows["model"] == "fake/fake-model"
     assert rows["theme"] == "dark" and rows["retry.enabled"] == "True"
+
+
+@pytest.mark.skipif(hasattr(CodingSession, "navigate"), reason="branch summaries are built")
+async def test_branch_with_summary_without_the_feature_says_so(tmp_path: Path) -> None:
+    rig = Rig(tmp_path, ["one"])
+    await drain(rig.port, "first")
+    result = await rig.port.branch_with_summary(rig.port.tree()[0].entry_id)
+    assert result.is_error and "not available" in result.message
+    assert len(rig.port.messages) == 2  # nothing moved
+
+
+@pytest.mark.skipif(not hasattr(CodingSession, "navigate"), reason="branch summaries are not in this build")
+async def test_branch_with_summary_moves_and_hands_the_prompt_back(tmp_path: Path) -> None:
+    rig = Rig(tmp_path, ["one", "two", "the summary"])
+    await drain(rig.port, "first")
+    await drain(rig.port, "second")
+    result = await rig.port.branch_with_summary(rig.port.tree()[2].entry_id)
+    assert (not result.is_error and result.editor_text == "second") or result.message.startswith(
+        "Branch summary failed: "
+    )
+
+
+def test_context_tokens_come_from_context_usage_when_the_build_has_it(tmp_path: Path) -> None:
+    tokens = Rig(tmp_path).port.info().context_tokens
+    if hasattr(CodingSession, "context_usage"):
+        assert isinstance(tokens, int) and tokens > 0
+    else:
+        assert tokens is None

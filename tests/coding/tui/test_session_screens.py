@@ -164,6 +164,24 @@ async def test_tree_screen_labels_the_highlighted_entry_with_l(tmp_path: Path) -
         assert rig.port.tree()[-1].label == "good"
 
 
+async def test_tree_s_moves_with_a_branch_summary_or_says_why_not(tmp_path: Path) -> None:
+    rig = Rig(tmp_path, ["one", "two", "the summary"])
+    await drain(rig.port, "first")
+    await drain(rig.port, "second")
+    app = make_app(rig.port)
+    async with app.run_test(size=SIZE) as pilot:
+        await command(pilot, app, "/tree")
+        await until(pilot, lambda: isinstance(app.screen, TreeScreen))
+        await pilot.press("up", "s")
+        await until(pilot, lambda: bool(errors(app)) or app.editor.text == "second")
+        assert app.state.status == "idle"
+        assert "Summarising the branch left behind… (Esc cancels)" in notices(app)
+        if errors(app):
+            assert errors(app)[0].startswith(
+                ("Branch summaries are not available", "Branch summary failed: ")
+            )
+
+
 async def test_escape_twice_on_an_empty_idle_editor_opens_the_tree(tmp_path: Path) -> None:
     rig = Rig(tmp_path, ["one"])
     await drain(rig.port, "first")

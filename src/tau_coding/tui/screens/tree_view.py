@@ -1,12 +1,14 @@
 """/tree: the session tree, one row per entry, the active branch marked.
 
 ``●`` marks entries on the active branch and ``▶`` the current position; other branches show
-``○``. Enter moves there (dismisses with the entry id); L labels the highlighted entry (an
-empty label clears it); Esc closes. Depth grows only where the conversation branched.
+``○``. Enter moves there; S moves there and has the branch left behind summarised; L labels
+the highlighted entry (an empty label clears it); Esc closes. Dismisses with a ``TreeChoice``
+or None. Depth grows only where the conversation branched.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.text import Text
@@ -19,6 +21,12 @@ from textual.widgets import Input, OptionList, Static
 from tau_coding.tui.port import SessionPort, TreeRow
 
 
+@dataclass(frozen=True, slots=True)
+class TreeChoice:
+    entry_id: str
+    summarize: bool = False
+
+
 def row_text(row: TreeRow) -> Text:
     marker = "▶" if row.is_leaf else "●" if row.on_path else "○"
     text = Text("  " * row.depth)
@@ -29,10 +37,11 @@ def row_text(row: TreeRow) -> Text:
     return text
 
 
-class TreeScreen(ModalScreen[str | None]):
+class TreeScreen(ModalScreen[TreeChoice | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Close"),
         Binding("l", "label", "Label"),
+        Binding("s", "summarize", "Go there with a summary"),
     ]
 
     def __init__(self, port: SessionPort) -> None:
@@ -48,7 +57,9 @@ class TreeScreen(ModalScreen[str | None]):
             yield Input(placeholder="label (empty clears)", id="tree-label", classes="-hidden")
             yield Static("", id="picker-status")
             yield Static(
-                "Enter go there · L label · Esc close   ▶ here  ● this branch", classes="dialog-hint"
+                "Enter go there · S go there, summarising the branch you leave · L label · Esc close"
+                "   ▶ here  ● this branch",
+                classes="dialog-hint",
             )
 
     def on_mount(self) -> None:
@@ -74,7 +85,12 @@ class TreeScreen(ModalScreen[str | None]):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option_index < len(self.rows):
-            self.dismiss(self.rows[event.option_index].entry_id)
+            self.dismiss(TreeChoice(self.rows[event.option_index].entry_id))
+
+    def action_summarize(self) -> None:
+        row = self.highlighted
+        if row is not None and self._labelling is None:
+            self.dismiss(TreeChoice(row.entry_id, summarize=True))
 
     def action_label(self) -> None:
         row = self.highlighted
