@@ -112,7 +112,10 @@ class ControlPort:
     def switch_session(self, ref: str) -> CommandResult:
         def switch() -> str:
             self.control.switch_session(ref)
-            return f"Resumed {self.control.session.log.name or Path(ref).name}"
+            session = self.control.session
+            first = next((user_text(m) for m in session.messages if isinstance(m, UserMessage)), "")
+            title = session.log.name or " ".join(first.split())[:60] or Path(ref).name
+            return f"Resumed: {title}"
 
         return self._attempt(switch, replaced=True)
 

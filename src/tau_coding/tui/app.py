@@ -208,6 +208,8 @@ class TauApp(App[str | None]):
     async def reset_transcript(self) -> None:
         await self.transcript.clear_all()
         self.state = from_messages(self.port.messages)
+        for text in self._startup_notices:  # problems in the user's files outlive a session switch
+            add_notice(self.state, text, "warning")
         await self.paint()
 
     # -- events from the run --------------------------------------------------------------------

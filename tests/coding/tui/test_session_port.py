@@ -39,8 +39,16 @@ async def test_list_and_switch_sessions_of_this_project(tmp_path: Path) -> None:
     assert [s.is_current for s in listed if s.title == "hello"] == [True]
     result = rig.port.switch_session(str(other))
     assert not result.is_error and result.replaced_transcript
-    assert "older work" in result.message
+    assert result.message == "Resumed: older work"
     assert texts(rig.port) == ["user:old question", "assistant:old answer"]
+
+
+async def test_resuming_an_unnamed_session_names_it_by_its_first_prompt(tmp_path: Path) -> None:
+    rig = Rig(tmp_path)
+    other = rig.other_session("Fix the\nflaky test", "ok")
+    assert rig.port.switch_session(str(other)).message == "Resumed: Fix the flaky test"
+    missing = rig.port.switch_session(str(tmp_path / "nope.jsonl"))
+    assert missing.is_error and missing.message
 
 
 async def test_everywhere_lists_other_projects_sessions(tmp_path: Path) -> None:

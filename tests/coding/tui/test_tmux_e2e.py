@@ -110,7 +110,9 @@ def test_tau_in_a_terminal_answers_runs_a_tool_quits_and_resumes(tmp_path: Path)
         assert "Which port?" in json.dumps(third)
 
 
-def test_tau_resume_opens_the_picker_and_ctrl_g_runs_the_editor_in_the_terminal(tmp_path: Path) -> None:
+def test_tau_resume_opens_the_picker_and_a_remapped_key_runs_the_editor_in_the_terminal(
+    tmp_path: Path,
+) -> None:
     project, home = tmp_path / "project", tmp_path / "home"
     project.mkdir()
     editor = tmp_path / "editor.sh"
@@ -135,6 +137,10 @@ def test_tau_resume_opens_the_picker_and_ctrl_g_runs_the_editor_in_the_terminal(
         finally:
             tmux.kill()
 
+        # The mode reads TAU_HOME's keybindings.json and themes/ (a bad theme is reported, not fatal).
+        (home / ".tau" / "keybindings.json").write_text(json.dumps({"external_editor": "ctrl+e"}))
+        (home / ".tau" / "themes").mkdir()
+        (home / ".tau" / "themes" / "broken.json").write_text("{")
         tmux = Tmux(tmp_path / "tmux2.sock")
         _launch(tmux, project, home, "--model", "local/m", "-r", env={"VISUAL": str(editor)})
         try:
@@ -142,8 +148,9 @@ def test_tau_resume_opens_the_picker_and_ctrl_g_runs_the_editor_in_the_terminal(
             tmux.wait_for("A remembered question")
             tmux("send-keys", "-t", "tau", "Enter")
             tmux.wait_for("First answer.")
+            tmux.wait_for("broken.json: invalid")  # the full line wraps at this width
             tmux("send-keys", "-t", "tau", "-l", "draft")
-            tmux("send-keys", "-t", "tau", "C-g")
+            tmux("send-keys", "-t", "tau", "C-e")
             tmux.wait_for("draft from the editor")
             tmux("send-keys", "-t", "tau", "Enter")
             tmux.wait_for("Second answer.")
