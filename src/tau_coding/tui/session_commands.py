@@ -152,6 +152,7 @@ async def login(app: TauApp, args: str) -> None:
         app.notice("Usage: /login <provider> [key] (without the key you are asked for it, hidden)", "warning")
         return
     if key.strip():
+        app.editor.prompt_history.forget_newest("/login")  # Up must not bring the key back
         await show_result(app, app.port.login(provider, key.strip()))
         return
 

@@ -293,6 +293,19 @@ async def test_login_asks_for_the_key_hidden_and_logout_removes_it(tmp_path: Pat
         await until(pilot, lambda: any(n.startswith("Usage: /login") for n in notices(app)))
 
 
+async def test_login_with_the_key_inline_keeps_it_out_of_the_prompt_history(tmp_path: Path) -> None:
+    rig = Rig(tmp_path)
+    app = make_app(rig.port)
+    async with app.run_test(size=SIZE) as pilot:
+        await command(pilot, app, "/session")
+        await until(pilot, lambda: isinstance(app.screen, TextPanel))
+        await pilot.press("escape")
+        await command(pilot, app, "/login groq gsk-inline")
+        await until(pilot, lambda: rig.auth_file.exists())
+        assert json.loads(rig.auth_file.read_text())["groq"]["key"] == "gsk-inline"
+        assert app.editor.prompt_history.entries == ["/session"]
+
+
 async def test_scoped_models_choose_what_ctrl_p_cycles(tmp_path: Path) -> None:
     rig = Rig(tmp_path)
     app = make_app(rig.port)
