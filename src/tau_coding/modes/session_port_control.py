@@ -16,7 +16,9 @@ from typing import Any, Protocol
 from tau_agent.harness import AgentBusyError
 from tau_agent.messages import UserMessage
 from tau_agent.session.entries import MessageEntry
+from tau_agent.session.jsonl import SessionLockedError
 from tau_agent.session.log import SessionLog
+from tau_agent.session.storage import SessionReadOnlyError
 from tau_coding.modes.tree_rows import tree_rows
 from tau_coding.session_control import ControlError, SessionControl, user_text
 from tau_coding.sessions.manager import SessionNotFoundError
@@ -24,7 +26,15 @@ from tau_coding.tui.git_branch import git_branch
 from tau_coding.tui.port import CommandResult, ForkPoint, StoredSession, TreeRow
 
 # What a control operation may raise that is the user's to read, not a bug.
-_EXPECTED = (ControlError, AgentBusyError, SessionNotFoundError, OSError, ValueError)
+_EXPECTED = (
+    ControlError,
+    AgentBusyError,
+    SessionNotFoundError,
+    SessionLockedError,
+    SessionReadOnlyError,
+    OSError,
+    ValueError,
+)
 
 
 class AuthService(Protocol):

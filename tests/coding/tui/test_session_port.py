@@ -88,6 +88,19 @@ async def test_delete_removes_another_session_and_refuses_the_current(tmp_path: 
     assert not other.exists() and Path(current).exists()
 
 
+def test_a_session_open_in_another_tau_is_neither_deleted_nor_renamed(tmp_path: Path) -> None:
+    rig = Rig(tmp_path)
+    other = rig.other_session("q", "a")
+    held = rig.manager.open(other)  # another Tau process would hold the same lock
+    try:
+        deleted = rig.port.delete_session(str(other))
+        renamed = rig.port.rename_session(str(other), "x")
+    finally:
+        held.close()
+    assert deleted.is_error and renamed.is_error and other.exists()
+    assert deleted.message and renamed.message
+
+
 async def test_tree_marks_the_active_branch_and_navigating_to_a_prompt_branches(tmp_path: Path) -> None:
     rig = Rig(tmp_path, ["one", "two", "three"])
     await drain(rig.port, "first")
