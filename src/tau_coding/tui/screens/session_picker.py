@@ -16,6 +16,7 @@ from textual.widgets import Input, OptionList, Static
 
 from tau_coding.tui.completion import fuzzy_score
 from tau_coding.tui.port import SessionPort, StoredSession
+from tau_coding.tui.screens.list_height import fit_height
 
 
 def filter_sessions(sessions: list[StoredSession], query: str) -> list[StoredSession]:
@@ -91,6 +92,7 @@ class SessionPicker(ModalScreen[str | None]):
         options = self.query_one(OptionList)
         options.clear_options()
         options.add_options([session_line(s, show_cwd=self.everywhere) for s in self.shown])
+        fit_height(options, len(self.shown))
         if self.shown:
             options.highlighted = 0
         elif not self._sessions:

@@ -19,6 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 
 from tau_coding.tui.port import SessionPort, TreeRow
+from tau_coding.tui.screens.list_height import fit_height
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +73,7 @@ class TreeScreen(ModalScreen[TreeChoice | None]):
         self.rows = list(self._port.tree())
         options.clear_options()
         options.add_options([row_text(row) for row in self.rows])
+        fit_height(options, len(self.rows))
         if not self.rows:
             self.query_one("#picker-status", Static).update("The session is empty.")
             return
