@@ -189,6 +189,11 @@ class TauApp(App[str | None]):
             if self._driver is not None:
                 self._driver.write(title_sequence(title))
 
+    @property
+    def keymap(self) -> dict[str, str]:
+        """The user's remapped keys (action -> comma-separated keys), as passed in."""
+        return dict(self._keymap)
+
     def theme_names(self) -> list[str]:
         return [name[4:] for name in self.available_themes if name.startswith("tau-")]
 

@@ -6,7 +6,7 @@ notices in the transcript, so every outcome is visible where the user is looking
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING
 
 from rich.table import Table
@@ -14,6 +14,7 @@ from rich.text import Text
 
 from tau_agent.messages import AssistantMessage
 from tau_coding.tui import session_commands
+from tau_coding.tui.keymap import ACTIONS
 from tau_coding.tui.port import CommandSpec
 from tau_coding.tui.screens.model_picker import ModelPicker
 from tau_coding.tui.screens.text_panel import TextPanel
@@ -60,10 +61,16 @@ HOTKEYS = [
 Handler = Callable[["TauApp", str], Awaitable[None]]
 
 
-def hotkeys_table() -> Table:
+def hotkeys_table(keymap: Mapping[str, str] | None = None) -> Table:
+    """The defaults, then what keybindings.json changed (``keymap``: action -> keys)."""
     table = Table.grid(padding=(0, 2))
     for key, what in HOTKEYS:
         table.add_row(Text(key, style="bold"), what)
+    if keymap:
+        table.add_row("", "")
+        table.add_row(Text("From keybindings.json", style="bold underline"), "")
+        for action, keys in sorted(keymap.items()):
+            table.add_row(Text(keys.replace(",", ", "), style="bold"), ACTIONS.get(action, action))
     return table
 
 
@@ -101,7 +108,7 @@ async def _copy(app: TauApp, args: str) -> None:
 
 
 async def _hotkeys(app: TauApp, args: str) -> None:
-    await app.push_screen(TextPanel("Keyboard shortcuts", hotkeys_table()))
+    await app.push_screen(TextPanel("Keyboard shortcuts", hotkeys_table(app.keymap)))
 
 
 async def _session(app: TauApp, args: str) -> None:

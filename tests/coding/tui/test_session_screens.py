@@ -397,6 +397,18 @@ async def test_keybindings_remap_an_action_and_startup_problems_are_shown() -> N
         assert "keybindings.json: oops" in notices(app)
 
 
+async def test_hotkeys_lists_remapped_keys() -> None:
+    app = make_app(adapter(FakeProvider([])), keymap={"external_editor": "ctrl+e,f2"})
+    async with app.run_test(size=SIZE) as pilot:
+        await command(pilot, app, "/hotkeys")
+        await until(pilot, lambda: isinstance(app.screen, TextPanel))
+        console = Console(width=100, record=True, file=io.StringIO())
+        console.print(app.screen.query_one(".panel-body", Static).content)
+        lines = [" ".join(line.split()) for line in console.export_text().splitlines()]
+        assert "From keybindings.json" in lines
+        assert "ctrl+e, f2 edit the prompt in $VISUAL/$EDITOR (Ctrl+G)" in lines
+
+
 async def test_terminal_title_names_the_directory_then_the_session() -> None:
     app = make_app(adapter(FakeProvider([]), cwd="/home/user/code/tau"))
     async with app.run_test(size=SIZE) as pilot:
