@@ -153,8 +153,12 @@ class TauApp(App[str | None]):
         self.set_interval(1.0, self._tick)
         for text in self._startup_notices:
             self.notice(text, "warning")
-        if self._start_with_resume:
-            await session_commands.resume(self, "")
+        if self._start_with_resume:  # tau -r "prompt": the prompt goes to the session picked
+            await session_commands.resume(self, "", then=self._send_initial_prompt)
+        else:
+            self._send_initial_prompt()
+
+    def _send_initial_prompt(self) -> None:
         if self._initial_prompt:
             self.editor.prompt_history.add(self._initial_prompt)
             self.send(self._initial_prompt)

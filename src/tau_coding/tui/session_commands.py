@@ -78,13 +78,16 @@ def _busy(app: TauApp, what: str) -> bool:
     return False
 
 
-async def resume(app: TauApp, args: str) -> None:
+async def resume(app: TauApp, args: str, *, then: Callable[[], None] | None = None) -> None:
+    """``then`` runs once the picker closes, whatever was chosen."""
     if _busy(app, "switching sessions"):
         return
 
     async def chosen(ref: str | None) -> None:
         if ref is not None:
             await show_result(app, app.port.switch_session(ref))
+        if then is not None:
+            then()
 
     await app.push_screen(SessionPicker(app.port), chosen)
 

@@ -130,6 +130,18 @@ async def test_tau_resume_opens_the_picker_at_start(tmp_path: Path) -> None:
         await until(pilot, lambda: users(app) == ["earlier"])
 
 
+async def test_tau_resume_with_a_prompt_sends_it_to_the_session_picked(tmp_path: Path) -> None:
+    rig = Rig(tmp_path, ["continued"])
+    other = rig.other_session("earlier", "reply")
+    app = make_app(rig.port, start_with_resume=True, initial_prompt="go on")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, SessionPicker))
+        assert list(rig.port.messages) == []  # nothing sent while the picker is open
+        await pilot.press("enter")
+        await until(pilot, lambda: users(app) == ["earlier", "go on"] and app.state.status == "idle")
+        assert rig.port.info().session_file == str(other)
+
+
 async def test_tree_screen_moves_to_a_prompt_and_hands_it_back_for_editing(tmp_path: Path) -> None:
     rig = Rig(tmp_path, ["one", "two"])
     await drain(rig.port, "first")
