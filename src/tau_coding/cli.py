@@ -53,13 +53,13 @@ def _dispatch(args: Any) -> int:
         return _rpc_mode(args)
     if args.max_turns is not None and args.max_turns < 1:
         return _fail("--max-turns must be 1 or more")
-    if args.resume:
-        return _fail("--resume picks a session interactively; in print mode use --session ID or -c")
     if args.trust_project and not args.prompt and _is_tty(sys.stdin):
         return _trust_project_only()
     interactive = not args.print_mode and args.mode is None and _is_tty(sys.stdin) and _is_tty(sys.stdout)
     if interactive:
         return _interactive_mode(args)
+    if args.resume:
+        return _fail("--resume picks a session interactively; in print mode use --session ID or -c")
     stdin_text = None if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
     if args.trust_project and not args.prompt and not (stdin_text or "").strip():
         return _trust_project_only()
@@ -134,25 +134,41 @@ def _rpc_mode(args: Any) -> int:
 
 
 def _interactive_mode(args: Any) -> int:
-    """``tau`` or ``tau "prompt"`` in a terminal: the TUI over a real, persisted session."""
+    """``tau``, ``tau "prompt"`` or ``tau -r`` in a terminal: the TUI over a real, persisted session."""
+    from tau_coding.config.auth import AuthStore
     from tau_coding.config.paths import TauPaths
+    from tau_coding.config.settings import load_settings
     from tau_coding.modes.interactive import run_interactive
     from tau_coding.modes.session_port import CodingSessionPort
-    from tau_coding.wiring import ConfigurationError, build_session, load_models
+    from tau_coding.session_setup import open_controlled_session
+    from tau_coding.wiring import ConfigurationError
 
-    if args.resume:
-        return _fail("the session picker is not built yet; use --session ID or -c")
     cwd = Path.cwd()
+    paths = TauPaths.from_env(os.environ, cwd)
     try:
-        session = build_session(_options(args), os.environ, cwd, warn=_warn)
+        control = open_controlled_session(_options(args), os.environ, cwd, warn=_warn)
     except ConfigurationError as exc:
         return _fail(str(exc))
-    models = load_models(TauPaths.from_env(os.environ, cwd), _warn).models
+    settings = load_settings(paths.user_settings, paths.project_settings)[0]
+    scoped = settings.get("enabledModels") or []
+    port = CodingSessionPort(
+        control,
+        auth=AuthStore(paths.auth_file),
+        settings=lambda: load_settings(paths.user_settings, paths.project_settings)[0].values,
+        scoped=[str(pattern) for pattern in scoped],
+    )
+    theme = settings.get("theme")
     try:
         prompt = " ".join(args.prompt)
-        return run_interactive(CodingSessionPort(session, models), initial_prompt=prompt or None)
+        return run_interactive(
+            port,
+            initial_prompt=prompt or None,
+            tau_home=paths.tau_home,
+            theme=theme if isinstance(theme, str) else None,
+            resume=bool(args.resume),
+        )
     finally:
-        session.close()
+        control.session.close()
 
 
 def _print_mode(args: Any, stdin_text: str | None) -> int:

@@ -1,8 +1,11 @@
-"""CodingSessionPort: the TUI's SessionPort over a real CodingSession.
+"""CodingSessionPort: the TUI's SessionPort over a real CodingSession and its SessionControl.
 
 The TUI knows only the port (tau_coding/tui/port.py); this adapter is where it meets the
 session, its resources and the models the user can switch to. Session-only events (retries,
 agent_settled) are not part of the TUI's event vocabulary and are left out of ``prompt``.
+The session-level operations (/resume, /tree, /fork, /compact, ...) live in the base class
+``ControlPort`` (session_port_control.py); ``control.session`` is read on every call because
+``reload`` and ``switch`` may replace what it holds.
 """
 
 from __future__ import annotations
@@ -12,21 +15,19 @@ from collections.abc import AsyncGenerator, Sequence
 from tau_agent.events import AgentEvent
 from tau_agent.messages import AgentMessage, BashExecutionMessage, UserMessage
 from tau_agent.provider import THINKING_LEVELS, ThinkingLevel
-from tau_ai.model import Model
 from tau_coding.coding_session import CodingSession
+from tau_coding.modes.session_port_control import ControlPort
 from tau_coding.session_events import is_agent_event
-from tau_coding.tui.git_branch import git_branch
 from tau_coding.tui.port import CommandResult, CommandSpec, QueuedMessages, SessionInfo
 from tau_coding.tui.state import user_text
 
 
-class CodingSessionPort:
-    """Implements ``SessionPort``; ``models`` are what /model may switch to."""
+class CodingSessionPort(ControlPort):
+    """Implements ``SessionPort``; the control's models are what /model may switch to."""
 
-    def __init__(self, session: CodingSession, models: Sequence[Model]) -> None:
-        self.session = session
-        self._models = {f"{m.provider}/{m.id}": m for m in models}
-        self._branch = git_branch(session.cwd)
+    @property
+    def session(self) -> CodingSession:
+        return self.control.session
 
     @property
     def messages(self) -> Sequence[AgentMessage]:
@@ -68,8 +69,20 @@ class CodingSessionPort:
             session_id=session.session_id,
             session_file=str(path) if path is not None else None,
             git_branch=self._branch,
+            context_tokens=self._context_tokens(),
             context_window=model.context_window,
         )
+
+    def _context_tokens(self) -> int | None:
+        """From ``CodingSession.context_usage`` when this build has it; None (unknown) otherwise."""
+        usage = getattr(self.session, "context_usage", None)
+        if not callable(usage):
+            return None
+        try:
+            tokens = getattr(usage(), "tokens", None)
+        except Exception:  # an estimate must never break the footer
+            return None
+        return tokens if isinstance(tokens, int) else None
 
     def commands(self) -> Sequence[CommandSpec]:
         resources = self.session.resources
@@ -86,16 +99,6 @@ class CodingSessionPort:
     async def run_bash(self, command: str, *, exclude_from_context: bool) -> BashExecutionMessage:
         return await self.session.run_bash(command, exclude_from_context=exclude_from_context)
 
-    def models(self) -> Sequence[str]:
-        return list(self._models)
-
-    def set_model(self, label: str) -> CommandResult:
-        model = self._models.get(label)
-        if model is None:
-            return CommandResult(f"unknown model {label!r}", is_error=True)
-        self.session.set_model(model)
-        return CommandResult(f"model: {label}")
-
     def thinking_levels(self) -> Sequence[str]:
         return THINKING_LEVELS if self.session.model.reasoning else ()
 
@@ -106,9 +109,6 @@ class CodingSessionPort:
 
     def set_session_name(self, name: str) -> None:
         self.session.set_name(name)
-
-    def new_session(self) -> bool:
-        return False
 
     def resume_hint(self) -> str | None:
         if self.session.session_file is None or not self.session.session_file.exists():

@@ -16,10 +16,19 @@ from tau_agent.harness import AgentHarness
 from tau_agent.messages import AgentMessage, BashExecutionMessage, UserMessage
 from tau_agent.provider import THINKING_LEVELS, ModelProvider
 from tau_coding.tui.git_branch import git_branch
-from tau_coding.tui.port import CommandResult, CommandSpec, QueuedMessages, SessionInfo
+from tau_coding.tui.port import (
+    CommandResult,
+    CommandSpec,
+    ForkPoint,
+    QueuedMessages,
+    SessionInfo,
+    StoredSession,
+    TreeRow,
+)
 from tau_coding.tui.state import user_text
 
 BASH_OUTPUT_LIMIT = 50_000
+UNSUPPORTED = CommandResult("This session is not stored, so it has no such operation.", is_error=True)
 
 
 class HarnessSessionAdapter:
@@ -42,6 +51,8 @@ class HarnessSessionAdapter:
         self._name = session_name
         self._reasoning = reasoning
         self._branch = git_branch(self._cwd)
+        self._scoped: list[str] = []
+        self._label: str | None = None  # the label /model chose (providers may share names)
 
     @property
     def messages(self) -> Sequence[AgentMessage]:
@@ -74,7 +85,7 @@ class HarnessSessionAdapter:
         provider = self.harness.provider
         return SessionInfo(
             cwd=str(self._cwd),
-            model_label=f"{provider.provider}/{provider.model}",
+            model_label=self._label or f"{provider.provider}/{provider.model}",
             thinking_level=self.harness.options.thinking_level,
             session_name=self._name,
             git_branch=self._branch,
@@ -123,6 +134,7 @@ class HarnessSessionAdapter:
         if provider is None:
             return CommandResult(f"Unknown model: {label}", is_error=True)
         self.harness.provider = provider
+        self._label = label
         return CommandResult(f"Model: {label}")
 
     def thinking_levels(self) -> Sequence[str]:
@@ -146,3 +158,60 @@ class HarnessSessionAdapter:
 
     def resume_hint(self) -> str | None:
         return None
+
+    # -- session control: a bare harness has no file, tree or credentials -------------------------
+
+    def list_sessions(self, *, everywhere: bool) -> Sequence[StoredSession]:
+        return ()
+
+    def switch_session(self, ref: str) -> CommandResult:
+        return UNSUPPORTED
+
+    def rename_session(self, ref: str, name: str) -> CommandResult:
+        return UNSUPPORTED
+
+    def delete_session(self, ref: str) -> CommandResult:
+        return UNSUPPORTED
+
+    def tree(self) -> Sequence[TreeRow]:
+        return ()
+
+    def navigate(self, entry_id: str) -> CommandResult:
+        return UNSUPPORTED
+
+    async def branch_with_summary(self, entry_id: str) -> CommandResult:
+        return UNSUPPORTED
+
+    def set_label(self, entry_id: str, label: str | None) -> CommandResult:
+        return UNSUPPORTED
+
+    def fork_points(self) -> Sequence[ForkPoint]:
+        return ()
+
+    def fork(self, entry_id: str) -> CommandResult:
+        return UNSUPPORTED
+
+    async def compact(self, focus: str | None) -> CommandResult:
+        return CommandResult("Compaction needs a stored session.", is_error=True)
+
+    def export_html(self, path: str | None) -> CommandResult:
+        return UNSUPPORTED
+
+    def reload(self) -> CommandResult:
+        return CommandResult("Nothing to reload: this session reads no files.", is_error=True)
+
+    def settings(self) -> Sequence[tuple[str, str]]:
+        info = self.info()
+        return [("model", info.model_label), ("thinking", info.thinking_level)]
+
+    def login(self, provider: str, key: str) -> CommandResult:
+        return CommandResult("Storing keys is not available here.", is_error=True)
+
+    def logout(self, provider: str) -> CommandResult:
+        return CommandResult("Removing keys is not available here.", is_error=True)
+
+    def scoped_models(self) -> Sequence[str]:
+        return list(self._scoped)
+
+    def set_scoped_models(self, labels: Sequence[str]) -> None:
+        self._scoped = [label for label in labels if label in self._providers]

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import ClassVar
 
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, SuspendNotSupported
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.theme import Theme
 
 from tau_agent.messages import UserMessage
-from tau_coding.tui import commands
+from tau_coding.tui import commands, session_commands
 from tau_coding.tui.bridge import AgentEventMessage, FrameScheduler, RunFinished, start_run
+from tau_coding.tui.external_editor import ExternalEditorError, edit_text, editor_command
 from tau_coding.tui.files import project_files
 from tau_coding.tui.history import PromptHistory
 from tau_coding.tui.port import SessionPort
@@ -33,6 +35,7 @@ from tau_coding.tui.state import (
 )
 from tau_coding.tui.submission import Submission, classify
 from tau_coding.tui.theme import THEMES
+from tau_coding.tui.title import terminal_title, title_sequence
 from tau_coding.tui.widgets.completion_menu import CompletionMenu
 from tau_coding.tui.widgets.prompt_editor import CompletionSources, PromptEditor
 from tau_coding.tui.widgets.queue_view import QueueView
@@ -41,6 +44,7 @@ from tau_coding.tui.widgets.tool_row import ToolRow
 from tau_coding.tui.widgets.transcript import Transcript
 
 QUIT_WINDOW_SECONDS = 2.0
+TREE_WINDOW_SECONDS = 1.0  # Esc, Esc on an empty idle editor opens /tree
 
 
 class TauApp(App[str | None]):
@@ -50,13 +54,18 @@ class TauApp(App[str | None]):
     TITLE = "τ"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+c", "interrupt", "Clear / quit", show=False, priority=True),
-        Binding("escape", "cancel_run", "Cancel", show=False),
-        Binding("alt+up", "pull_queue", "Edit queued", show=False, priority=True),
-        Binding("ctrl+t", "toggle_thinking", "Thinking", show=False, priority=True),
-        Binding("ctrl+o", "toggle_tools", "Tool output", show=False, priority=True),
-        Binding("shift+tab", "cycle_thinking", "Thinking level", show=False, priority=True),
-        Binding("ctrl+l", "model_picker", "Model", show=False, priority=True),
+        # ids are the action names keybindings.json remaps (keymap.py)
+        Binding("ctrl+c", "interrupt", "Clear / quit", show=False, priority=True, id="interrupt"),
+        Binding("escape", "cancel_run", "Cancel", show=False, id="cancel_run"),
+        Binding("alt+up", "pull_queue", "Edit queued", show=False, priority=True, id="pull_queue"),
+        Binding("ctrl+t", "toggle_thinking", "Thinking", show=False, priority=True, id="toggle_thinking"),
+        Binding("ctrl+o", "toggle_tools", "Tool output", show=False, priority=True, id="toggle_tools"),
+        Binding(
+            "shift+tab", "cycle_thinking", "Thinking level", show=False, priority=True, id="cycle_thinking"
+        ),
+        Binding("ctrl+l", "model_picker", "Model", show=False, priority=True, id="model_picker"),
+        Binding("ctrl+p", "cycle_model", "Next model", show=False, priority=True, id="cycle_model"),
+        Binding("ctrl+g", "external_editor", "Editor", show=False, priority=True, id="external_editor"),
     ]
 
     transcript: Transcript
@@ -73,9 +82,22 @@ class TauApp(App[str | None]):
         clock: Callable[[], float] = time.monotonic,
         theme: str = "dark",
         initial_prompt: str | None = None,
+        user_themes: Sequence[Theme] = (),
+        keymap: Mapping[str, str] | None = None,
+        startup_notices: Sequence[str] = (),
+        environ: Mapping[str, str] | None = None,
+        start_with_resume: bool = False,
     ) -> None:
+        """``user_themes``, ``keymap`` and ``startup_notices`` (problems found loading them) come
+        from the mode, which reads the user's files; ``environ`` gives $VISUAL/$EDITOR."""
         super().__init__()
         self._initial_prompt = initial_prompt
+        self._user_themes = list(user_themes)
+        self._keymap = dict(keymap or {})
+        self._startup_notices = list(startup_notices)
+        self._environ = os.environ if environ is None else environ
+        self._start_with_resume = start_with_resume
+        self._last_escape = float("-inf")
         self.port = port
         self.state: TuiState = TuiState()
         self._home = home if home is not None else os.path.expanduser("~")
@@ -94,7 +116,11 @@ class TauApp(App[str | None]):
         sources = CompletionSources(
             cwd=Path(info.cwd),
             commands=[*commands.BUILTIN, *self.port.commands()],
-            arguments={"model": self.port.models, "thinking": self.port.thinking_levels},
+            arguments={
+                "model": self.port.models,
+                "thinking": self.port.thinking_levels,
+                "theme": self.theme_names,
+            },
             list_files=self._list_files,
         )
         history = PromptHistory(
@@ -112,14 +138,27 @@ class TauApp(App[str | None]):
             yield self.footer
 
     async def on_mount(self) -> None:
-        for theme in THEMES:
+        for theme in (*THEMES, *self._user_themes):
             self.register_theme(theme)
+        if self._theme_name not in self.available_themes:
+            self._startup_notices.append(f"Unknown theme {self._theme_name[4:]!r}; using dark.")
+            self._theme_name = "tau-dark"
         self.theme = self._theme_name
+        if self._keymap:
+            self.set_keymap(self._keymap)
         self.editor.menu = self.query_one(CompletionMenu)
         self.state = from_messages(self.port.messages)
         self.editor.focus()
         await self.paint()
         self.set_interval(1.0, self._tick)
+        for text in self._startup_notices:
+            self.notice(text, "warning")
+        if self._start_with_resume:  # tau -r "prompt": the prompt goes to the session picked
+            await session_commands.resume(self, "", then=self._send_initial_prompt)
+        else:
+            self._send_initial_prompt()
+
+    def _send_initial_prompt(self) -> None:
         if self._initial_prompt:
             self.editor.prompt_history.add(self._initial_prompt)
             self.send(self._initial_prompt)
@@ -146,7 +185,24 @@ class TauApp(App[str | None]):
                     view.set_expanded(True)
 
     def refresh_footer(self) -> None:
-        self.footer.show(self.port.info(), self.state)
+        info = self.port.info()
+        self.footer.show(info, self.state)
+        title = terminal_title(info.cwd, info.session_name, self._home)
+        if title != self.title:
+            self.title = title
+            if self._driver is not None:
+                self._driver.write(title_sequence(title))
+
+    @property
+    def keymap(self) -> dict[str, str]:
+        """The user's remapped keys (action -> comma-separated keys), as passed in."""
+        return dict(self._keymap)
+
+    def theme_names(self) -> list[str]:
+        return [name[4:] for name in self.available_themes if name.startswith("tau-")]
+
+    def request_paint(self) -> None:
+        self._scheduler.request()
 
     def _tick(self) -> None:
         now = self._clock()
@@ -161,6 +217,8 @@ class TauApp(App[str | None]):
     async def reset_transcript(self) -> None:
         await self.transcript.clear_all()
         self.state = from_messages(self.port.messages)
+        for text in self._startup_notices:  # problems in the user's files outlive a session switch
+            add_notice(self.state, text, "warning")
         await self.paint()
 
     # -- events from the run --------------------------------------------------------------------
@@ -253,9 +311,18 @@ class TauApp(App[str | None]):
         self._last_interrupt = now
         self.notify("Press Ctrl+C again to quit", timeout=QUIT_WINDOW_SECONDS)
 
-    def action_cancel_run(self) -> None:
-        """Esc: cancel the run; queued messages come back into the editor for editing."""
+    async def action_cancel_run(self) -> None:
+        """Esc: cancel the run; queued messages come back into the editor for editing. While
+        idle, Esc twice within a second on an empty editor opens the session tree."""
         if self.state.status == "idle" and not self.port.is_running:
+            now = self._clock()
+            if self.editor.text:
+                self._last_escape = float("-inf")
+            elif now - self._last_escape <= TREE_WINDOW_SECONDS:
+                self._last_escape = float("-inf")
+                await session_commands.tree(self, "")
+            else:
+                self._last_escape = now
             return
         self.port.cancel()
         set_status(self.state, "cancelling")
@@ -300,3 +367,22 @@ class TauApp(App[str | None]):
 
     async def action_model_picker(self) -> None:
         await commands.HANDLERS["model"](self, "")
+
+    def action_cycle_model(self) -> None:
+        session_commands.cycle_model(self)
+
+    def action_external_editor(self) -> None:
+        """Ctrl+G: hand the terminal to $VISUAL/$EDITOR on the prompt; its result replaces it."""
+        editor = self.editor
+        try:
+            command = editor_command(self._environ)
+            try:
+                with self.suspend():
+                    text = edit_text(editor.text, command)
+            except SuspendNotSupported:  # no terminal to hand over (headless): run it as it is
+                text = edit_text(editor.text, command)
+        except ExternalEditorError as exc:
+            self.notice(str(exc), "warning")
+            return
+        editor.load_text(text)
+        editor.move_cursor(editor.document.end)

@@ -6,13 +6,15 @@ notices in the transcript, so every outcome is visible where the user is looking
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING
 
 from rich.table import Table
 from rich.text import Text
 
 from tau_agent.messages import AssistantMessage
+from tau_coding.tui import session_commands
+from tau_coding.tui.keymap import ACTIONS
 from tau_coding.tui.port import CommandSpec
 from tau_coding.tui.screens.model_picker import ModelPicker
 from tau_coding.tui.screens.text_panel import TextPanel
@@ -28,8 +30,9 @@ BUILTIN = [
     CommandSpec("name", "Name this session", "<name>"),
     CommandSpec("session", "Show session information"),
     CommandSpec("copy", "Copy the last answer to the clipboard"),
-    CommandSpec("theme", "Switch theme", "[dark|light]"),
+    CommandSpec("theme", "Switch theme (dark, light, high-contrast, yours)", "[name]"),
     CommandSpec("hotkeys", "Show keyboard shortcuts"),
+    *session_commands.SPECS,
     CommandSpec("quit", "Quit Tau"),
     CommandSpec("exit", "Quit Tau"),
 ]
@@ -48,6 +51,9 @@ HOTKEYS = [
     ("Ctrl+O", "expand or collapse all tool output"),
     ("Shift+Tab", "cycle thinking level"),
     ("Ctrl+L", "model picker"),
+    ("Ctrl+P", "next model (the /scoped-models list, else all)"),
+    ("Ctrl+G", "edit the prompt in $VISUAL / $EDITOR"),
+    ("Esc Esc", "on an empty editor while idle: the session tree"),
     ("Ctrl+C", "clear the editor; twice to quit"),
     ("Ctrl+D", "quit (on an empty editor)"),
 ]
@@ -55,10 +61,16 @@ HOTKEYS = [
 Handler = Callable[["TauApp", str], Awaitable[None]]
 
 
-def hotkeys_table() -> Table:
+def hotkeys_table(keymap: Mapping[str, str] | None = None) -> Table:
+    """The defaults, then what keybindings.json changed (``keymap``: action -> keys)."""
     table = Table.grid(padding=(0, 2))
     for key, what in HOTKEYS:
         table.add_row(Text(key, style="bold"), what)
+    if keymap:
+        table.add_row("", "")
+        table.add_row(Text("From keybindings.json", style="bold underline"), "")
+        for action, keys in sorted(keymap.items()):
+            table.add_row(Text(keys.replace(",", ", "), style="bold"), ACTIONS.get(action, action))
     return table
 
 
@@ -96,7 +108,7 @@ async def _copy(app: TauApp, args: str) -> None:
 
 
 async def _hotkeys(app: TauApp, args: str) -> None:
-    await app.push_screen(TextPanel("Keyboard shortcuts", hotkeys_table()))
+    await app.push_screen(TextPanel("Keyboard shortcuts", hotkeys_table(app.keymap)))
 
 
 async def _session(app: TauApp, args: str) -> None:
@@ -160,9 +172,10 @@ async def _thinking(app: TauApp, args: str) -> None:
 
 
 async def _theme(app: TauApp, args: str) -> None:
-    wanted = args or ("light" if app.theme == "tau-dark" else "dark")
-    if wanted not in ("dark", "light"):
-        app.notice("Themes: dark, light", "warning")
+    names = app.theme_names()
+    wanted = args.strip() or ("light" if app.theme == "tau-dark" else "dark")
+    if wanted not in names:
+        app.notice(f"Themes: {', '.join(names)}", "warning")
         return
     app.theme = f"tau-{wanted}"
     app.notice(f"Theme: {wanted}")
@@ -179,4 +192,5 @@ HANDLERS: dict[str, Handler] = {
     "model": _model,
     "thinking": _thinking,
     "theme": _theme,
+    **session_commands.HANDLERS,
 }

@@ -30,6 +30,12 @@ class PromptHistory:
         self._pos = len(self._entries)
         self._draft = ""
 
+    def forget_newest(self, prefix: str) -> None:
+        """Drop the newest entry if it starts with ``prefix`` (a command that carried a secret)."""
+        if self._entries and self._entries[-1].startswith(prefix):
+            self._entries.pop()
+        self._pos = len(self._entries)
+
     def older(self, current: str) -> str | None:
         """The previous entry, or None at the oldest; the first step saves ``current`` as the draft."""
         if self._pos == 0:

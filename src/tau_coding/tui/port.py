@@ -52,6 +52,40 @@ class CommandResult:
 
     message: str = ""
     is_error: bool = False
+    editor_text: str | None = None  # text to put in the editor (a fork's message)
+    replaced_transcript: bool = False  # the record changed wholesale: repaint from ``messages``
+
+
+@dataclass(frozen=True, slots=True)
+class StoredSession:
+    """A row of the /resume picker. ``ref`` is what switch/rename/delete take back."""
+
+    ref: str
+    title: str
+    cwd: str
+    modified: str  # already formatted for display (local time, minutes)
+    message_count: int
+    is_current: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TreeRow:
+    """A line of the /tree screen, in display order; ``depth`` grows only where the tree branches."""
+
+    entry_id: str
+    depth: int
+    text: str
+    label: str | None = None
+    on_path: bool = False  # on the active branch (root to the current leaf)
+    is_leaf: bool = False  # the current position
+
+
+@dataclass(frozen=True, slots=True)
+class ForkPoint:
+    """A user message a /fork may start from (the new session holds what came before it)."""
+
+    entry_id: str
+    text: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,3 +161,53 @@ class SessionPort(Protocol):
     def resume_hint(self) -> str | None:
         """The line printed on exit that tells how to come back (None: nothing to resume)."""
         ...
+
+    # -- session control (answers as CommandResult; an unsupported operation says so) ---------------
+
+    def list_sessions(self, *, everywhere: bool) -> Sequence[StoredSession]:
+        """Stored sessions, newest first: this project's, or every project's."""
+        ...
+
+    def switch_session(self, ref: str) -> CommandResult: ...
+
+    def rename_session(self, ref: str, name: str) -> CommandResult: ...
+
+    def delete_session(self, ref: str) -> CommandResult:
+        """Refused for the session in use."""
+        ...
+
+    def tree(self) -> Sequence[TreeRow]: ...
+
+    def navigate(self, entry_id: str) -> CommandResult: ...
+
+    async def branch_with_summary(self, entry_id: str) -> CommandResult:
+        """Like ``navigate``, and the path left behind is summarised into the new branch."""
+        ...
+
+    def set_label(self, entry_id: str, label: str | None) -> CommandResult: ...
+
+    def fork_points(self) -> Sequence[ForkPoint]: ...
+
+    def fork(self, entry_id: str) -> CommandResult:
+        """A new session up to that message; ``editor_text`` carries the message for editing."""
+        ...
+
+    async def compact(self, focus: str | None) -> CommandResult: ...
+
+    def export_html(self, path: str | None) -> CommandResult: ...
+
+    def reload(self) -> CommandResult: ...
+
+    def settings(self) -> Sequence[tuple[str, str]]:
+        """Effective settings as (key, value) rows for the /settings screen."""
+        ...
+
+    def login(self, provider: str, key: str) -> CommandResult: ...
+
+    def logout(self, provider: str) -> CommandResult: ...
+
+    def scoped_models(self) -> Sequence[str]:
+        """Labels Ctrl+P cycles through (empty: all of ``models()``)."""
+        ...
+
+    def set_scoped_models(self, labels: Sequence[str]) -> None: ...

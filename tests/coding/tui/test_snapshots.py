@@ -7,9 +7,13 @@ and review the SVGs under ``__snapshots__/`` in the diff (see tests/coding/tui/R
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 
 from tau_agent.content import TextContent, ToolCall
@@ -19,6 +23,7 @@ from tau_coding.tui.app import TauApp
 from tau_coding.tui.widgets.assistant_view import AssistantView
 
 from .helpers import GatedProvider, adapter
+from .session_helpers import Rig, drain
 
 SIZE = (100, 32)
 CWD = "/srv/demo-project"
@@ -104,3 +109,56 @@ def test_streaming_reply_with_a_queued_steer(snap_compare: SnapCompare) -> None:
         await pilot.pause(0.1)
 
     assert snap_compare(make_app(port), terminal_size=SIZE, run_before=start_streaming)
+
+
+def _tz_utc(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+utc = pytest.fixture(_tz_utc)
+
+
+def test_session_picker(snap_compare: SnapCompare, tmp_path: Path, utc: None) -> None:
+    rig = Rig(tmp_path)
+    stamps = iter([1_767_000_000, 1_767_100_000, 1_767_200_000])
+    for pair, name in [
+        (("Add a --verbose flag to the CLI", "Done."), None),
+        (("Why does the parser choke on tabs?", "Because…", "Fix it", "Fixed."), "parser tabs"),
+        (("Write the release notes", "Here they are."), None),
+    ]:
+        path = rig.other_session(*pair, name=name)
+        os.utime(path, (next(stamps),) * 2)
+    app = TauApp(rig.port, home=str(tmp_path), list_files=None, start_with_resume=True)
+
+    async def settle(pilot: Pilot[Any]) -> None:
+        await steady_cursor(pilot)
+        await pilot.pause(0.1)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=settle)
+
+
+def test_tree_screen(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    rig = Rig(tmp_path, ["Here is a plan.", "Plan B, then.", "Sure: option two.", "Step one done."])
+
+    async def build_and_open(pilot: Pilot[Any]) -> None:
+        app = pilot.app
+        assert isinstance(app, TauApp)
+        await drain(rig.port, "Plan the migration")
+        await drain(rig.port, "Try another approach")
+        first_answer = rig.port.tree()[1].entry_id
+        rig.port.navigate(first_answer)
+        await drain(rig.port, "Compare both options")
+        rig.port.set_label(first_answer, "baseline")
+        await drain(rig.port, "Go with step one")
+        await app.reset_transcript()
+        await steady_cursor(pilot)
+        app.editor.load_text("/tree")
+        await pilot.press("end", "escape", "enter")
+        await pilot.pause(0.1)
+
+    app = TauApp(rig.port, home=str(tmp_path), list_files=None)
+    assert snap_compare(app, terminal_size=SIZE, run_before=build_and_open)

@@ -50,12 +50,13 @@ class Tmux:
         subprocess.run(["tmux", "-S", self.socket, "kill-server"], capture_output=True, timeout=10)
 
 
-def _launch(tmux: Tmux, project: Path, home: Path, *args: str) -> None:
+def _launch(tmux: Tmux, project: Path, home: Path, *args: str, env: dict[str, str] | None = None) -> None:
     env = {
         "HOME": str(home),
         "TAU_HOME": str(home / ".tau"),
         "PATH": os.environ.get("PATH", ""),
         "TERM": "xterm-256color",
+        **(env or {}),
     }
     exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
     tau = " ".join(shlex.quote(a) for a in [sys.executable, "-m", "tau_coding", *args])
@@ -107,3 +108,55 @@ def test_tau_in_a_terminal_answers_runs_a_tool_quits_and_resumes(tmp_path: Path)
             tmux.kill()
         third = server.requests[2].json()["messages"]
         assert "Which port?" in json.dumps(third)
+
+
+def test_tau_resume_opens_the_picker_and_a_remapped_key_runs_the_editor_in_the_terminal(
+    tmp_path: Path,
+) -> None:
+    project, home = tmp_path / "project", tmp_path / "home"
+    project.mkdir()
+    editor = tmp_path / "editor.sh"
+    editor.write_text('#!/bin/sh\nprintf " from the editor" >> "$1"\n')
+    editor.chmod(0o755)
+    replies = [ScriptedReply(text="First answer."), ScriptedReply(text="Second answer.")]
+    with ReplayServerThread([Scripted(body=sse_body(API, r)) for r in replies]) as server:
+        (home / ".tau").mkdir(parents=True)
+        provider = {"baseUrl": server.url, "api": API, "apiKey": "k", "models": [{"id": "m"}]}
+        (home / ".tau" / "models.json").write_text(json.dumps({"providers": {"local": provider}}))
+
+        tmux = Tmux(tmp_path / "tmux.sock")
+        _launch(tmux, project, home, "--model", "local/m")
+        try:
+            tmux.wait_for("Ask anything")
+            assert tmux("display", "-p", "-t", "tau", "#{pane_title}").strip() == f"tau — {project}"
+            tmux("send-keys", "-t", "tau", "-l", "A remembered question")
+            tmux("send-keys", "-t", "tau", "Enter")
+            tmux.wait_for("First answer.")
+            tmux("send-keys", "-t", "tau", "C-d")
+            tmux.wait_for("TAU-EXITED-0")
+        finally:
+            tmux.kill()
+
+        # The mode reads TAU_HOME's keybindings.json and themes/ (a bad theme is reported, not fatal).
+        (home / ".tau" / "keybindings.json").write_text(json.dumps({"external_editor": "ctrl+e"}))
+        (home / ".tau" / "themes").mkdir()
+        (home / ".tau" / "themes" / "broken.json").write_text("{")
+        tmux = Tmux(tmp_path / "tmux2.sock")
+        _launch(tmux, project, home, "--model", "local/m", "-r", env={"VISUAL": str(editor)})
+        try:
+            tmux.wait_for("Resume a session (this project)")
+            tmux.wait_for("A remembered question")
+            tmux("send-keys", "-t", "tau", "Enter")
+            tmux.wait_for("First answer.")
+            tmux.wait_for("broken.json: invalid")  # the full line wraps at this width
+            tmux("send-keys", "-t", "tau", "-l", "draft")
+            tmux("send-keys", "-t", "tau", "C-e")
+            tmux.wait_for("draft from the editor")
+            tmux("send-keys", "-t", "tau", "Enter")
+            tmux.wait_for("Second answer.")
+            tmux("send-keys", "-t", "tau", "C-d")
+            tmux.wait_for("TAU-EXITED-0")
+        finally:
+            tmux.kill()
+        second = json.dumps(server.requests[1].json()["messages"])
+        assert "A remembered question" in second and "draft from the editor" in second

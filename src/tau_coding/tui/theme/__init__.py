@@ -34,4 +34,21 @@ TAU_LIGHT = Theme(
     dark=False,
 )
 
-THEMES = (TAU_DARK, TAU_LIGHT)
+# Pure black and white with saturated accents: for low vision, bright rooms and poor terminals.
+TAU_HIGH_CONTRAST = Theme(
+    name="tau-high-contrast",
+    primary="#00ffff",
+    secondary="#ff00ff",
+    accent="#ffff00",
+    warning="#ffff00",
+    error="#ff3030",
+    success="#00ff00",
+    foreground="#ffffff",
+    background="#000000",
+    surface="#000000",
+    panel="#1a1a1a",
+    dark=True,
+    variables={"text-muted": "#d0d0d0", "border": "#ffffff"},
+)
+
+THEMES = (TAU_DARK, TAU_LIGHT, TAU_HIGH_CONTRAST)

@@ -48,8 +48,8 @@ class CompletionSources:
 
 class PromptEditor(TextArea):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("shift+enter,ctrl+j", "newline", "New line", show=False),
-        Binding("alt+enter", "send_follow_up", "Queue follow-up", show=False),
+        Binding("shift+enter,ctrl+j", "newline", "New line", show=False, id="newline"),
+        Binding("alt+enter", "send_follow_up", "Queue follow-up", show=False, id="follow_up"),
         Binding("up", "up", show=False),
         Binding("down", "down", show=False),
         Binding("tab", "complete", show=False),

@@ -1,0 +1,214 @@
+"""Slash commands that act on the stored session: /resume, /tree, /fork, /compact, /export,
+/reload, /settings, /login, /logout, /scoped-models.
+
+Each goes through the SessionPort and shows its CommandResult where the user is looking:
+errors as error blocks, the rest as notices; a result that replaced the record repaints the
+transcript, and a result carrying text (a fork's or a tree move's message) puts it in the editor.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+from rich.table import Table
+from rich.text import Text
+
+from tau_coding.tui.port import CommandResult, CommandSpec
+from tau_coding.tui.screens.fork_picker import ForkPicker
+from tau_coding.tui.screens.scoped_models import ScopedModels
+from tau_coding.tui.screens.session_picker import SessionPicker
+from tau_coding.tui.screens.text_panel import TextPanel
+from tau_coding.tui.screens.text_prompt import TextPrompt
+from tau_coding.tui.screens.tree_view import TreeChoice, TreeScreen
+from tau_coding.tui.state import add_error, set_status
+
+if TYPE_CHECKING:
+    from tau_coding.tui.app import TauApp
+
+SPECS = [
+    CommandSpec("resume", "Resume a stored session (picker)"),
+    CommandSpec("tree", "Navigate the session tree (Esc Esc on an empty editor)"),
+    CommandSpec("fork", "New session from an earlier message of yours"),
+    CommandSpec("compact", "Summarise older messages to free context", "[focus]"),
+    CommandSpec("export", "Export the session as HTML", "[path]"),
+    CommandSpec("reload", "Re-read settings, models, prompts and skills"),
+    CommandSpec("settings", "Show the effective settings"),
+    CommandSpec("login", "Store an API key in auth.json", "<provider> [key]"),
+    CommandSpec("logout", "Remove a stored API key", "<provider>"),
+    CommandSpec("scoped-models", "Choose the models Ctrl+P cycles through"),
+]
+
+
+async def show_result(app: TauApp, result: CommandResult) -> None:
+    if result.replaced_transcript and not result.is_error:
+        await app.reset_transcript()
+    if result.is_error:
+        add_error(app.state, result.message, "")
+        app.request_paint()
+    elif result.message:
+        app.notice(result.message, "command")
+    if result.editor_text is not None:
+        app.editor.load_text(result.editor_text)
+        app.editor.move_cursor(app.editor.document.end)
+    app.refresh_footer()
+
+
+def in_background(app: TauApp, notice: str, operation: Callable[[], Awaitable[CommandResult]]) -> None:
+    """Run a model-backed operation (compaction, a branch summary) in a worker, so the screen
+    stays live; the status is "running" meanwhile, so Esc cancels it like a run."""
+    set_status(app.state, "running")
+    app.notice(notice)
+
+    async def work() -> None:
+        try:
+            result = await operation()
+        finally:
+            set_status(app.state, "idle")
+            app.request_paint()
+        await show_result(app, result)
+
+    app.run_worker(work(), group="command")
+
+
+def _busy(app: TauApp, what: str) -> bool:
+    if app.port.is_running or app.state.status != "idle":
+        app.notice(f"Wait for the run to finish (or Esc) before {what}.", "warning")
+        return True
+    return False
+
+
+async def resume(app: TauApp, args: str, *, then: Callable[[], None] | None = None) -> None:
+    """``then`` runs once the picker closes, whatever was chosen."""
+    if _busy(app, "switching sessions"):
+        return
+
+    async def chosen(ref: str | None) -> None:
+        if ref is not None:
+            await show_result(app, app.port.switch_session(ref))
+        if then is not None:
+            then()
+
+    await app.push_screen(SessionPicker(app.port), chosen)
+
+
+async def tree(app: TauApp, args: str) -> None:
+    if _busy(app, "moving in the tree"):
+        return
+
+    async def chosen(choice: TreeChoice | None) -> None:
+        if choice is None:
+            return
+        if not choice.summarize:
+            await show_result(app, app.port.navigate(choice.entry_id))
+            return
+        in_background(
+            app,
+            "Summarising the branch left behind… (Esc cancels)",
+            lambda: app.port.branch_with_summary(choice.entry_id),
+        )
+
+    await app.push_screen(TreeScreen(app.port), chosen)
+
+
+async def fork(app: TauApp, args: str) -> None:
+    if _busy(app, "forking"):
+        return
+    points = app.port.fork_points()
+    if not points:
+        app.notice("No message of yours to fork from yet.", "warning")
+        return
+
+    async def chosen(entry_id: str | None) -> None:
+        if entry_id is not None:
+            await show_result(app, app.port.fork(entry_id))
+
+    await app.push_screen(ForkPicker(points), chosen)
+
+
+async def compact(app: TauApp, args: str) -> None:
+    """Runs in a worker so the screen stays live; Esc cancels it like a run."""
+    if _busy(app, "compacting"):
+        return
+    in_background(app, "Compacting… (Esc cancels)", lambda: app.port.compact(args.strip() or None))
+
+
+async def export(app: TauApp, args: str) -> None:
+    await show_result(app, app.port.export_html(args.strip() or None))
+
+
+async def reload(app: TauApp, args: str) -> None:
+    if not _busy(app, "reloading"):
+        await show_result(app, app.port.reload())
+
+
+async def settings(app: TauApp, args: str) -> None:
+    table = Table.grid(padding=(0, 2))
+    for key, value in app.port.settings():
+        table.add_row(Text(key, style="bold"), value)
+    await app.push_screen(TextPanel("Settings (user, then project, merged)", table))
+
+
+async def login(app: TauApp, args: str) -> None:
+    provider, _, key = args.strip().partition(" ")
+    if not provider:
+        app.notice("Usage: /login <provider> [key] (without the key you are asked for it, hidden)", "warning")
+        return
+    if key.strip():
+        app.editor.prompt_history.forget_newest("/login")  # Up must not bring the key back
+        await show_result(app, app.port.login(provider, key.strip()))
+        return
+
+    async def entered(value: str | None) -> None:
+        if value:
+            await show_result(app, app.port.login(provider, value))
+
+    await app.push_screen(TextPrompt(f"API key for {provider}", password=True), entered)
+
+
+async def logout(app: TauApp, args: str) -> None:
+    await show_result(app, app.port.logout(args.strip()))
+
+
+async def scoped_models(app: TauApp, args: str) -> None:
+    models = list(app.port.models())
+    if not models:
+        app.notice("No models to choose from in this session.", "warning")
+        return
+
+    def chosen(labels: list[str] | None) -> None:
+        if labels is not None:
+            app.port.set_scoped_models(labels)
+            app.notice(f"Ctrl+P cycles: {', '.join(labels)}" if labels else "Ctrl+P cycles all models")
+
+    await app.push_screen(ScopedModels(models, app.port.scoped_models()), chosen)
+
+
+def cycle_model(app: TauApp) -> None:
+    """Ctrl+P: the next model of the scoped list (all models when none is scoped)."""
+    labels = list(app.port.scoped_models()) or list(app.port.models())
+    if len(labels) < 1:
+        app.notify("No other model to switch to.")
+        return
+    current = app.port.info().model_label
+    following = labels[(labels.index(current) + 1) % len(labels)] if current in labels else labels[0]
+    if following == current:
+        app.notify("No other model to switch to.")
+        return
+    result = app.port.set_model(following)
+    app.refresh_footer()
+    app.notify(result.message, severity="error" if result.is_error else "information", timeout=1.5)
+
+
+HANDLERS = {
+    "resume": resume,
+    "tree": tree,
+    "fork": fork,
+    "compact": compact,
+    "export": export,
+    "reload": reload,
+    "settings": settings,
+    "login": login,
+    "logout": logout,
+    "scoped-models": scoped_models,
+}
