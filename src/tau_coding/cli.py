@@ -116,8 +116,7 @@ def _rpc_mode(args: Any) -> int:
     """Commands on stdin, responses and events on stdout, until stdin ends."""
     import asyncio
 
-    from tau_coding.extensions.ui import HeadlessUI
-    from tau_coding.modes.rpc.extension_ui import LateBoundUI
+    from tau_coding.extensions.ui import HeadlessUI, LateBoundUI
     from tau_coding.modes.rpc.run import run_rpc
     from tau_coding.modes.rpc.stdio import protect_stdout
     from tau_coding.session_setup import open_controlled_session
@@ -138,6 +137,7 @@ def _interactive_mode(args: Any) -> int:
     from tau_coding.config.auth import AuthStore
     from tau_coding.config.paths import TauPaths
     from tau_coding.config.settings import load_settings
+    from tau_coding.extensions.ui import HeadlessUI, LateBoundUI
     from tau_coding.modes.interactive import run_interactive
     from tau_coding.modes.session_port import CodingSessionPort
     from tau_coding.session_setup import open_controlled_session
@@ -145,8 +145,9 @@ def _interactive_mode(args: Any) -> int:
 
     cwd = Path.cwd()
     paths = TauPaths.from_env(os.environ, cwd)
+    ui = LateBoundUI(HeadlessUI(_warn))
     try:
-        control = open_controlled_session(_options(args), os.environ, cwd, warn=_warn)
+        control = open_controlled_session(_options(args), os.environ, cwd, warn=_warn, ui=ui)
     except ConfigurationError as exc:
         return _fail(str(exc))
     settings = load_settings(paths.user_settings, paths.project_settings)[0]
@@ -166,6 +167,7 @@ def _interactive_mode(args: Any) -> int:
             tau_home=paths.tau_home,
             theme=theme if isinstance(theme, str) else None,
             resume=bool(args.resume),
+            ui=ui,
         )
     finally:
         control.session.close()

@@ -86,3 +86,38 @@ class HeadlessUI:
             self.widgets.pop(key, None)
         else:
             self.widgets[key] = list(lines)
+
+
+class LateBoundUI:
+    """Forwards to ``fallback`` until ``bind`` gives it the real bridge."""
+
+    def __init__(self, fallback: UIBridge) -> None:
+        self._target = fallback
+
+    def bind(self, target: UIBridge) -> None:
+        self._target = target
+
+    @property
+    def interactive(self) -> bool:
+        return self._target.interactive
+
+    async def select(self, title: str, options: Sequence[str], *, default: str | None = None) -> str | None:
+        return await self._target.select(title, options, default=default)
+
+    async def confirm(self, title: str, message: str = "", *, default: bool = False) -> bool:
+        return await self._target.confirm(title, message, default=default)
+
+    async def input(self, title: str, *, placeholder: str = "", default: str | None = None) -> str | None:
+        return await self._target.input(title, placeholder=placeholder, default=default)
+
+    async def editor(self, title: str, text: str = "") -> str | None:
+        return await self._target.editor(title, text)
+
+    def notify(self, message: str, level: NoticeLevel = "info") -> None:
+        self._target.notify(message, level)
+
+    def set_status(self, key: str, text: str | None) -> None:
+        self._target.set_status(key, text)
+
+    def set_widget(self, key: str, lines: Sequence[str] | None) -> None:
+        self._target.set_widget(key, lines)

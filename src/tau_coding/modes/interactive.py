@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from tau_coding.extensions.ui import LateBoundUI
 from tau_coding.tui.port import SessionPort
 
 
@@ -19,6 +20,7 @@ def run_interactive(
     tau_home: Path | None = None,
     theme: str | None = None,
     resume: bool = False,
+    ui: LateBoundUI | None = None,
 ) -> int:
     """Run the TUI until the user quits (sending ``initial_prompt`` first, if given; opening the
     session picker first when ``resume``); then print how to resume, if the session says.
@@ -38,6 +40,11 @@ def run_interactive(
         startup_notices=[*problems, *key_problems],
         start_with_resume=resume,
     )
+    if ui is not None:  # extensions' dialogs become the app's own from here on
+        from tau_coding.modes.tui_ui import TuiUI
+        from tau_coding.tui.dialogs import TuiDialogs
+
+        ui.bind(TuiUI(TuiDialogs(app)))
     hint = app.run()
     if hint:
         sys.stdout.write(hint.rstrip("\n") + "\n")

@@ -2,15 +2,15 @@
 
 Extensions talk to a ``UIBridge`` (tau_coding/extensions/ui.py); RPC mode speaks
 ``extension_ui_request``/``extension_ui_response`` through ``RpcExtensionUI``. The session (and
-its extensions) is built before the RPC server exists, so the bridge it is given is a
-``LateBoundUI``: headless until ``bind`` points it at the server's RPC dialogs.
+its extensions) is built before the RPC server exists, so it is given a ``LateBoundUI``
+(tau_coding/extensions/ui.py) that ``run_rpc`` points at an ``RpcUI``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tau_coding.extensions.ui import NoticeLevel, UIBridge
+from tau_coding.extensions.ui import NoticeLevel
 from tau_coding.modes.rpc.ui_bridge import RpcExtensionUI
 
 DIALOG_TIMEOUT = 300.0  # seconds a client has to answer before the dialog takes its default
@@ -47,38 +47,3 @@ class RpcUI:
 
     def set_widget(self, key: str, lines: Sequence[str] | None) -> None:
         self._rpc.set_widget(key, lines)
-
-
-class LateBoundUI:
-    """Forwards to ``fallback`` until ``bind`` gives it the real bridge."""
-
-    def __init__(self, fallback: UIBridge) -> None:
-        self._target = fallback
-
-    def bind(self, target: UIBridge) -> None:
-        self._target = target
-
-    @property
-    def interactive(self) -> bool:
-        return self._target.interactive
-
-    async def select(self, title: str, options: Sequence[str], *, default: str | None = None) -> str | None:
-        return await self._target.select(title, options, default=default)
-
-    async def confirm(self, title: str, message: str = "", *, default: bool = False) -> bool:
-        return await self._target.confirm(title, message, default=default)
-
-    async def input(self, title: str, *, placeholder: str = "", default: str | None = None) -> str | None:
-        return await self._target.input(title, placeholder=placeholder, default=default)
-
-    async def editor(self, title: str, text: str = "") -> str | None:
-        return await self._target.editor(title, text)
-
-    def notify(self, message: str, level: NoticeLevel = "info") -> None:
-        self._target.notify(message, level)
-
-    def set_status(self, key: str, text: str | None) -> None:
-        self._target.set_status(key, text)
-
-    def set_widget(self, key: str, lines: Sequence[str] | None) -> None:
-        self._target.set_widget(key, lines)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 from typing import BinaryIO
 
+from tau_coding.extensions.ui import LateBoundUI
 from tau_coding.modes.rpc import make_server
-from tau_coding.modes.rpc.extension_ui import LateBoundUI, RpcUI
+from tau_coding.modes.rpc.extension_ui import RpcUI
 from tau_coding.modes.rpc.output import RpcOutput
 from tau_coding.modes.rpc.stdio import stdin_reader
 from tau_coding.session_control import SessionControl

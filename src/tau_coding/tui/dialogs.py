@@ -1,0 +1,48 @@
+"""Questions and notices from outside the TUI (extensions), shown as the app's own dialogs.
+
+Each ``ask_*`` pushes a modal screen and waits for the person's answer; it must be awaited on
+the app's event loop (extension handlers run inside the session's prompt worker, which is).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal
+
+from tau_coding.tui.screens.choice_picker import ChoicePicker
+from tau_coding.tui.screens.confirm_dialog import ConfirmDialog
+from tau_coding.tui.screens.text_prompt import TextPrompt
+
+if TYPE_CHECKING:
+    from textual.app import App
+    from textual.screen import Screen
+
+
+class TuiDialogs:
+    def __init__(self, app: App[Any]) -> None:
+        self._app = app
+
+    async def _ask(self, screen: Screen[Any]) -> Any:
+        answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+
+        def done(value: Any) -> None:
+            if not answer.done():
+                answer.set_result(value)
+
+        await self._app.push_screen(screen, done)
+        return await answer
+
+    async def ask_confirm(self, title: str, message: str) -> bool:
+        return bool(await self._ask(ConfirmDialog(title, message)))
+
+    async def ask_choice(self, title: str, options: Sequence[str]) -> str | None:
+        chosen = await self._ask(ChoicePicker(title, options))
+        return chosen if isinstance(chosen, str) else None
+
+    async def ask_text(self, title: str) -> str | None:
+        text = await self._ask(TextPrompt(title))
+        return text if isinstance(text, str) else None
+
+    def notify(self, message: str, level: Literal["information", "warning", "error"] = "information") -> None:
+        self._app.notify(message, severity=level)
