@@ -160,3 +160,30 @@ def test_tau_resume_opens_the_picker_and_a_remapped_key_runs_the_editor_in_the_t
             tmux.kill()
         second = json.dumps(server.requests[1].json()["messages"])
         assert "A remembered question" in second and "draft from the editor" in second
+
+
+def test_an_extensions_confirm_dialog_is_answered_in_the_terminal(tmp_path: Path) -> None:
+    project, home = tmp_path / "project", tmp_path / "home"
+    (project / "build").mkdir(parents=True)
+    (project / "build" / "out.o").write_text("x")
+    gate = Path(__file__).resolve().parents[3] / "examples" / "extensions" / "permission_gate.py"
+    replies = [
+        ScriptedReply(calls=[ScriptedCall("call_000000001", "bash", {"command": "rm -rf build"})]),
+        ScriptedReply(text="Cleaned up."),
+    ]
+    with ReplayServerThread([Scripted(body=sse_body(API, r)) for r in replies]) as server:
+        (home / ".tau").mkdir(parents=True)
+        provider = {"baseUrl": server.url, "api": API, "apiKey": "k", "models": [{"id": "m"}]}
+        (home / ".tau" / "models.json").write_text(json.dumps({"providers": {"local": provider}}))
+        tmux = Tmux(tmp_path / "tmux.sock")
+        _launch(tmux, project, home, "--model", "local/m", "-e", str(gate))
+        try:
+            tmux.wait_for("Ask anything")
+            tmux("send-keys", "-t", "tau", "-l", "clean the build")
+            tmux("send-keys", "-t", "tau", "Enter")
+            tmux.wait_for("Dangerous command")
+            tmux("send-keys", "-t", "tau", "y")
+            tmux.wait_for("Cleaned up.")
+        finally:
+            tmux.kill()
+    assert not (project / "build").exists()
