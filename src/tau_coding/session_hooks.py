@@ -36,6 +36,10 @@ class SessionHooks(Protocol):
         """Before the session compacts its context (called by the compaction code)."""
         ...
 
+    def command_list(self) -> Sequence[tuple[str, str]]:
+        """Slash commands the hooks handle, as (name, description), for completion menus."""
+        ...
+
     def on_close(self) -> None:
         """The session is closing (no event loop may be running)."""
         ...

@@ -225,6 +225,10 @@ class ExtensionDoors:
     async def on_pre_compact(self, trigger: Literal["manual", "auto"], custom_instructions: str) -> None:
         await self._notify_all("session_before_compact", CompactEvent(trigger, custom_instructions))
 
+    def command_list(self) -> Sequence[tuple[str, str]]:
+        commands = self.host.registry.commands.values()
+        return [(c.name, c.description) for c in commands if c.owner in self.host.extensions]
+
     def on_close(self) -> None:
         event = ShutdownEvent()
         for owner, handler in self._handlers("session_shutdown"):

@@ -85,11 +85,15 @@ class CodingSessionPort(ControlPort):
         return tokens if isinstance(tokens, int) else None
 
     def commands(self) -> Sequence[CommandSpec]:
+        specs: list[CommandSpec] = []
         resources = self.session.resources
-        if resources is None:
-            return ()
-        specs = [CommandSpec(t.name, t.description) for t in resources.prompt_templates]
-        specs += [CommandSpec(f"skill:{s.name}", s.description) for s in resources.skills]
+        if resources is not None:
+            specs += [CommandSpec(t.name, t.description) for t in resources.prompt_templates]
+            specs += [CommandSpec(f"skill:{s.name}", s.description) for s in resources.skills]
+        if self.session.hooks is not None:  # extensions' commands, handled in CodingSession.prompt
+            specs += [
+                CommandSpec(name, description) for name, description in self.session.hooks.command_list()
+            ]
         return specs
 
     async def run_command(self, name: str, args: str) -> CommandResult | None:

@@ -67,6 +67,9 @@ async def test_slash_command_keeps_a_todo_list_in_the_session(tmp_path: Path) ->
     assert command.complete is not None and list(command.complete("c")) == ["clear"]
     entries = [e for e in rig.session.log.entries if isinstance(e, CustomEntry)]
     assert entries[-1].custom_type == "todo" and entries[-1].data == {"items": ["write tests"]}
+    assert rig.session.hooks is not None
+    listed = dict(rig.session.hooks.command_list())  # what the TUI's / menu offers
+    assert listed["todo"] == "keep a to-do list in this session" and "reload" in listed
 
 
 async def test_status_widget_follows_turns_and_tool_calls(tmp_path: Path) -> None:
