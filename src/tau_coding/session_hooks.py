@@ -40,6 +40,14 @@ class SessionHooks(Protocol):
         """Slash commands the hooks handle, as (name, description), for completion menus."""
         ...
 
+    def shortcut_list(self) -> Sequence[tuple[str, str]]:
+        """Keys the hooks handle, as (key, description), for a frontend to bind."""
+        ...
+
+    async def on_shortcut(self, key: str) -> str | None:
+        """A bound key was pressed; returns text to show, if any."""
+        ...
+
     def on_close(self) -> None:
         """The session is closing (no event loop may be running)."""
         ...

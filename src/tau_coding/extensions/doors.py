@@ -229,6 +229,21 @@ class ExtensionDoors:
         commands = self.host.registry.commands.values()
         return [(c.name, c.description) for c in commands if c.owner in self.host.extensions]
 
+    def shortcut_list(self) -> Sequence[tuple[str, str]]:
+        shortcuts = self.host.registry.shortcuts.values()
+        return [(s.key, s.description) for s in shortcuts if s.owner in self.host.extensions]
+
+    async def on_shortcut(self, key: str) -> str | None:
+        shortcut = self.host.registry.shortcuts.get(key)
+        if shortcut is None or shortcut.owner not in self.host.extensions:
+            return None
+        try:
+            answer = await self._call(shortcut.owner, f"shortcut {key}", shortcut.handler)
+        except HandlerFailure as failure:
+            self.host.report_failure(failure)
+            return f"{key} failed: {failure}"
+        return answer if isinstance(answer, str) else None
+
     def on_close(self) -> None:
         event = ShutdownEvent()
         for owner, handler in self._handlers("session_shutdown"):

@@ -96,6 +96,15 @@ class CodingSessionPort(ControlPort):
             ]
         return specs
 
+    def shortcuts(self) -> Sequence[tuple[str, str]]:
+        return self.session.hooks.shortcut_list() if self.session.hooks is not None else ()
+
+    async def run_shortcut(self, key: str) -> CommandResult | None:
+        if self.session.hooks is None:
+            return None
+        said = await self.session.hooks.on_shortcut(key)
+        return CommandResult(said) if said else None
+
     async def run_command(self, name: str, args: str) -> CommandResult | None:
         del name, args
         return None  # templates and skills expand inside CodingSession.prompt

@@ -95,6 +95,13 @@ class HarnessSessionAdapter:
     def commands(self) -> Sequence[CommandSpec]:
         return ()
 
+    def shortcuts(self) -> Sequence[tuple[str, str]]:
+        return ()
+
+    async def run_shortcut(self, key: str) -> CommandResult | None:
+        del key
+        return None
+
     async def run_command(self, name: str, args: str) -> CommandResult | None:
         del name, args
         return None

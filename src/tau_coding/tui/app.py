@@ -146,6 +146,9 @@ class TauApp(App[str | None]):
         self.theme = self._theme_name
         if self._keymap:
             self.set_keymap(self._keymap)
+        for key, description in self.port.shortcuts():  # extensions' keys, ahead of the editor's
+            # App.bind has no ``priority`` in this Textual; the bindings map underneath does.
+            self._bindings.bind(key, f"extension_shortcut({key!r})", description or key, priority=True)
         self.editor.menu = self.query_one(CompletionMenu)
         self.state = from_messages(self.port.messages)
         self.editor.focus()
@@ -296,6 +299,11 @@ class TauApp(App[str | None]):
         if self.port.is_running:
             self.port.cancel()
         self.exit(self.port.resume_hint())
+
+    async def action_extension_shortcut(self, key: str) -> None:
+        result = await self.port.run_shortcut(key)
+        if result is not None and result.message:
+            self.notice(result.message, "warning" if result.is_error else "info")
 
     def action_interrupt(self) -> None:
         """Ctrl+C: clear the editor; on an empty editor, twice within two seconds quits."""

@@ -136,6 +136,14 @@ class SessionPort(Protocol):
         """Run ``/name args``; None when the session knows no such command."""
         ...
 
+    def shortcuts(self) -> Sequence[tuple[str, str]]:
+        """Extra keys (extensions'), as (key, description), for the app to bind."""
+        ...
+
+    async def run_shortcut(self, key: str) -> CommandResult | None:
+        """One of ``shortcuts()`` was pressed; a result with a message is shown."""
+        ...
+
     async def run_bash(self, command: str, *, exclude_from_context: bool) -> BashExecutionMessage:
         """Run ``!cmd`` (``!!cmd`` excludes it from the model's context); the message joins the record."""
         ...

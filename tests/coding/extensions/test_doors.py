@@ -294,3 +294,20 @@ async def test_replacing_a_builtin_tool_is_announced_and_undone_on_unload(tmp_pa
     rig.host.unload_all()
     bash = next(t for t in rig.session.harness.tools if t.name == "bash")
     assert bash.description != "my bash"
+
+
+async def test_a_registered_shortcut_is_listed_and_answers(tmp_path: Path) -> None:
+    path = write_extension(
+        tmp_path / "ext",
+        "keys",
+        """
+        def activate(tau):
+            tau.register_shortcut("ctrl+k", lambda: "pressed", description="say pressed")
+        """,
+    )
+    rig = make_rig(tmp_path, fake("ok"), [path])
+    hooks = rig.session.hooks
+    assert hooks is not None
+    assert list(hooks.shortcut_list()) == [("ctrl+k", "say pressed")]
+    assert await hooks.on_shortcut("ctrl+k") == "pressed"
+    assert await hooks.on_shortcut("ctrl+q") is None

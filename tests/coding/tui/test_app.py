@@ -448,3 +448,28 @@ async def test_an_initial_prompt_is_sent_on_start() -> None:
         await until(pilot, lambda: app.state.status == "idle" and "hello back" in markdown_sources(app))
         await pilot.press("up")
         assert app.editor.text == "hello"
+
+
+async def test_an_extensions_shortcut_is_bound_and_its_answer_shown() -> None:
+    from tau_coding.tui.adapter import HarnessSessionAdapter
+    from tau_coding.tui.port import CommandResult
+
+    pressed: list[str] = []
+
+    class WithShortcut(HarnessSessionAdapter):
+        def shortcuts(self) -> list[tuple[str, str]]:
+            return [("ctrl+k", "count tokens")]
+
+        async def run_shortcut(self, key: str) -> CommandResult | None:
+            pressed.append(key)
+            return CommandResult("1,234 tokens")
+
+    base = adapter(FakeProvider([]))
+    app = make_app(WithShortcut(base.harness, cwd=Path.cwd()))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+k")
+        await until(
+            pilot,
+            lambda: any(isinstance(i, NoticeItem) and "1,234 tokens" in i.text for i in app.state.items),
+        )
+    assert pressed == ["ctrl+k"]
