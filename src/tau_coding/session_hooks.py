@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Literal, Protocol, TypeAlias
 
 from tau_agent.content import ImageContent
-from tau_agent.messages import AssistantMessage
+from tau_agent.messages import AssistantMessage, CustomMessage
 from tau_coding.session_events import InputHandledEvent
 
 # What to send instead (text, images), or that the input was handled without the model.
@@ -38,6 +38,10 @@ class SessionHooks(Protocol):
 
     def command_list(self) -> Sequence[tuple[str, str]]:
         """Slash commands the hooks handle, as (name, description), for completion menus."""
+        ...
+
+    def render_message(self, message: CustomMessage) -> str | None:
+        """Text for an app-defined message, if a renderer claims its custom type."""
         ...
 
     def shortcut_list(self) -> Sequence[tuple[str, str]]:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from tau_agent.cancellation import CancellationToken
 from tau_agent.content import ImageContent
 from tau_agent.hooks import BeforeToolCallResult, ToolCallContext
-from tau_agent.messages import AgentMessage, AssistantMessage
+from tau_agent.messages import AgentMessage, AssistantMessage, CustomMessage
 from tau_agent.tools import AgentToolResult
 from tau_ai.wire_api import HttpRequestSpec
 from tau_coding.extensions.events import (
@@ -228,6 +228,19 @@ class ExtensionDoors:
     def command_list(self) -> Sequence[tuple[str, str]]:
         commands = self.host.registry.commands.values()
         return [(c.name, c.description) for c in commands if c.owner in self.host.extensions]
+
+    def render_message(self, message: CustomMessage) -> str | None:
+        renderer = self.host.registry.renderers.get(message.custom_type)
+        if renderer is None or renderer.owner not in self.host.extensions:
+            return None
+        try:
+            lines = self.host.guard(renderer.owner).call_sync("renderer", renderer.render, message)
+        except HandlerFailure as failure:
+            self.host.report_failure(failure)
+            return None
+        if isinstance(lines, str):
+            return lines
+        return "\n".join(str(line) for line in lines) if isinstance(lines, list) else None
 
     def shortcut_list(self) -> Sequence[tuple[str, str]]:
         shortcuts = self.host.registry.shortcuts.values()

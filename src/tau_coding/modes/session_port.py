@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, Sequence
 
 from tau_agent.events import AgentEvent
-from tau_agent.messages import AgentMessage, BashExecutionMessage, UserMessage
+from tau_agent.messages import AgentMessage, BashExecutionMessage, CustomMessage, UserMessage
 from tau_agent.provider import THINKING_LEVELS, ThinkingLevel
 from tau_coding.coding_session import CodingSession
 from tau_coding.modes.session_port_control import ControlPort
@@ -95,6 +95,9 @@ class CodingSessionPort(ControlPort):
                 CommandSpec(name, description) for name, description in self.session.hooks.command_list()
             ]
         return specs
+
+    def render_custom(self, message: CustomMessage) -> str | None:
+        return self.session.hooks.render_message(message) if self.session.hooks is not None else None
 
     def shortcuts(self) -> Sequence[tuple[str, str]]:
         return self.session.hooks.shortcut_list() if self.session.hooks is not None else ()

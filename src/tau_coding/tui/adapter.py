@@ -13,7 +13,7 @@ from pathlib import Path
 
 from tau_agent.events import AgentEvent
 from tau_agent.harness import AgentHarness
-from tau_agent.messages import AgentMessage, BashExecutionMessage, UserMessage
+from tau_agent.messages import AgentMessage, BashExecutionMessage, CustomMessage, UserMessage
 from tau_agent.provider import THINKING_LEVELS, ModelProvider
 from tau_coding.tui.git_branch import git_branch
 from tau_coding.tui.port import (
@@ -94,6 +94,10 @@ class HarnessSessionAdapter:
 
     def commands(self) -> Sequence[CommandSpec]:
         return ()
+
+    def render_custom(self, message: CustomMessage) -> str | None:
+        del message
+        return None
 
     def shortcuts(self) -> Sequence[tuple[str, str]]:
         return ()

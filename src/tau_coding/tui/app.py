@@ -99,7 +99,7 @@ class TauApp(App[str | None]):
         self._start_with_resume = start_with_resume
         self._last_escape = float("-inf")
         self.port = port
-        self.state: TuiState = TuiState()
+        self.state: TuiState = TuiState(render_custom=port.render_custom)
         self._home = home if home is not None else os.path.expanduser("~")
         self._list_files = list_files
         self._clock = clock
@@ -150,7 +150,7 @@ class TauApp(App[str | None]):
             # App.bind has no ``priority`` in this Textual; the bindings map underneath does.
             self._bindings.bind(key, f"extension_shortcut({key!r})", description or key, priority=True)
         self.editor.menu = self.query_one(CompletionMenu)
-        self.state = from_messages(self.port.messages)
+        self.state = from_messages(self.port.messages, self.port.render_custom)
         self.editor.focus()
         await self.paint()
         self.set_interval(1.0, self._tick)
@@ -219,7 +219,7 @@ class TauApp(App[str | None]):
 
     async def reset_transcript(self) -> None:
         await self.transcript.clear_all()
-        self.state = from_messages(self.port.messages)
+        self.state = from_messages(self.port.messages, self.port.render_custom)
         for text in self._startup_notices:  # problems in the user's files outlive a session switch
             add_notice(self.state, text, "warning")
         await self.paint()

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from tau_agent.events import AgentEvent
-from tau_agent.messages import AgentMessage, BashExecutionMessage
+from tau_agent.messages import AgentMessage, BashExecutionMessage, CustomMessage
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +134,10 @@ class SessionPort(Protocol):
 
     async def run_command(self, name: str, args: str) -> CommandResult | None:
         """Run ``/name args``; None when the session knows no such command."""
+        ...
+
+    def render_custom(self, message: CustomMessage) -> str | None:
+        """How an app-defined message reads in the transcript; None: its own content."""
         ...
 
     def shortcuts(self) -> Sequence[tuple[str, str]]:

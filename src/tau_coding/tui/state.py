@@ -8,7 +8,7 @@ the screen never re-renders what did not change. Nothing here imports Textual.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from tau_agent.content import ImageContent, TextContent, ToolCall
@@ -65,6 +65,8 @@ class TuiState:
     _tools: dict[str, int] = field(default_factory=dict)  # call id -> item index
     _open_tools: set[str] = field(default_factory=set)
     _assistant: int | None = None  # index of the reply that is streaming
+    # How an app-defined message is shown (extensions' renderers); None or no text: its content.
+    render_custom: Callable[[CustomMessage], str | None] | None = None
     _mounted: int = 0  # items before this index were handed out by take_changes
     _updated: set[int] = field(default_factory=set)
     _queue_changed: bool = False
@@ -100,9 +102,11 @@ def user_text(content: str | list[TextContent | ImageContent]) -> str:
     return "".join(b.text if isinstance(b, TextContent) else "[image]" for b in content)
 
 
-def from_messages(messages: Iterable[AgentMessage]) -> TuiState:
+def from_messages(
+    messages: Iterable[AgentMessage], render_custom: Callable[[CustomMessage], str | None] | None = None
+) -> TuiState:
     """The state of a loaded session: one pass, O(number of messages)."""
-    state = TuiState()
+    state = TuiState(render_custom=render_custom)
     for message in messages:
         add_message(state, message)
     state._footer_changed = True
@@ -143,7 +147,8 @@ def add_message(state: TuiState, message: AgentMessage) -> None:
     elif isinstance(message, BranchSummaryMessage):
         state.add(NoticeItem("Returned from another branch: " + message.summary, "branch"))
     elif isinstance(message, CustomMessage) and message.display:
-        state.add(NoticeItem(user_text(message.content), "info"))
+        shown = state.render_custom(message) if state.render_custom is not None else None
+        state.add(NoticeItem(shown or user_text(message.content), "info"))
 
 
 def add_notice(state: TuiState, text: str, tone: NoticeTone = "info") -> None:

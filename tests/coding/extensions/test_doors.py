@@ -311,3 +311,19 @@ async def test_a_registered_shortcut_is_listed_and_answers(tmp_path: Path) -> No
     assert list(hooks.shortcut_list()) == [("ctrl+k", "say pressed")]
     assert await hooks.on_shortcut("ctrl+k") == "pressed"
     assert await hooks.on_shortcut("ctrl+q") is None
+
+
+async def test_a_registered_renderer_draws_its_custom_messages(tmp_path: Path) -> None:
+    path = write_extension(
+        tmp_path / "ext",
+        "draw",
+        """
+        def activate(tau):
+            tau.register_message_renderer("todo", lambda message: ["TODO", "- " + message.content])
+        """,
+    )
+    rig = make_rig(tmp_path, fake("ok"), [path])
+    hooks = rig.session.hooks
+    assert hooks is not None
+    assert hooks.render_message(CustomMessage("todo", "write tests")) == "TODO\n- write tests"
+    assert hooks.render_message(CustomMessage("other", "x")) is None

@@ -229,3 +229,14 @@ def test_message_end_without_start_still_shows_the_reply() -> None:
     apply(state, MessageEndEvent(stopped), 0.0)
     apply(state, AgentEndEvent([stopped]), 0.0)
     assert kinds(state) == ["Assistant"] and state.status == "idle"
+
+
+def test_custom_messages_use_the_renderer_when_one_draws_them() -> None:
+    from tau_agent.messages import CustomMessage
+    from tau_coding.tui.state import NoticeItem, from_messages
+
+    def render(message: CustomMessage) -> str | None:
+        return f"[{message.custom_type}] {message.content}" if message.custom_type == "todo" else None
+
+    state = from_messages([CustomMessage("todo", "write tests"), CustomMessage("note", "plain")], render)
+    assert [i.text for i in state.items if isinstance(i, NoticeItem)] == ["[todo] write tests", "plain"]
