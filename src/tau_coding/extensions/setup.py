@@ -143,7 +143,11 @@ def hooked_http_provider(host: ExtensionHost) -> Callable[[Model, str | None], M
 
 
 def builtin_commands(tau: ExtensionAPI) -> None:
-    def reload(args: str) -> str:
-        return f"Reloaded {tau.reload()} extension(s)."
+    async def reload(args: str) -> str:
+        count = tau.reload()
+        session = tau._host.session  # the fresh extensions hear session_start, as at start-up
+        if session is not None and session.hooks is not None:
+            await session.hooks.on_start()
+        return f"Reloaded {count} extension(s)."
 
     tau.register_command("reload", reload, description="unload and load every extension again")

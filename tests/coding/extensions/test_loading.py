@@ -89,17 +89,24 @@ async def test_reload_picks_up_new_code_and_forgets_old_registrations(tmp_path: 
     """,
     )
     rig = make_rig(tmp_path, fake("ok"), [ext])
+    started = tmp_path / "started.txt"
     write_extension(
         tmp_path / "ext",
         "live",
-        """
+        f"""
+        def note(event):
+            with open({str(started)!r}, "a") as handle:
+                handle.write("started\\n")
+
         def activate(tau):
             tau.register_command("v2", lambda args: "two")
+            tau.on("session_start", note)
     """,
     )
     events = await rig.run("/reload")
     assert getattr(events[0], "text", None) == "Reloaded 1 extension(s)."
     assert "v1" not in rig.host.registry.commands and "v2" in rig.host.registry.commands
+    assert started.read_text() == "started\n"  # the reloaded code hears session_start
 
 
 async def test_the_first_of_two_extensions_with_one_name_wins(tmp_path: Path) -> None:
