@@ -24,6 +24,8 @@ def main(argv: list[str] | None = None) -> int:
     from tau_coding.cli_dispatch import dispatch
 
     parser = build_parser()
+    if "-h" in argv or "--help" in argv:
+        return _help(parser, argv)
     args, unknown = parser.parse_known_args(argv)  # unknown: maybe flags that extensions declare
     bad = [word for word in unknown if not word.startswith("--")]
     if bad or (unknown and args.no_extensions and not args.extension) or (unknown and not args.prompt):
@@ -36,3 +38,20 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (tau ... | head): not an error of the run
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
+
+
+def _help(parser: object, argv: list[str]) -> int:
+    """Tau's own flags, then those the user's extensions add.
+
+    ``parser`` is an argparse parser, typed loosely: argparse is not imported at module level.
+    """
+    from tau_coding.extension_help import extension_flags_help
+
+    args, _ = parser.parse_known_args([a for a in argv if a not in ("-h", "--help")])  # type: ignore[attr-defined]
+    parser.print_help()  # type: ignore[attr-defined]
+    sys.stdout.write(
+        extension_flags_help(
+            args.extension or (), no_extensions=args.no_extensions, trust_project=args.trust_project
+        )
+    )
+    return EXIT_OK

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 from tau_coding import __version__
 
@@ -63,3 +65,25 @@ def test_missing_attachment_is_one_line() -> None:
 def test_no_prompt_is_a_usage_error() -> None:
     out = tau("-p")
     assert out.returncode == 2 and out.stderr.startswith("tau: no prompt given")
+
+
+def test_help_lists_the_flags_extensions_add(tmp_path: Path) -> None:
+    ext = tmp_path / "flags.py"
+    ext.write_text(
+        "def activate(tau):\n"
+        "    tau.register_flag('dry-run', description='show what would change')\n"
+        "    tau.register_flag('ticket', kind='str', description='link the work to a ticket')\n"
+    )
+    env = {**os.environ, "HOME": str(tmp_path), "TAU_HOME": str(tmp_path / ".tau")}
+    out = subprocess.run(
+        [sys.executable, "-m", "tau_coding", "--help", "-e", str(ext)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+        cwd=tmp_path,
+    )
+    assert out.returncode == 0 and "--print" in out.stdout
+    section = out.stdout.split("extension flags:", 1)[1]
+    assert "--dry-run" in section and "show what would change (flags)" in section
+    assert "--ticket=VALUE" in section
