@@ -80,7 +80,8 @@ def _options(args: Any) -> Any:
 
 
 def _warn(message: str) -> None:
-    sys.stderr.write(f"tau: warning: {message}\n")
+    labelled = message.startswith(("warning: ", "error: "))  # a Diagnostic already says which
+    sys.stderr.write(f"tau: {message}\n" if labelled else f"tau: warning: {message}\n")
 
 
 def _rpc_mode(args: Any) -> int:

@@ -101,7 +101,7 @@ def load_models(paths: TauPaths, warn: Callable[[str], object]) -> ModelsConfig:
         return ModelsConfig(builtins, {}, [])
     config = load_models_config(data, builtins)
     for error in config.errors:
-        warn(f"{paths.models_file}: {error}")
+        warn(f"{paths.models_file}: {error.removeprefix('models.json: ')}")
     return config
 
 
