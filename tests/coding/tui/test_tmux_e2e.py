@@ -50,6 +50,13 @@ class Tmux:
         subprocess.run(["tmux", "-S", self.socket, "kill-server"], capture_output=True, timeout=10)
 
 
+def _point_at(home: Path, url: str) -> None:
+    """Give ``home``'s Tau one model, ``local/m``, served by the local scripted server at ``url``."""
+    (home / ".tau").mkdir(parents=True)
+    provider = {"baseUrl": url, "api": API, "apiKey": "k", "models": [{"id": "m"}]}
+    (home / ".tau" / "models.json").write_text(json.dumps({"providers": {"local": provider}}))
+
+
 def _launch(tmux: Tmux, project: Path, home: Path, *args: str, env: dict[str, str] | None = None) -> None:
     env = {
         "HOME": str(home),
@@ -76,9 +83,7 @@ def test_tau_in_a_terminal_answers_runs_a_tool_quits_and_resumes(tmp_path: Path)
         ScriptedReply(text="Still 9090."),
     ]
     with ReplayServerThread([Scripted(body=sse_body(API, r)) for r in replies]) as server:
-        (home / ".tau").mkdir(parents=True)
-        provider = {"baseUrl": server.url, "api": API, "apiKey": "k", "models": [{"id": "m"}]}
-        (home / ".tau" / "models.json").write_text(json.dumps({"providers": {"local": provider}}))
+        _point_at(home, server.url)
 
         tmux = Tmux(tmp_path / "tmux.sock")
         _launch(tmux, project, home, "--model", "local/m")
@@ -120,9 +125,7 @@ def test_tau_resume_opens_the_picker_and_a_remapped_key_runs_the_editor_in_the_t
     editor.chmod(0o755)
     replies = [ScriptedReply(text="First answer."), ScriptedReply(text="Second answer.")]
     with ReplayServerThread([Scripted(body=sse_body(API, r)) for r in replies]) as server:
-        (home / ".tau").mkdir(parents=True)
-        provider = {"baseUrl": server.url, "api": API, "apiKey": "k", "models": [{"id": "m"}]}
-        (home / ".tau" / "models.json").write_text(json.dumps({"providers": {"local": provider}}))
+        _point_at(home, server.url)
 
         tmux = Tmux(tmp_path / "tmux.sock")
         _launch(tmux, project, home, "--model", "local/m")
@@ -172,9 +175,7 @@ def test_an_extensions_confirm_dialog_is_answered_in_the_terminal(tmp_path: Path
         ScriptedReply(text="Cleaned up."),
     ]
     with ReplayServerThread([Scripted(body=sse_body(API, r)) for r in replies]) as server:
-        (home / ".tau").mkdir(parents=True)
-        provider = {"baseUrl": server.url, "api": API, "apiKey": "k", "models": [{"id": "m"}]}
-        (home / ".tau" / "models.json").write_text(json.dumps({"providers": {"local": provider}}))
+        _point_at(home, server.url)
         tmux = Tmux(tmp_path / "tmux.sock")
         _launch(tmux, project, home, "--model", "local/m", "-e", str(gate))
         try:
