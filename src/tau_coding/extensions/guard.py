@@ -16,9 +16,13 @@ import asyncio
 import inspect
 import queue
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tau_coding.extensions.ui import DialogClock
 
 _Job = tuple[Callable[..., Any], tuple[Any, ...], "Future[Any]"]
 
@@ -35,10 +39,15 @@ class Guard:
     """Runs one extension's handlers with a time limit; see the module docstring."""
 
     def __init__(
-        self, owner: str, timeout: float, on_background_failure: Callable[[HandlerFailure], None]
+        self,
+        owner: str,
+        timeout: float,
+        on_background_failure: Callable[[HandlerFailure], None],
+        dialogs: DialogClock | None = None,
     ) -> None:
         self.owner = owner
         self.timeout = timeout
+        self._dialogs = dialogs  # time a person spends in a dialog is not the handler's
         self._on_background_failure = on_background_failure
         self._jobs: queue.SimpleQueue[_Job | None] | None = None
         self._stuck: Future[Any] | None = None  # a plain-function call that outlived its limit
@@ -75,7 +84,7 @@ class Guard:
         """Await ``fn(*args)`` (sync or async) within the time limit, from async code."""
         try:
             if inspect.iscoroutinefunction(fn):
-                return await asyncio.wait_for(fn(*args), self.timeout)
+                return await self._bounded(fn(*args))
             future = self._submit(what, fn, args)
             try:
                 result = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), self.timeout)
@@ -91,6 +100,28 @@ class Guard:
             raise
         except Exception as exc:
             raise self._failure(what, exc) from exc
+
+    async def _bounded(self, work: Any) -> Any:
+        """``wait_for(work, timeout)``, except that time with a dialog open does not count."""
+        clock = self._dialogs
+        if clock is None:
+            return await asyncio.wait_for(work, self.timeout)
+        task = asyncio.ensure_future(work)
+        waited_before = clock.waited()
+        deadline = time.monotonic() + self.timeout
+        try:
+            while True:
+                remaining = deadline + (clock.waited() - waited_before) - time.monotonic()
+                if clock.open:
+                    remaining = max(remaining, 1.0)  # a person is deciding: look again later
+                if remaining <= 0:
+                    raise TimeoutError
+                done, _ = await asyncio.wait({task}, timeout=remaining)
+                if done:
+                    return task.result()
+        finally:
+            if not task.done():
+                task.cancel()
 
     def call_sync(self, what: str, fn: Callable[..., Any], *args: Any) -> Any:
         """Run a plain function within the time limit, from synchronous code.

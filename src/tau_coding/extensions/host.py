@@ -129,7 +129,8 @@ class ExtensionHost:
         find: Callable[[], Activate],
         timeout: float | None = None,
     ) -> None:
-        guard = Guard(name, timeout or self.timeout, self.report_failure)
+        clock = getattr(self.ui, "clock", None)  # a LateBoundUI: time in its dialogs is not counted
+        guard = Guard(name, timeout or self.timeout, self.report_failure, clock)
         loaded = LoadedExtension(name, origin, location, guard)
         self.extensions[name] = loaded
         api = ExtensionAPI(self, name)

@@ -89,10 +89,12 @@ class HeadlessUI:
 
 
 class LateBoundUI:
-    """Forwards to ``fallback`` until ``bind`` gives it the real bridge."""
+    """Forwards to ``fallback`` until ``bind`` gives it the real bridge; ``clock`` tracks the
+    time its dialogs stay open."""
 
     def __init__(self, fallback: UIBridge) -> None:
         self._target = fallback
+        self.clock = DialogClock()
 
     def bind(self, target: UIBridge) -> None:
         self._target = target
@@ -102,16 +104,20 @@ class LateBoundUI:
         return self._target.interactive
 
     async def select(self, title: str, options: Sequence[str], *, default: str | None = None) -> str | None:
-        return await self._target.select(title, options, default=default)
+        with self.clock:
+            return await self._target.select(title, options, default=default)
 
     async def confirm(self, title: str, message: str = "", *, default: bool = False) -> bool:
-        return await self._target.confirm(title, message, default=default)
+        with self.clock:
+            return await self._target.confirm(title, message, default=default)
 
     async def input(self, title: str, *, placeholder: str = "", default: str | None = None) -> str | None:
-        return await self._target.input(title, placeholder=placeholder, default=default)
+        with self.clock:
+            return await self._target.input(title, placeholder=placeholder, default=default)
 
     async def editor(self, title: str, text: str = "") -> str | None:
-        return await self._target.editor(title, text)
+        with self.clock:
+            return await self._target.editor(title, text)
 
     def notify(self, message: str, level: NoticeLevel = "info") -> None:
         self._target.notify(message, level)
@@ -121,3 +127,40 @@ class LateBoundUI:
 
     def set_widget(self, key: str, lines: Sequence[str] | None) -> None:
         self._target.set_widget(key, lines)
+
+
+class DialogClock:
+    """How long dialogs have kept a person deciding, so extension time limits can leave it out.
+
+    A permission gate that asks "run rm -rf build?" is not hung while the person thinks.
+    """
+
+    def __init__(self) -> None:
+        self._open = 0
+        self._since = 0.0
+        self._total = 0.0
+
+    @property
+    def open(self) -> bool:
+        return self._open > 0
+
+    def waited(self) -> float:
+        """Seconds spent with at least one dialog open, so far (the current one included)."""
+        import time
+
+        return self._total + (time.monotonic() - self._since if self._open else 0.0)
+
+    def __enter__(self) -> DialogClock:
+        import time
+
+        if self._open == 0:
+            self._since = time.monotonic()
+        self._open += 1
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        import time
+
+        self._open -= 1
+        if self._open == 0:
+            self._total += time.monotonic() - self._since
