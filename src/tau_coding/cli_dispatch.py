@@ -101,6 +101,7 @@ def _rpc_mode(args: Any) -> int:
         control = open_controlled_session(_options(args), os.environ, Path.cwd(), warn=_warn, ui=ui)
     except ConfigurationError as exc:
         return _fail(str(exc))
+    control.session.input_source = "rpc"
     return asyncio.run(run_rpc(control, protect_stdout(), ui))
 
 
@@ -122,6 +123,7 @@ def _interactive_mode(args: Any) -> int:
         control = open_controlled_session(_options(args), os.environ, cwd, warn=_warn, ui=ui)
     except ConfigurationError as exc:
         return _fail(str(exc))
+    control.session.input_source = "interactive"
     settings = load_settings(paths.user_settings, paths.project_settings)[0]
     scoped = settings.get("enabledModels") or []
     port = CodingSessionPort(

@@ -76,6 +76,8 @@ class CodingSession:
         self._pending: list[SessionEvent] = []
         self._retrying: RetryNotice | None = None
         self._deferred: list[AgentMessage] = []  # user shell commands that ran during a run
+        # Which frontend types the prompts, for extensions' input handlers (the mode sets it).
+        self.input_source: Literal["interactive", "print", "rpc", "extension"] = "print"
         self.hooks: SessionHooks | None = None  # extensions and shell hooks (set by the composition root)
         self._hooks_started = False
         state = log.state()

@@ -54,6 +54,7 @@ def open_controlled_session(
         )
         adjust(fresh)
         scratch = fresh.log
+        fresh.input_source = old.input_source
         fresh.harness.steering_mode = old.harness.steering_mode
         fresh.harness.follow_up_mode = old.harness.follow_up_mode
         fresh.use_log(old.log)

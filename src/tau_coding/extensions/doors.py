@@ -202,7 +202,12 @@ class ExtensionDoors:
         current_images = list(images)
         for owner, handler in self._handlers("input"):
             try:
-                decision = await self._call(owner, "input handler", handler, InputEvent(text, current_images))
+                decision = await self._call(
+                    owner,
+                    "input handler",
+                    handler,
+                    InputEvent(text, current_images, self.session.input_source),
+                )
             except HandlerFailure as failure:
                 self.host.report_failure(failure)
                 continue

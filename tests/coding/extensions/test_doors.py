@@ -327,3 +327,24 @@ async def test_a_registered_renderer_draws_its_custom_messages(tmp_path: Path) -
     assert hooks is not None
     assert hooks.render_message(CustomMessage("todo", "write tests")) == "TODO\n- write tests"
     assert hooks.render_message(CustomMessage("other", "x")) is None
+
+
+async def test_input_handlers_are_told_which_frontend_typed_the_prompt(tmp_path: Path) -> None:
+    seen = tmp_path / "sources.txt"
+    path = write_extension(
+        tmp_path / "ext",
+        "where",
+        f"""
+        def note(event):
+            with open({str(seen)!r}, "a") as handle:
+                handle.write(event.source + "\\n")
+
+        def activate(tau):
+            tau.on("input", note)
+        """,
+    )
+    rig = make_rig(tmp_path, fake("one", "two"), [path])
+    await rig.run("first")
+    rig.session.input_source = "rpc"
+    await rig.run("second")
+    assert seen.read_text().splitlines() == ["print", "rpc"]
