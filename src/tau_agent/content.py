@@ -1,9 +1,10 @@
 """Content blocks: the ordered parts of a message.
 
-Text and thinking blocks grow by appending deltas while a reply streams. They keep their
+Text and thinking blocks grow by appending deltas while a reply streams. They keep the
 pieces in a list and join them only when somebody reads ``text``/``thinking``, so a stream
 of N deltas costs O(N) in total however often it is appended to, and a consumer that reads
 the whole text after every delta pays for that reading itself (rule 8 of architecture.md).
+A block that is not streaming holds a plain string (session replay builds many of them).
 """
 
 from __future__ import annotations
@@ -12,53 +13,34 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
 
-class _Growing:
-    """A string built from appended pieces; joined lazily, at most once per read burst."""
-
-    __slots__ = ("_parts",)
-
-    def __init__(self, value: str) -> None:
-        self._parts: list[str] = [value] if value else []
-
-    def get(self) -> str:
-        parts = self._parts
-        if len(parts) == 1:
-            return parts[0]
-        if not parts:
-            return ""
-        joined = "".join(parts)
-        self._parts = [joined]
-        return joined
-
-    def set(self, value: str) -> None:
-        self._parts = [value] if value else []
-
-    def append(self, delta: str) -> None:
-        if delta:
-            self._parts.append(delta)
-
-
 class TextContent:
     """Visible text. ``text_signature`` is opaque provider metadata kept for replay."""
 
-    __slots__ = ("_text", "text_signature")
+    __slots__ = ("_pieces", "_text", "text_signature")
     type: Literal["text"] = "text"
 
     def __init__(self, text: str = "", text_signature: str | None = None) -> None:
-        self._text = _Growing(text)
+        self._text = text
+        self._pieces: list[str] | None = None  # only while streaming
         self.text_signature = text_signature
 
     @property
     def text(self) -> str:
-        return self._text.get()
+        if self._pieces is not None:
+            self._text = self._text + "".join(self._pieces)
+            self._pieces = None
+        return self._text
 
     @text.setter
     def text(self, value: str) -> None:
-        self._text.set(value)
+        self._text, self._pieces = value, None
 
     def append(self, delta: str) -> None:
         """Add a streamed piece in O(1)."""
-        self._text.append(delta)
+        if self._pieces is None:
+            self._pieces = [delta]
+        else:
+            self._pieces.append(delta)
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -76,27 +58,34 @@ class TextContent:
 class ThinkingContent:
     """Model reasoning. ``redacted`` blocks carry only an encrypted ``thinking_signature``."""
 
-    __slots__ = ("_thinking", "redacted", "thinking_signature")
+    __slots__ = ("_pieces", "_thinking", "redacted", "thinking_signature")
     type: Literal["thinking"] = "thinking"
 
     def __init__(
         self, thinking: str = "", thinking_signature: str | None = None, redacted: bool = False
     ) -> None:
-        self._thinking = _Growing(thinking)
+        self._thinking = thinking
+        self._pieces: list[str] | None = None  # only while streaming
         self.thinking_signature = thinking_signature
         self.redacted = redacted
 
     @property
     def thinking(self) -> str:
-        return self._thinking.get()
+        if self._pieces is not None:
+            self._thinking = self._thinking + "".join(self._pieces)
+            self._pieces = None
+        return self._thinking
 
     @thinking.setter
     def thinking(self, value: str) -> None:
-        self._thinking.set(value)
+        self._thinking, self._pieces = value, None
 
     def append(self, delta: str) -> None:
         """Add a streamed piece in O(1)."""
-        self._thinking.append(delta)
+        if self._pieces is None:
+            self._pieces = [delta]
+        else:
+            self._pieces.append(delta)
 
     def __eq__(self, other: object) -> bool:
         return (
