@@ -67,7 +67,7 @@ class AgentHarness:
         self._current_signal: CancellationToken | None = None
         self._steering_queue: list[AgentMessage] = []
         self._follow_up_queue: list[AgentMessage] = []
-        self._listeners: list[Listener] = []
+        self._listeners: tuple[Listener, ...] = ()  # replaced, never changed: safe to iterate
         self._repaired_upto = 0  # the record before this index has no dangling tool call
 
     # -- state ------------------------------------------------------------------------------
@@ -98,11 +98,10 @@ class AgentHarness:
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call ``listener`` with every event of every run; returns an unsubscribe function."""
-        self._listeners.append(listener)
+        self._listeners = (*self._listeners, listener)
 
         def unsubscribe() -> None:
-            if listener in self._listeners:
-                self._listeners.remove(listener)
+            self._listeners = tuple(item for item in self._listeners if item is not listener)
 
         return unsubscribe
 
@@ -191,7 +190,7 @@ class AgentHarness:
             loop = run_agent_loop(prompts, self._messages, self._config(), signal)
             async with aclosing(loop) as events:
                 async for event in events:
-                    for listener in list(self._listeners):
+                    for listener in self._listeners:
                         listener(event)
                     yield event
         finally:

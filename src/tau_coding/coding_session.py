@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from tau_agent.cancellation import CancellationToken
 from tau_agent.content import ImageContent, TextContent
-from tau_agent.events import AgentEvent, MessageEndEvent, MessageUpdateEvent
+from tau_agent.events import AgentEvent, MessageEndEvent
 from tau_agent.harness import AgentBusyError, AgentHarness, QueueMode
 from tau_agent.messages import AgentMessage, AssistantMessage, BashExecutionMessage, UserMessage
 from tau_agent.provider import ModelProvider, RetryNotice, StreamOptions, ThinkingLevel
@@ -72,7 +72,7 @@ class CodingSession:
         self._model = model
         self._provider_factory = provider_factory
         self._tool_settings = tool_settings or ToolSettings()
-        self._listeners: list[SessionListener] = []
+        self._listeners: tuple[SessionListener, ...] = ()
         self._pending: list[SessionEvent] = []
         self._retrying: RetryNotice | None = None
         self._deferred: list[AgentMessage] = []  # user shell commands that ran during a run
@@ -135,8 +135,12 @@ class CodingSession:
 
     def subscribe(self, listener: SessionListener) -> Callable[[], None]:
         """Call ``listener`` with every event of every prompt, in order, as it happens."""
-        self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+        self._listeners = (*self._listeners, listener)
+
+        def unsubscribe() -> None:
+            self._listeners = tuple(item for item in self._listeners if item is not listener)
+
+        return unsubscribe
 
     # -- prompting ----------------------------------------------------------------------------
 
@@ -252,19 +256,18 @@ class CodingSession:
                     self.log.append_message(event.message)  # persist before announcing
                     if isinstance(event.message, AssistantMessage) and self._retrying is not None:
                         yield self._announce(self._retry_end(event.message))
-                elif isinstance(event, MessageUpdateEvent) and self._retrying is not None:
-                    for pending in self._take_pending():
-                        yield pending
                 yield self._announce(event)
         for pending in self._take_pending():
             yield pending
 
     def _announce(self, event: SessionEvent) -> SessionEvent:
-        for listener in list(self._listeners):
+        for listener in self._listeners:  # a tuple, replaced (not changed) on (un)subscribe
             listener(event)
         return event
 
-    def _take_pending(self) -> list[SessionEvent]:
+    def _take_pending(self) -> Sequence[SessionEvent]:
+        if not self._pending:  # the usual case, once per streamed delta: allocate nothing
+            return ()
         pending, self._pending = self._pending, []
         return pending
 
