@@ -11,27 +11,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tau_agent.content import ImageContent
+from tau_coding.tools.filetype import image_mime
 
-_IMAGE_MAGIC = {
-    b"\x89PNG\r\n\x1a\n": "image/png",
-    b"\xff\xd8\xff": "image/jpeg",
-    b"GIF87a": "image/gif",
-    b"GIF89a": "image/gif",
-}
 MAX_ATTACHMENT_BYTES = 5 * 1024 * 1024
 
 
 class PromptInputError(ValueError):
     """An ``@file`` cannot be attached; the message says which and why."""
-
-
-def _image_type(data: bytes) -> str | None:
-    for magic, mime in _IMAGE_MAGIC.items():
-        if data.startswith(magic):
-            return mime
-    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
-        return "image/webp"
-    return None
 
 
 def build_prompt(words: Sequence[str], stdin_text: str | None, cwd: Path) -> tuple[str, list[ImageContent]]:
@@ -52,7 +38,7 @@ def build_prompt(words: Sequence[str], stdin_text: str | None, cwd: Path) -> tup
                 raise PromptInputError(f"cannot attach {word[1:]}: {exc.strerror}") from exc
             if len(data) > MAX_ATTACHMENT_BYTES:
                 raise PromptInputError(f"cannot attach {word[1:]}: larger than 5 MB")
-            mime = _image_type(data)
+            mime = image_mime(data[:16])
             if mime is not None:
                 images.append(ImageContent(base64.b64encode(data).decode("ascii"), mime))
                 continue
