@@ -1,28 +1,17 @@
 """Where sessions live: ``<TAU_HOME>/sessions/--<cwd>--/<timestamp>_<uuid>.jsonl`` (Pi's layout).
 
-Pure functions of their arguments; the one place that looks at the environment is
-``tau_home``, and it is handed the mapping to look in.
+Pure functions of their arguments; where TAU_HOME itself is comes from
+``tau_coding.config.paths.TauPaths``.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from pathlib import Path
 
 from tau_agent.session.entries import SessionHeader
 
 _SEPARATORS = re.compile(r"[/\\:]")
-
-
-def tau_home(environ: Mapping[str, str], home: Path) -> Path:
-    """``$TAU_HOME`` if set and not empty, else ``<home>/.tau``."""
-    value = environ.get("TAU_HOME", "")
-    return Path(value).expanduser() if value else home / ".tau"
-
-
-def sessions_root(tau_home_dir: Path) -> Path:
-    return tau_home_dir / "sessions"
 
 
 def cwd_dir_name(cwd: str) -> str:
@@ -42,4 +31,4 @@ def session_file_name(header: SessionHeader) -> str:
     return f"{stamp}_{header.id}.jsonl"
 
 
-__all__ = ["cwd_dir_name", "session_dir", "session_file_name", "sessions_root", "tau_home"]
+__all__ = ["cwd_dir_name", "session_dir", "session_file_name"]

@@ -3,7 +3,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from tau_agent.session.entries import SessionHeader
-from tau_coding.sessions.paths import cwd_dir_name, session_dir, session_file_name, sessions_root, tau_home
+from tau_coding.config.paths import TauPaths
+from tau_coding.sessions.paths import cwd_dir_name, session_dir, session_file_name
 
 
 def test_cwd_folder_names_follow_pis_rule() -> None:
@@ -20,7 +21,11 @@ def test_session_file_names_are_the_header_time_and_id() -> None:
 
 
 def test_tau_home_comes_from_the_given_environment_or_the_home_folder(tmp_path: Path) -> None:
-    assert tau_home({}, tmp_path) == tmp_path / ".tau"
-    assert tau_home({"TAU_HOME": ""}, tmp_path) == tmp_path / ".tau"
-    assert tau_home({"TAU_HOME": str(tmp_path / "x")}, tmp_path) == tmp_path / "x"
-    assert session_dir(sessions_root(tmp_path), "/a/b") == tmp_path / "sessions" / "--a-b--"
+    def home(environ: dict[str, str]) -> Path:
+        return TauPaths.from_env({"HOME": str(tmp_path), **environ}, tmp_path).tau_home
+
+    assert home({}) == tmp_path / ".tau"
+    assert home({"TAU_HOME": ""}) == tmp_path / ".tau"
+    assert home({"TAU_HOME": str(tmp_path / "x")}) == tmp_path / "x"
+    sessions = TauPaths.from_env({"HOME": str(tmp_path)}, tmp_path).sessions_dir
+    assert session_dir(sessions, "/a/b") == tmp_path / ".tau" / "sessions" / "--a-b--"
