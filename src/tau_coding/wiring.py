@@ -9,7 +9,6 @@ file. Every configuration problem is a ``ConfigurationError`` with one line for 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -29,7 +28,8 @@ from tau_coding.compaction.settings import CompactionSettings
 from tau_coding.config.auth import AuthError, AuthStore, KeyResolver, missing_key_message, resolve_api_key
 from tau_coding.config.model_resolve import ModelNotFoundError, resolve_model
 from tau_coding.config.paths import TauPaths
-from tau_coding.config.settings import Settings, load_settings
+from tau_coding.config.settings import Settings, load_settings, read_json_object
+from tau_coding.diagnostics import Diagnostic
 from tau_coding.extensions.presence import maybe_build_host
 from tau_coding.resources.loader import load_resources
 from tau_coding.sessions.manager import SessionManager, SessionNotFoundError
@@ -87,17 +87,11 @@ class Options:
 def load_models(paths: TauPaths, warn: Callable[[str], object]) -> ModelsConfig:
     """Built-in models plus the user's models.json; bad entries are warnings, not failures."""
     builtins = builtin_models()
-    try:
-        text = paths.models_file.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return ModelsConfig(builtins, {}, [])
-    except (OSError, UnicodeDecodeError) as exc:
-        warn(f"{paths.models_file}: cannot read: {exc}")
-        return ModelsConfig(builtins, {}, [])
-    try:
-        data = json.loads(text) if text.strip() else {}
-    except json.JSONDecodeError as exc:
-        warn(f"{paths.models_file}: invalid JSON at line {exc.lineno} column {exc.colno}; ignored")
+    problems: list[Diagnostic] = []
+    data = read_json_object(paths.models_file, problems)
+    for problem in problems:
+        warn(str(problem))
+    if not data:
         return ModelsConfig(builtins, {}, [])
     config = load_models_config(data, builtins)
     for error in config.errors:
