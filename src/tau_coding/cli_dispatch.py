@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from tau_coding.cli import EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE
+from tau_coding.diagnostics import warning_line
 
 
 def _fail(message: str) -> int:
@@ -80,8 +81,7 @@ def _options(args: Any) -> Any:
 
 
 def _warn(message: str) -> None:
-    labelled = message.startswith(("warning: ", "error: "))  # a Diagnostic already says which
-    sys.stderr.write(f"tau: {message}\n" if labelled else f"tau: warning: {message}\n")
+    sys.stderr.write(warning_line(message))
 
 
 def _rpc_mode(args: Any) -> int:

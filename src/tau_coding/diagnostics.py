@@ -22,3 +22,9 @@ class Diagnostic:
 
     def __str__(self) -> str:
         return f"{self.severity}: {self.source}: {self.message}"
+
+
+def warning_line(message: str) -> str:
+    """``message`` as one stderr line: a Diagnostic already says warning or error."""
+    labelled = message.startswith(("warning: ", "error: "))
+    return f"tau: {message}\n" if labelled else f"tau: warning: {message}\n"

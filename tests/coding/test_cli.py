@@ -87,3 +87,20 @@ def test_help_lists_the_flags_extensions_add(tmp_path: Path) -> None:
     section = out.stdout.split("extension flags:", 1)[1]
     assert "--dry-run" in section and "show what would change (flags)" in section
     assert "--ticket=VALUE" in section
+
+
+def test_a_broken_models_json_is_one_labelled_line_and_the_catalogue_still_lists(tmp_path: Path) -> None:
+    (tmp_path / ".tau").mkdir()
+    (tmp_path / ".tau" / "models.json").write_text("{broken")
+    env = {**os.environ, "HOME": str(tmp_path), "TAU_HOME": str(tmp_path / ".tau")}
+    out = subprocess.run(
+        [sys.executable, "-m", "tau_coding", "--list-models", "sonnet"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+        cwd=tmp_path,
+    )
+    assert out.returncode == 0 and "anthropic/claude-sonnet-4-5" in out.stdout
+    assert out.stderr.startswith("tau: error: ") and "warning: error" not in out.stderr
+    assert out.stderr.count("\n") == 1 and "invalid JSON at line 1 column 2" in out.stderr

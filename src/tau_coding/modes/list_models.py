@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TextIO
 
 from tau_coding.config.paths import TauPaths
+from tau_coding.diagnostics import warning_line
 
 
 def _tokens(n: int) -> str:
@@ -17,7 +18,7 @@ def list_models(pattern: str, environ: Mapping[str, str], cwd: Path, out: TextIO
     from tau_coding.wiring import load_models
 
     paths = TauPaths.from_env(environ, cwd)
-    config = load_models(paths, lambda m: err.write(f"tau: warning: {m}\n"))
+    config = load_models(paths, lambda m: err.write(warning_line(m)))
     needle = pattern.lower()
     rows = [
         m
