@@ -115,7 +115,7 @@ class SessionControl:
         out = []
         for entry in self.session.log.path():
             if isinstance(entry, MessageEntry):
-                message = entry.try_message()
+                message = entry.message
                 if isinstance(message, UserMessage):
                     out.append(ForkMessage(entry.id, user_text(message)))
         return out
@@ -125,7 +125,7 @@ class SessionControl:
         message's text so a frontend can put it back in the editor for the user to change."""
         self._ensure_idle("fork")
         entry = self.session.log.tree.get(entry_id)
-        message = entry.try_message() if isinstance(entry, MessageEntry) else None
+        message = entry.message if isinstance(entry, MessageEntry) else None
         if entry is None or not isinstance(message, UserMessage):
             raise ControlError(f"no user message with entry id {entry_id!r} in this session")
         log = self.session.log

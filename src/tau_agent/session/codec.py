@@ -12,7 +12,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from tau_agent.content import ImageContent, TextContent
-from tau_agent.messages import AgentMessage
 from tau_agent.session.entries import (
     BranchSummaryEntry,
     CompactionEntry,
@@ -27,7 +26,6 @@ from tau_agent.session.entries import (
     ThinkingLevelChangeEntry,
     UnknownEntry,
 )
-from tau_agent.session.fastjson import loads
 from tau_agent.wire import WireError, block_from_dict, block_to_dict, message_from_dict, message_to_dict
 
 Json = dict[str, Any]
@@ -100,9 +98,6 @@ def entry_to_dict(entry: SessionEntry) -> Json:
     """The JSON object of one entry, keys in Pi's order (type, id, parentId, timestamp, ...)."""
     if isinstance(entry, UnknownEntry):
         return dict(entry.raw)
-    if isinstance(entry, MessageEntry) and entry.raw_line is not None:
-        data: Json = loads(entry.raw_line)  # still as read: every field kept as it was
-        return data
     out: Json = {
         "type": entry.type,
         "id": entry.id,
@@ -196,23 +191,6 @@ def entry_from_dict(data: Any) -> SessionEntry:
         raise CodecError(f"{kind} entry {eid}: {exc}") from None
 
 
-def decode_deferred_message(entry: MessageEntry, raw: bytes) -> AgentMessage:
-    """The message of a deferred message entry's line; sets ``entry.extra``. Raises CodecError."""
-    try:
-        data = loads(raw)
-    except ValueError:
-        raise CodecError(f"message entry {entry.id}: the line is not valid JSON") from None
-    if not isinstance(data, dict):
-        raise CodecError(f"message entry {entry.id}: the line is not an object")
-    if len(data) > 5:
-        known = _KNOWN["message"]
-        entry.extra = {k: v for k, v in data.items() if k not in known} or None
-    try:
-        return message_from_dict(data.get("message"))
-    except WireError as exc:
-        raise CodecError(f"message entry {entry.id}: {exc}") from None
-
-
 def _decode_kind(kind: str, data: Json, base: Json) -> SessionEntry:
     if kind == "message":
         return MessageEntry(**base, message=message_from_dict(data.get("message")))
@@ -272,7 +250,6 @@ def _decode_kind(kind: str, data: Json, base: Json) -> SessionEntry:
 
 __all__ = [
     "CodecError",
-    "decode_deferred_message",
     "entry_from_dict",
     "entry_to_dict",
     "header_from_dict",

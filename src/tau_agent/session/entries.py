@@ -93,13 +93,12 @@ class _EntryBase:
 class MessageEntry:
     """A finished message on the record.
 
-    An entry loaded from a file may hold its line undecoded until ``message`` is first
-    read (``deferred``): opening a long session then costs only the tree, and a replay
-    decodes just the messages on the path it needs. A deferred line that turns out not to
-    decode raises CodecError from ``message``; ``try_message`` returns None instead.
+    An entry read from a file may hold its message still in the reader's form (``deferred``)
+    until ``message`` is first read: opening a long session then costs only the tree, and
+    a replay builds just the messages on the path it needs.
     """
 
-    __slots__ = ("_decode", "_message", "_raw", "extra", "id", "parent_id", "timestamp")
+    __slots__ = ("_decode", "_message", "_source", "extra", "id", "parent_id", "timestamp")
     type: ClassVar[str] = "message"
 
     def __init__(
@@ -116,8 +115,8 @@ class MessageEntry:
         self.timestamp = iso_now() if timestamp is None else timestamp
         self.extra = extra
         self._message: AgentMessage | None = message
-        self._raw: bytes | None = None
-        self._decode: Callable[[MessageEntry, bytes], AgentMessage] | None = None
+        self._source: Any = None
+        self._decode: Callable[[MessageEntry, Any], AgentMessage] | None = None
 
     @classmethod
     def deferred(
@@ -125,17 +124,17 @@ class MessageEntry:
         id: str,
         parent_id: str | None,
         timestamp: str,
-        raw: bytes,
-        decode: Callable[[MessageEntry, bytes], AgentMessage],
+        source: Any,
+        decode: Callable[[MessageEntry, Any], AgentMessage],
     ) -> MessageEntry:
-        """An entry whose ``raw`` line (without newline) ``decode`` turns into its message later."""
+        """An entry whose message ``decode(entry, source)`` builds when first read; it must not fail."""
         entry = cls.__new__(cls)
         entry.id = id
         entry.parent_id = parent_id
         entry.timestamp = timestamp
         entry.extra = None
         entry._message = None
-        entry._raw = raw
+        entry._source = source
         entry._decode = decode
         return entry
 
@@ -143,21 +142,10 @@ class MessageEntry:
     def message(self) -> AgentMessage:
         message = self._message
         if message is None:
-            assert self._raw is not None and self._decode is not None
-            message = self._message = self._decode(self, self._raw)
-            self._raw = None
+            assert self._decode is not None
+            message = self._message = self._decode(self, self._source)
+            self._source = None
         return message
-
-    @property
-    def raw_line(self) -> bytes | None:
-        """The line as read from the file, while it has not been decoded."""
-        return self._raw
-
-    def try_message(self) -> AgentMessage | None:
-        try:
-            return self.message
-        except ValueError:
-            return None
 
     def __eq__(self, other: object) -> bool:
         return (

@@ -51,11 +51,7 @@ def encode_line(value: dict[str, Any]) -> bytes:
 
 
 def encode_entry(entry: SessionEntry) -> bytes:
-    """An entry's line; a message entry still undecoded since it was read is copied as it was."""
-    if isinstance(entry, MessageEntry):
-        raw = entry.raw_line
-        if raw is not None:
-            return raw + b"\n"
+    """An entry's line."""
     return dumps_line(entry_to_dict(entry))
 
 

@@ -85,7 +85,9 @@ class SessionLog:
 
     def state(self) -> SessionState:
         """Replay at the current leaf."""
-        return SessionState.from_entries(self.storage.entries, self._leaf, self.tree)
+        return SessionState.from_entries(
+            self.storage.entries, self._leaf, self.tree, (self._labels, self._name)
+        )
 
     # -- writing ------------------------------------------------------------------------------
 

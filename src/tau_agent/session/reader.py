@@ -10,18 +10,12 @@ v1 and v2 formats are migrated to v3 in memory (``migrated_from`` says from whic
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from tau_agent.session.bulk import gc_paused
-from tau_agent.session.codec import (
-    CodecError,
-    decode_deferred_message,
-    entry_from_dict,
-    header_from_dict,
-)
-from tau_agent.session.entries import CURRENT_VERSION, MessageEntry, SessionEntry, SessionHeader
+from tau_agent.session.codec import CodecError, entry_from_dict, header_from_dict
+from tau_agent.session.entries import CURRENT_VERSION, SessionEntry, SessionHeader
 from tau_agent.session.fastjson import loads
 from tau_agent.session.migrate import migrate
 
@@ -56,55 +50,68 @@ def read_session(data: bytes, name: str = "session") -> LoadedSession:
 def _read_session(data: bytes, name: str) -> LoadedSession:
     good_size = data.rfind(b"\n") + 1
     loaded = LoadedSession(header=None, good_size=good_size)
-    lines = data[:good_size].split(b"\n")
-    lines.pop()  # the empty piece after the final newline
     tail = data[good_size:]
+    tail_line: bytes | None = None
     if tail.strip():
         tail_json = _loads(tail)
         if isinstance(tail_json, dict) and "type" in tail_json:
-            lines.append(tail)
+            tail_line = tail
             loaded.tail = "missing_newline"
         else:
             loaded.tail = "torn"
+            number = data.count(b"\n", 0, good_size) + 1
             loaded.warnings.append(
-                f"{name}: line {len(lines) + 1} is incomplete ({len(tail)} bytes, an interrupted write); "
+                f"{name}: line {number} is incomplete ({len(tail)} bytes, an interrupted write); "
                 "ignored, and cut off before the next write"
             )
     elif tail:
         loaded.tail = "missing_newline"
-    first = 0
-    while first < len(lines) and not lines[first].strip():
-        first += 1
-    if first == len(lines):
+    if tail_line is not None:
+        data = data[:good_size] + tail_line + b"\n"
+        good_size = len(data)
+    header_start, header_end, header_number = _first_line(data, good_size)
+    if header_start < 0:
         return loaded
-    header_json = _loads(lines[first])
+    header_json = _loads(data[header_start:header_end])
     try:
         loaded.header = header_from_dict(header_json)
     except CodecError as exc:
         raise SessionFileError(f"{name}: not a session file ({exc})") from None
     if loaded.header.version >= CURRENT_VERSION:
-        _read_entries(lines, first + 1, loaded, name)
+        _read_entries(data, header_end + 1, good_size, header_number + 1, loaded, name)
     else:
         assert isinstance(header_json, dict)
-        _read_old_entries(lines, first + 1, header_json, loaded, name)
+        lines = data[header_end + 1 : good_size].split(b"\n")
+        lines.pop()
+        _read_old_entries(lines, header_number + 1, header_json, loaded, name)
     return loaded
 
 
+def _first_line(data: bytes, end: int) -> tuple[int, int, int]:
+    """Start, end (its newline) and 1-based number of the first non-blank line; start -1 if none."""
+    start, number = 0, 1
+    while start < end:
+        stop = data.index(b"\n", start)
+        if data[start:stop].strip():
+            return start, stop, number
+        start, number = stop + 1, number + 1
+    return -1, -1, 0
+
+
 def _read_old_entries(
-    lines: list[bytes], start: int, header_json: dict[str, Any], loaded: LoadedSession, name: str
+    lines: list[bytes], first_number: int, header_json: dict[str, Any], loaded: LoadedSession, name: str
 ) -> None:
     """v1/v2 entries: all parsed first, since migration works on the whole file."""
     warnings = loaded.warnings
     dicts: list[tuple[int, dict[str, Any]]] = []
-    for number in range(start, len(lines)):
-        raw = lines[number]
+    for number, raw in enumerate(lines, first_number):
         value = _loads(raw)
         if value is _BAD:
-            value = _salvage(raw, f"{name}: line {number + 1}", warnings)
+            value = _salvage(raw, f"{name}: line {number}", warnings)
         if isinstance(value, dict):
-            dicts.append((number + 1, value))
+            dicts.append((number, value))
         elif value is not _BAD or raw.strip():
-            warnings.append(f"{name}: line {number + 1} is not a JSON object; skipped")
+            warnings.append(f"{name}: line {number} is not a JSON object; skipped")
     loaded.migrated_from = migrate(header_json, [d for _, d in dicts])
     assert loaded.header is not None
     loaded.header.version = CURRENT_VERSION
@@ -124,50 +131,67 @@ def _read_old_entries(
 
 
 _BAD = object()
-# The start of a message line as Tau and Pi write it; such a line's message is decoded lazily.
-_MESSAGE_PREFIX = re.compile(
-    rb'\{"type":"message","id":"([^"\\]+)","parentId":(?:null|"([^"\\]+)"),"timestamp":"([^"\\]*)","message":\{'
-)
+_CHUNK = 1 << 20
+"""Bytes of lines decoded in one batch: big enough that per-call overhead vanishes, small
+enough that a line the fast path refuses sends only its own batch down the careful path."""
 
 
-def _read_entries(lines: list[bytes], start: int, loaded: LoadedSession, name: str) -> None:
-    """v3 entries: message lines in the usual shape become deferred entries (only their ids
-    are read now); everything else is parsed and decoded at once."""
+def _read_entries(
+    data: bytes, start: int, end: int, first_number: int, loaded: LoadedSession, name: str
+) -> None:
+    """v3 entries from ``data[start:end]`` (whole lines), batch by batch on the fast path
+    (fast_decode.py); a batch it refuses is read line by line, and a line it refuses the
+    careful way. Message entries stay undecoded until their message is first read."""
+    from tau_agent.session import fast_decode  # msgspec is imported only to read a session
+
+    entries = loaded.entries
+    warnings_before = len(loaded.warnings)
+    view = memoryview(data)
+    pos = start
+    while pos < end:
+        cut = data.find(b"\n", min(pos + _CHUNK, end) - 1) + 1
+        try:
+            fast_decode.decode_lines(view[pos:cut], entries)
+        except fast_decode.DecodeError:
+            number = first_number + data.count(b"\n", start, pos)
+            _read_lines(data[pos:cut].split(b"\n")[:-1], number, loaded, name)
+        pos = cut
+    if len({entry.id for entry in entries}) != len(entries):
+        entries.clear()  # rare: read again line by line to say which lines repeat an id
+        del loaded.warnings[warnings_before:]
+        _read_lines(data[start:end].split(b"\n")[:-1], first_number, loaded, name, seen=set())
+
+
+def _read_lines(
+    lines: list[bytes], first_number: int, loaded: LoadedSession, name: str, seen: set[str] | None = None
+) -> None:
+    """Line by line; with ``seen``, an entry whose id came earlier is skipped with a warning."""
+    from tau_agent.session import fast_decode
+
     entries = loaded.entries
     warnings = loaded.warnings
-    seen: set[str] = set()
-    match = _MESSAGE_PREFIX.match
-    deferred = MessageEntry.deferred
-    for number in range(start, len(lines)):
-        raw = lines[number]
-        found = match(raw)
+    for number, raw in enumerate(lines, first_number):
         entry: SessionEntry
-        if found is not None and raw.endswith(b"}}"):
-            eid, parent, timestamp = found.group(1, 2, 3)
-            entry = deferred(
-                eid.decode(),
-                None if parent is None else parent.decode(),
-                timestamp.decode(),
-                raw,
-                decode_deferred_message,
-            )
-        else:
+        try:
+            entry = fast_decode.decode_line(raw)
+        except fast_decode.DecodeError:
             value = _loads(raw)
             if value is _BAD:
-                value = _salvage(raw, f"{name}: line {number + 1}", warnings)
+                value = _salvage(raw, f"{name}: line {number}", warnings)
             if not isinstance(value, dict):
                 if value is not _BAD or raw.strip():
-                    warnings.append(f"{name}: line {number + 1} is not a JSON object; skipped")
+                    warnings.append(f"{name}: line {number} is not a JSON object; skipped")
                 continue
             try:
                 entry = entry_from_dict(value)
             except CodecError as exc:
-                warnings.append(f"{name}: line {number + 1}: {exc}; skipped")
+                warnings.append(f"{name}: line {number}: {exc}; skipped")
                 continue
-        if entry.id in seen:
-            warnings.append(f"{name}: line {number + 1}: duplicate entry id {entry.id}; skipped")
-            continue
-        seen.add(entry.id)
+        if seen is not None:
+            if entry.id in seen:
+                warnings.append(f"{name}: line {number}: duplicate entry id {entry.id}; skipped")
+                continue
+            seen.add(entry.id)
         entries.append(entry)
 
 

@@ -29,7 +29,6 @@ from tau_agent.messages import (
     ToolResultMessage,
 )
 from tau_agent.session.bulk import gc_paused
-from tau_agent.session.codec import CodecError
 from tau_agent.session.entries import (
     BranchSummaryEntry,
     CompactionEntry,
@@ -69,7 +68,6 @@ class SessionState:
     labels: dict[str, str] = field(default_factory=dict)
     name: str | None = None
     repaired_tool_calls: int = 0
-    warnings: list[str] = field(default_factory=list)
 
     @classmethod
     def from_entries(
@@ -77,29 +75,35 @@ class SessionState:
         entries: Sequence[SessionEntry],
         leaf_id: str | object | None = _LAST,
         tree: SessionTree | None = None,
+        labels_and_name: tuple[dict[str, str], str | None] | None = None,
     ) -> SessionState:
         """Replay ``entries`` (file order) at ``leaf_id``; by default the leaf a resume would pick.
 
-        Pass ``tree`` when one is already built for these entries to skip indexing them again.
+        Pass ``tree`` and ``labels_and_name`` (``collect_labels_and_name``) when they are
+        already known for these entries, to skip going over them again.
         """
         with gc_paused():
-            return cls._replay(entries, leaf_id, tree)
+            return cls._replay(entries, leaf_id, tree, labels_and_name)
 
     @classmethod
     def _replay(
-        cls, entries: Sequence[SessionEntry], leaf_id: str | object | None, tree: SessionTree | None
+        cls,
+        entries: Sequence[SessionEntry],
+        leaf_id: str | object | None,
+        tree: SessionTree | None,
+        labels_and_name: tuple[dict[str, str], str | None] | None,
     ) -> SessionState:
         leaf = resume_leaf(entries) if leaf_id is _LAST else leaf_id
         assert leaf is None or isinstance(leaf, str)
         index = tree if tree is not None else SessionTree(entries)
         state = cls(leaf_id=leaf)
-        labels, name = collect_labels_and_name(entries)
-        state.labels = labels
-        state.name = name
+        labels, state.name = labels_and_name or collect_labels_and_name(entries)
+        state.labels = dict(labels)
         path = index.path(leaf)
         compaction_at = state._settings_from(path)
+        context = _Context(state)
         if compaction_at < 0:
-            state._take(path, 0, len(path))
+            context.take(path, 0, len(path))
         else:
             compaction = path[compaction_at]
             assert isinstance(compaction, CompactionEntry)
@@ -113,9 +117,9 @@ class SessionState:
                 (i for i in range(compaction_at) if path[i].id == compaction.first_kept_entry_id),
                 compaction_at,
             )
-            state._take(path, first_kept, compaction_at)
-            state._take(path, compaction_at + 1, len(path))
-        state.repaired_tool_calls = state._repair()
+            context.take(path, first_kept, compaction_at)
+            context.take(path, compaction_at + 1, len(path))
+        context.finish()
         return state
 
     def _settings_from(self, path: list[SessionEntry]) -> int:
@@ -126,9 +130,9 @@ class SessionState:
         model_known = thinking_known = False
         for position in range(len(path) - 1, -1, -1):
             entry = path[position]
-            if isinstance(entry, MessageEntry):
+            if type(entry) is MessageEntry:
                 if not model_known:
-                    message = entry.try_message()
+                    message = entry.message
                     if isinstance(message, AssistantMessage) and (message.provider or message.model):
                         self.model = ModelRef(message.provider, message.model)
                         model_known = True
@@ -146,82 +150,75 @@ class SessionState:
                 break
         return compaction_at
 
-    def _take(self, path: list[SessionEntry], start: int, stop: int) -> None:
-        messages = self.messages
-        ids = self.message_entry_ids
+
+class _Context:
+    """Appends a path's messages to a state, answering unanswered tool calls on the way.
+
+    A reply's tool calls are answered by the tool results right after it; when anything
+    else comes next (or nothing does), an error result is inserted there for each call
+    still without one. Done inline rather than as a second pass: this runs for every
+    message of a session being opened.
+    """
+
+    __slots__ = ("answered", "reply", "state")
+
+    def __init__(self, state: SessionState) -> None:
+        self.state = state
+        self.reply: AssistantMessage | None = (
+            None  # the latest reply with tool calls, still collecting results
+        )
+        self.answered: set[str] = set()
+
+    def take(self, path: list[SessionEntry], start: int, stop: int) -> None:
+        messages = self.state.messages
+        ids = self.state.message_entry_ids
+        reply, answered = self.reply, self.answered
         for i in range(start, stop):
             entry = path[i]
-            if isinstance(entry, MessageEntry):
-                try:
-                    messages.append(entry.message)
-                except CodecError as exc:  # a deferred line that does not decode
-                    self.warnings.append(f"{exc}; left out of the context")
-                    continue
+            message: AgentMessage
+            if type(entry) is MessageEntry:
+                message = entry.message
             elif isinstance(entry, CustomMessageEntry):
-                messages.append(
-                    CustomMessage(
-                        entry.custom_type,
-                        entry.content,
-                        entry.display,
-                        entry.details,
-                        iso_to_ms(entry.timestamp),
-                    )
+                message = CustomMessage(
+                    entry.custom_type, entry.content, entry.display, entry.details, iso_to_ms(entry.timestamp)
                 )
             elif isinstance(entry, BranchSummaryEntry) and entry.summary:
-                messages.append(
-                    BranchSummaryMessage(entry.summary, entry.from_id, iso_to_ms(entry.timestamp))
-                )
+                message = BranchSummaryMessage(entry.summary, entry.from_id, iso_to_ms(entry.timestamp))
             else:
                 continue
+            kind = type(message)
+            if reply is not None:
+                if kind is ToolResultMessage:
+                    answered.add(message.tool_call_id)  # type: ignore[union-attr]
+                else:
+                    self._answer(reply, answered)
+                    reply = None
+            messages.append(message)
             ids.append(entry.id)
+            if kind is AssistantMessage and message.tool_calls:  # type: ignore[union-attr]
+                reply, answered = message, set()  # type: ignore[assignment]
+        self.reply, self.answered = reply, answered
 
-    def _repair(self) -> int:
-        """Insert error results for unanswered tool calls. One scan; the lists are rebuilt
-        only when something is missing, which is rare."""
-        messages = self.messages
-        gaps: list[tuple[int, list[AgentMessage]]] = []  # (insert before index, results)
-        i, n = 0, len(messages)
-        while i < n:
-            message = messages[i]
-            i += 1
-            if type(message) is not AssistantMessage:
-                continue
-            calls = message.tool_calls
-            if not calls:
-                continue
-            answered: set[str] = set()
-            while i < n and isinstance(result := messages[i], ToolResultMessage):
-                answered.add(result.tool_call_id)
-                i += 1
-            missing: list[AgentMessage] = [
-                ToolResultMessage(
-                    call.id,
-                    call.name,
-                    [TextContent(INTERRUPTED_RESULT)],
-                    is_error=True,
-                    timestamp=message.timestamp,
+    def finish(self) -> None:
+        if self.reply is not None:
+            self._answer(self.reply, self.answered)
+            self.reply = None
+
+    def _answer(self, reply: AssistantMessage, answered: set[str]) -> None:
+        state = self.state
+        for call in reply.tool_calls:
+            if call.id not in answered:
+                state.messages.append(
+                    ToolResultMessage(
+                        call.id,
+                        call.name,
+                        [TextContent(INTERRUPTED_RESULT)],
+                        is_error=True,
+                        timestamp=reply.timestamp,
+                    )
                 )
-                for call in calls
-                if call.id not in answered
-            ]
-            if missing:
-                gaps.append((i, missing))
-        if not gaps:
-            return 0
-        out: list[AgentMessage] = []
-        out_ids: list[str | None] = []
-        start = 0
-        for at, missing in gaps:
-            out.extend(messages[start:at])
-            out_ids.extend(self.message_entry_ids[start:at])
-            out.extend(missing)
-            out_ids.extend([None] * len(missing))
-            start = at
-        out.extend(messages[start:])
-        out_ids.extend(self.message_entry_ids[start:])
-        self.messages = out
-        self.message_entry_ids = out_ids
-        return sum(len(missing) for _, missing in gaps)
+                state.message_entry_ids.append(None)
+                state.repaired_tool_calls += 1
 
 
 def resume_leaf(entries: Sequence[SessionEntry]) -> str | None:
@@ -239,7 +236,7 @@ def collect_labels_and_name(entries: Sequence[SessionEntry]) -> tuple[dict[str, 
     labels: dict[str, str] = {}
     name: str | None = None
     for entry in entries:
-        if isinstance(entry, MessageEntry):
+        if type(entry) is MessageEntry:
             continue
         if isinstance(entry, LabelEntry):
             if entry.label:

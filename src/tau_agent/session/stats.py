@@ -24,7 +24,6 @@ class SessionStats:
     cache_read_tokens: int = 0
     cache_write_tokens: int = 0
     cost: float = 0.0
-    unreadable: int = 0
 
     @property
     def total_messages(self) -> int:
@@ -58,10 +57,7 @@ def session_stats(entries: Iterable[SessionEntry]) -> SessionStats:
     for entry in entries:
         if not isinstance(entry, MessageEntry):
             continue
-        message = entry.try_message()
-        if message is None:
-            stats.unreadable += 1
-            continue
+        message = entry.message
         stats.by_role[message.role] += 1
         if isinstance(message, AssistantMessage):
             usage = message.usage

@@ -165,7 +165,7 @@ class ControlPort:
         entry = self.control.session.log.tree.get(entry_id)
         if entry is None:
             raise ControlError(f"no entry {entry_id!r} in this session")
-        message = entry.try_message() if isinstance(entry, MessageEntry) else None
+        message = entry.message if isinstance(entry, MessageEntry) else None
         if isinstance(message, UserMessage):
             return entry.parent_id, user_text(message)
         return entry_id, None

@@ -26,7 +26,7 @@ TEXT_LIMIT = 100
 def describe(entry: SessionEntry) -> str | None:
     """One line for ``entry``, or None when the tree does not show it."""
     if isinstance(entry, MessageEntry):
-        message = entry.try_message()
+        message = entry.message
         if isinstance(message, UserMessage):
             return "user: " + _first_line(_content_text(message.content))
         if isinstance(message, AssistantMessage):

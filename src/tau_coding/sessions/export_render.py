@@ -147,10 +147,7 @@ def render_message(message: AgentMessage, calls: dict[str, ToolCall]) -> tuple[s
 def render_entry(entry: SessionEntry, calls: dict[str, ToolCall]) -> tuple[str, str]:
     """(css kind, inner HTML) for any entry kind."""
     if isinstance(entry, MessageEntry):
-        message = entry.try_message()
-        if message is None:
-            return "note", '<div class="error">This line of the file could not be read.</div>'
-        return render_message(message, calls)
+        return render_message(entry.message, calls)
     if isinstance(entry, CompactionEntry):
         return "summary", f"<b>Compacted</b> ({entry.tokens_before} tokens before){markdown(entry.summary)}"
     if isinstance(entry, BranchSummaryEntry):
@@ -173,7 +170,7 @@ def render_entry(entry: SessionEntry, calls: dict[str, ToolCall]) -> tuple[str, 
 def entry_title(entry: SessionEntry) -> str:
     """A one-line label for the tree."""
     if isinstance(entry, MessageEntry):
-        message = entry.try_message()
+        message = entry.message
         if isinstance(message, UserMessage):
             text = (
                 message.content
@@ -188,7 +185,7 @@ def entry_title(entry: SessionEntry) -> str:
             return f"{message.tool_name} result"
         if isinstance(message, BashExecutionMessage):
             return f"$ {message.command}"
-        return "(unreadable)" if message is None else message.role
+        return message.role
     if isinstance(entry, CompactionEntry):
         return "[compaction]"
     if isinstance(entry, BranchSummaryEntry):

@@ -126,9 +126,7 @@ class SessionManager:
     def _copy(self, entries: list[SessionEntry], parent_session: str | None) -> SessionLog:
         header = SessionHeader.new(self.cwd, parent_session)
         path = self.directory / session_file_name(header)
-        if any(
-            isinstance(e, MessageEntry) and isinstance(e.try_message(), AssistantMessage) for e in entries
-        ):
+        if any(isinstance(e, MessageEntry) and isinstance(e.message, AssistantMessage) for e in entries):
             write_session_file(path, header, entries)
             return SessionLog(JsonlSessionStorage.open(path, fsync=self.fsync))
         storage = JsonlSessionStorage.create(path, header, fsync=self.fsync)

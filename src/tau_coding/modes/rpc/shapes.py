@@ -93,18 +93,17 @@ def tree_entry_to_dict(entry: SessionEntry, labels: dict[str, str]) -> dict[str,
         "timestamp": entry.timestamp,
     }
     if isinstance(entry, MessageEntry):
-        message = entry.try_message()
-        if message is not None:
-            out["role"] = message.role
-            text = (
-                user_text(message)
-                if isinstance(message, UserMessage)
-                else message.text
-                if isinstance(message, AssistantMessage)
-                else ""
-            )
-            if text:
-                out["preview"] = text[:PREVIEW_CHARS]
+        message = entry.message
+        out["role"] = message.role
+        text = (
+            user_text(message)
+            if isinstance(message, UserMessage)
+            else message.text
+            if isinstance(message, AssistantMessage)
+            else ""
+        )
+        if text:
+            out["preview"] = text[:PREVIEW_CHARS]
     if entry.id in labels:
         out["label"] = labels[entry.id]
     return out
