@@ -1,46 +1,62 @@
 """Content blocks: the ordered parts of a message.
 
-Text and thinking blocks grow by appending deltas while a reply streams. They keep the
-pieces in a list and join them only when somebody reads ``text``/``thinking``, so a stream
-of N deltas costs O(N) in total however often it is appended to, and a consumer that reads
-the whole text after every delta pays for that reading itself (rule 8 of architecture.md).
-A block that is not streaming holds a plain string (session replay builds many of them).
+Blocks are msgspec Structs, so that a session file decodes straight into them (see
+session/fast_decode.py): the class is the schema, with Pi's camelCase names and the
+``type`` tag. Text and thinking blocks grow by appending deltas while a reply streams.
+They keep the pieces aside and join them only when somebody reads ``text``/``thinking``,
+so a stream of N deltas costs O(N) in total however often it is appended to, and a
+consumer that reads the whole text after every delta pays for that reading itself
+(rule 8 of architecture.md). A block that is not streaming holds a plain string.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Literal, TypeAlias
+from typing import Any, ClassVar, Literal, TypeAlias
+
+import msgspec
 
 
-class TextContent:
+class _Pieces:
+    """Deltas not yet joined into a streaming block's text. Not a JSON type, so a session
+    line can never fill this in."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, first: str) -> None:
+        self.items = [first]
+
+
+# gc=False: a block holds strings, and a tool call's arguments (plain JSON data); none can
+# reach back to the block, so the cyclic collector has nothing to find in them.
+class _Block(msgspec.Struct, forbid_unknown_fields=True, rename="camel", tag_field="type", gc=False):
+    pass
+
+
+class TextContent(_Block, tag="text"):
     """Visible text. ``text_signature`` is opaque provider metadata kept for replay."""
 
-    __slots__ = ("_pieces", "_text", "text_signature")
-    type: Literal["text"] = "text"
-
-    def __init__(self, text: str = "", text_signature: str | None = None) -> None:
-        self._text = text
-        self._pieces: list[str] | None = None  # only while streaming
-        self.text_signature = text_signature
+    _text: str = msgspec.field(name="text", default="")
+    text_signature: str | None = None
+    _stream: _Pieces | None = None
+    type: ClassVar[Literal["text"]] = "text"
 
     @property
     def text(self) -> str:
-        if self._pieces is not None:
-            self._text = self._text + "".join(self._pieces)
-            self._pieces = None
+        if self._stream is not None:
+            self._text = self._text + "".join(self._stream.items)
+            self._stream = None
         return self._text
 
     @text.setter
     def text(self, value: str) -> None:
-        self._text, self._pieces = value, None
+        self._text, self._stream = value, None
 
     def append(self, delta: str) -> None:
         """Add a streamed piece in O(1)."""
-        if self._pieces is None:
-            self._pieces = [delta]
+        if self._stream is None:
+            self._stream = _Pieces(delta)
         else:
-            self._pieces.append(delta)
+            self._stream.items.append(delta)
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -52,40 +68,33 @@ class TextContent:
     def __repr__(self) -> str:
         return f"TextContent(text={self.text!r})"
 
-    __hash__ = None  # type: ignore[assignment]
 
-
-class ThinkingContent:
+class ThinkingContent(_Block, tag="thinking"):
     """Model reasoning. ``redacted`` blocks carry only an encrypted ``thinking_signature``."""
 
-    __slots__ = ("_pieces", "_thinking", "redacted", "thinking_signature")
-    type: Literal["thinking"] = "thinking"
-
-    def __init__(
-        self, thinking: str = "", thinking_signature: str | None = None, redacted: bool = False
-    ) -> None:
-        self._thinking = thinking
-        self._pieces: list[str] | None = None  # only while streaming
-        self.thinking_signature = thinking_signature
-        self.redacted = redacted
+    _thinking: str = msgspec.field(name="thinking", default="")
+    thinking_signature: str | None = None
+    redacted: bool = False
+    _stream: _Pieces | None = None
+    type: ClassVar[Literal["thinking"]] = "thinking"
 
     @property
     def thinking(self) -> str:
-        if self._pieces is not None:
-            self._thinking = self._thinking + "".join(self._pieces)
-            self._pieces = None
+        if self._stream is not None:
+            self._thinking = self._thinking + "".join(self._stream.items)
+            self._stream = None
         return self._thinking
 
     @thinking.setter
     def thinking(self, value: str) -> None:
-        self._thinking, self._pieces = value, None
+        self._thinking, self._stream = value, None
 
     def append(self, delta: str) -> None:
         """Add a streamed piece in O(1)."""
-        if self._pieces is None:
-            self._pieces = [delta]
+        if self._stream is None:
+            self._stream = _Pieces(delta)
         else:
-            self._pieces.append(delta)
+            self._stream.items.append(delta)
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -98,31 +107,27 @@ class ThinkingContent:
     def __repr__(self) -> str:
         return f"ThinkingContent(thinking={self.thinking!r}, redacted={self.redacted})"
 
-    __hash__ = None  # type: ignore[assignment]
 
-
-@dataclass(slots=True)
-class ImageContent:
+class ImageContent(_Block, tag="image"):
     """An image as base64 ``data`` with its MIME type (image/png, image/jpeg, ...)."""
 
-    data: str
-    mime_type: str
-    type: Literal["image"] = "image"
+    data: str = ""
+    mime_type: str = ""
+    type: ClassVar[Literal["image"]] = "image"
 
 
-@dataclass(slots=True)
-class ToolCall:
+class ToolCall(_Block, tag="toolCall"):
     """A request from the model to run a tool.
 
     ``arguments`` is always a dict: while streaming it holds what could be parsed so far.
     ``thought_signature`` is Google's opaque replay token for the call.
     """
 
-    id: str
-    name: str
-    arguments: dict[str, Any] = field(default_factory=dict)
+    id: str = ""
+    name: str = ""
+    arguments: dict[str, Any] = msgspec.field(default_factory=dict)
     thought_signature: str | None = None
-    type: Literal["toolCall"] = "toolCall"
+    type: ClassVar[Literal["toolCall"]] = "toolCall"
 
 
 AssistantContent: TypeAlias = TextContent | ThinkingContent | ToolCall

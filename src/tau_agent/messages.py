@@ -4,13 +4,18 @@ A message is something that happened and may be saved; events (events.py) say ho
 about. The three LLM kinds (user, assistant, toolResult) follow Pi's wire shapes. The app
 kinds (bashExecution, custom, compactionSummary, branchSummary) live on the record too, and
 ``convert_to_llm`` turns them into what a model may see.
+
+Messages are msgspec Structs, like the content blocks: a session file decodes straight into
+them, the ``role`` tag naming the class. Their fields default the way a reader treats a
+missing field (empty text, no content), except ``timestamp``, which defaults to now.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
-from typing import Any, Literal, TypeAlias
+from typing import Any, ClassVar, Literal, TypeAlias
+
+import msgspec
 
 from tau_agent.content import (
     AssistantContent,
@@ -30,8 +35,11 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
-@dataclass(slots=True)
-class Cost:
+class _Value(msgspec.Struct, forbid_unknown_fields=True, rename="camel", gc=False):
+    pass
+
+
+class Cost(_Value):
     """Money spent on one reply, in US dollars."""
 
     input: float = 0.0
@@ -41,8 +49,7 @@ class Cost:
     total: float = 0.0
 
 
-@dataclass(slots=True)
-class Usage:
+class Usage(_Value):
     """Tokens of one reply. ``input`` excludes cache reads and writes, as in Pi."""
 
     input: int = 0
@@ -51,30 +58,32 @@ class Usage:
     cache_write: int = 0
     reasoning: int = 0
     total_tokens: int = 0
-    cost: Cost = field(default_factory=Cost)
+    cost: Cost = msgspec.field(default_factory=Cost)
 
 
-@dataclass(slots=True)
-class UserMessage:
-    content: str | list[UserContent]
-    timestamp: int = field(default_factory=now_ms)
-    role: Literal["user"] = "user"
+class _Message(msgspec.Struct, forbid_unknown_fields=True, rename="camel", tag_field="role"):
+    pass
 
 
-@dataclass(slots=True)
-class AssistantMessage:
+class UserMessage(_Message, tag="user"):
+    content: str | list[UserContent] = ""
+    timestamp: int = msgspec.field(default_factory=now_ms)
+    role: ClassVar[Literal["user"]] = "user"
+
+
+class AssistantMessage(_Message, tag="assistant"):
     """One reply. A failed or aborted reply keeps what arrived and says why in ``error_message``."""
 
-    content: list[AssistantContent] = field(default_factory=list)
+    content: list[AssistantContent] = msgspec.field(default_factory=list)
     api: str = ""
     provider: str = ""
     model: str = ""
-    usage: Usage = field(default_factory=Usage)
+    usage: Usage = msgspec.field(default_factory=Usage)
     stop_reason: StopReason = "stop"
     error_message: str | None = None
     response_id: str | None = None
-    timestamp: int = field(default_factory=now_ms)
-    role: Literal["assistant"] = "assistant"
+    timestamp: int = msgspec.field(default_factory=now_ms)
+    role: ClassVar[Literal["assistant"]] = "assistant"
 
     @property
     def tool_calls(self) -> list[ToolCall]:
@@ -85,58 +94,53 @@ class AssistantMessage:
         return "".join(block.text for block in self.content if isinstance(block, TextContent))
 
 
-@dataclass(slots=True)
-class ToolResultMessage:
-    tool_call_id: str
-    tool_name: str
-    content: list[ToolResultContent]
+class ToolResultMessage(_Message, tag="toolResult"):
+    tool_call_id: str = ""
+    tool_name: str = ""
+    content: list[ToolResultContent] = msgspec.field(default_factory=list)
     details: Any = None
     is_error: bool = False
-    timestamp: int = field(default_factory=now_ms)
-    role: Literal["toolResult"] = "toolResult"
+    timestamp: int = msgspec.field(default_factory=now_ms)
+    role: ClassVar[Literal["toolResult"]] = "toolResult"
 
 
-@dataclass(slots=True)
-class BashExecutionMessage:
+class BashExecutionMessage(_Message, tag="bashExecution"):
     """A command the user ran with ``!cmd`` (``!!cmd`` sets exclude_from_context)."""
 
-    command: str
-    output: str
-    exit_code: int | None
+    command: str = ""
+    output: str = ""
+    exit_code: int | None = None
     cancelled: bool = False
     truncated: bool = False
     full_output_path: str | None = None
     exclude_from_context: bool = False
-    timestamp: int = field(default_factory=now_ms)
-    role: Literal["bashExecution"] = "bashExecution"
+    timestamp: int = msgspec.field(default_factory=now_ms)
+    role: ClassVar[Literal["bashExecution"]] = "bashExecution"
 
 
-@dataclass(slots=True)
-class CustomMessage:
+class CustomMessage(_Message, tag="custom"):
     """An app- or extension-defined message; ``content`` reaches the model as a user message."""
 
-    custom_type: str
-    content: str | list[UserContent]
+    custom_type: str = ""
+    content: str | list[UserContent] = ""
     display: bool = True
     details: Any = None
-    timestamp: int = field(default_factory=now_ms)
-    role: Literal["custom"] = "custom"
+    timestamp: int = msgspec.field(default_factory=now_ms)
+    role: ClassVar[Literal["custom"]] = "custom"
 
 
-@dataclass(slots=True)
-class CompactionSummaryMessage:
-    summary: str
+class CompactionSummaryMessage(_Message, tag="compactionSummary"):
+    summary: str = ""
     tokens_before: int = 0
-    timestamp: int = field(default_factory=now_ms)
-    role: Literal["compactionSummary"] = "compactionSummary"
+    timestamp: int = msgspec.field(default_factory=now_ms)
+    role: ClassVar[Literal["compactionSummary"]] = "compactionSummary"
 
 
-@dataclass(slots=True)
-class BranchSummaryMessage:
-    summary: str
+class BranchSummaryMessage(_Message, tag="branchSummary"):
+    summary: str = ""
     from_id: str = ""
-    timestamp: int = field(default_factory=now_ms)
-    role: Literal["branchSummary"] = "branchSummary"
+    timestamp: int = msgspec.field(default_factory=now_ms)
+    role: ClassVar[Literal["branchSummary"]] = "branchSummary"
 
 
 LlmMessage: TypeAlias = UserMessage | AssistantMessage | ToolResultMessage

@@ -24,6 +24,8 @@ import hashlib
 import re
 from collections.abc import Sequence
 
+import msgspec
+
 from tau_agent.content import AssistantContent, TextContent, ThinkingContent, ToolCall
 from tau_agent.messages import AssistantMessage, LlmMessage, ToolResultMessage, UserMessage
 from tau_ai.model import Model
@@ -109,7 +111,7 @@ def _convert_blocks(
             if same or (new_id == block.id and block.thought_signature is None):
                 blocks.append(block)
             else:
-                blocks.append(dataclasses.replace(block, id=new_id, thought_signature=None))
+                blocks.append(msgspec.structs.replace(block, id=new_id, thought_signature=None))
     return blocks
 
 
@@ -117,11 +119,11 @@ def _clean_user(message: UserMessage) -> UserMessage:
     content = message.content
     if isinstance(content, str):
         cleaned = _clean(content)
-        return message if cleaned is content else dataclasses.replace(message, content=cleaned)
+        return message if cleaned is content else msgspec.structs.replace(message, content=cleaned)
     if not any(isinstance(b, TextContent) and _SURROGATE.search(b.text) for b in content):
         return message
     blocks = [TextContent(_clean(b.text)) if isinstance(b, TextContent) else b for b in content]
-    return dataclasses.replace(message, content=blocks)
+    return msgspec.structs.replace(message, content=blocks)
 
 
 def _orphan_results(calls: list[ToolCall], answered: set[str]) -> list[ToolResultMessage]:
@@ -157,7 +159,7 @@ def transform_messages(messages: Sequence[LlmMessage], model: Model) -> list[Llm
             unchanged = len(blocks) == len(message.content) and all(
                 a is b for a, b in zip(blocks, message.content, strict=True)
             )
-            kept = message if unchanged else dataclasses.replace(message, content=blocks)
+            kept = message if unchanged else msgspec.structs.replace(message, content=blocks)
             out.append(kept)
             pending.extend(kept.tool_calls)
         elif isinstance(message, ToolResultMessage):
@@ -176,7 +178,7 @@ def transform_messages(messages: Sequence[LlmMessage], model: Model) -> list[Llm
                 content = [
                     TextContent(_clean(b.text)) if isinstance(b, TextContent) else b for b in message.content
                 ]
-                out.append(dataclasses.replace(message, tool_call_id=new_id, content=content))
+                out.append(msgspec.structs.replace(message, tool_call_id=new_id, content=content))
         else:
             close_pending()
             out.append(_clean_user(message))

@@ -142,7 +142,7 @@ def _read_entries(
     """v3 entries from ``data[start:end]`` (whole lines), batch by batch on the fast path
     (fast_decode.py); a batch it refuses is read line by line, and a line it refuses the
     careful way. Message entries stay undecoded until their message is first read."""
-    from tau_agent.session import fast_decode  # msgspec is imported only to read a session
+    from tau_agent.session import fast_decode  # its decoder is built only when a session is read
 
     entries = loaded.entries
     warnings_before = len(loaded.warnings)

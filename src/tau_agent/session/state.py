@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tau_agent.content import TextContent
+from tau_agent.content import TextContent, ToolCall
 from tau_agent.messages import (
     AgentMessage,
     AssistantMessage,
@@ -123,32 +123,36 @@ class SessionState:
         return state
 
     def _settings_from(self, path: list[SessionEntry]) -> int:
-        """Model and thinking level from the path, walking back from the leaf so that only the
-        messages after the latest model setting are decoded; returns the latest compaction's
-        position on the path, or -1."""
-        compaction_at = -1
-        model_known = thinking_known = False
-        for position in range(len(path) - 1, -1, -1):
+        """Model and thinking level from the path; returns the latest compaction's position on
+        the path, or -1. The latest entry of each kind is found by ``list.index`` over the
+        entries' types (C speed, where a Python loop over a long path is not), and only the
+        messages after the latest model change are looked at for a reply naming its model."""
+        kinds = list(map(type, path))
+        backwards = kinds[::-1]
+
+        def last(kind: type) -> int:
+            try:
+                return len(kinds) - 1 - backwards.index(kind)
+            except ValueError:
+                return -1
+
+        thinking_at = last(ThinkingLevelChangeEntry)
+        if thinking_at >= 0:
+            self.thinking_level = path[thinking_at].thinking_level  # type: ignore[union-attr]
+        model_at = last(ModelChangeEntry)
+        for position in range(len(path) - 1, model_at, -1):
             entry = path[position]
             if type(entry) is MessageEntry:
-                if not model_known:
-                    message = entry.message
-                    if isinstance(message, AssistantMessage) and (message.provider or message.model):
-                        self.model = ModelRef(message.provider, message.model)
-                        model_known = True
-            elif isinstance(entry, ModelChangeEntry):
-                if not model_known:
-                    self.model = ModelRef(entry.provider, entry.model_id)
-                    model_known = True
-            elif isinstance(entry, ThinkingLevelChangeEntry):
-                if not thinking_known:
-                    self.thinking_level = entry.thinking_level
-                    thinking_known = True
-            elif isinstance(entry, CompactionEntry) and compaction_at < 0:
-                compaction_at = position
-            if model_known and thinking_known and compaction_at >= 0:
-                break
-        return compaction_at
+                message = entry.message
+                if isinstance(message, AssistantMessage) and (message.provider or message.model):
+                    self.model = ModelRef(message.provider, message.model)
+                    break
+        else:
+            if model_at >= 0:
+                change = path[model_at]
+                assert isinstance(change, ModelChangeEntry)
+                self.model = ModelRef(change.provider, change.model_id)
+        return last(CompactionEntry)
 
 
 class _Context:
@@ -160,19 +164,17 @@ class _Context:
     message of a session being opened.
     """
 
-    __slots__ = ("answered", "reply", "state")
+    __slots__ = ("reply", "state", "unanswered")
 
     def __init__(self, state: SessionState) -> None:
         self.state = state
-        self.reply: AssistantMessage | None = (
-            None  # the latest reply with tool calls, still collecting results
-        )
-        self.answered: set[str] = set()
+        self.reply: AssistantMessage | None = None  # the latest reply with calls still unanswered
+        self.unanswered: set[str] = set()
 
     def take(self, path: list[SessionEntry], start: int, stop: int) -> None:
         messages = self.state.messages
         ids = self.state.message_entry_ids
-        reply, answered = self.reply, self.answered
+        reply, unanswered = self.reply, self.unanswered
         for i in range(start, stop):
             entry = path[i]
             message: AgentMessage
@@ -189,25 +191,30 @@ class _Context:
             kind = type(message)
             if reply is not None:
                 if kind is ToolResultMessage:
-                    answered.add(message.tool_call_id)  # type: ignore[union-attr]
+                    unanswered.discard(message.tool_call_id)  # type: ignore[union-attr]
+                    if not unanswered:
+                        reply = None
                 else:
-                    self._answer(reply, answered)
+                    self._answer(reply, unanswered)
                     reply = None
             messages.append(message)
             ids.append(entry.id)
-            if kind is AssistantMessage and message.tool_calls:  # type: ignore[union-attr]
-                reply, answered = message, set()  # type: ignore[assignment]
-        self.reply, self.answered = reply, answered
+            if kind is AssistantMessage:
+                calls = [block.id for block in message.content if type(block) is ToolCall]  # type: ignore[union-attr]
+                if calls:
+                    reply, unanswered = message, set(calls)  # type: ignore[assignment]
+        self.reply, self.unanswered = reply, unanswered
 
     def finish(self) -> None:
         if self.reply is not None:
-            self._answer(self.reply, self.answered)
+            self._answer(self.reply, self.unanswered)
             self.reply = None
 
-    def _answer(self, reply: AssistantMessage, answered: set[str]) -> None:
+    def _answer(self, reply: AssistantMessage, unanswered: set[str]) -> None:
         state = self.state
         for call in reply.tool_calls:
-            if call.id not in answered:
+            if call.id in unanswered:
+                unanswered.discard(call.id)  # a repeated id is answered once, as by a real result
                 state.messages.append(
                     ToolResultMessage(
                         call.id,

@@ -2,9 +2,12 @@
 
 Pure (no I/O). ``add`` is O(1); the children index is built on first use and then kept up
 to date by ``add``, so a plain replay never pays for it. ``path`` walks parent links
-upwards and reverses once: O(depth), never the quadratic build-by-prepending. A broken
-file can hold a parent link to an id that does not exist (the path then starts at the
-orphan) or, in a hand-edited file, a cycle (the walk stops when it meets an entry twice).
+upwards and reverses once: O(depth), never the quadratic build-by-prepending. A session
+that never branched is one chain, each entry hanging under the one before it; the tree
+notices, and the path to its last entry is then a copy of the entries (a resume of a long
+session walks nothing). A broken file can hold a parent link to an id that does not exist
+(the path then starts at the orphan) or, in a hand-edited file, a cycle (the walk stops
+when it meets an entry twice).
 """
 
 from __future__ import annotations
@@ -17,17 +20,30 @@ from tau_agent.session.entries import SessionEntry
 class SessionTree:
     """Entries indexed by id, in the order they were added (file order)."""
 
-    __slots__ = ("_by_id", "_children")
+    __slots__ = ("_by_id", "_chain", "_children", "_last")
 
     def __init__(self, entries: Iterable[SessionEntry] = ()) -> None:
-        self._by_id: dict[str, SessionEntry] = {}
+        listed = list(entries)
+        ids = [entry.id for entry in listed]
+        self._by_id: dict[str, SessionEntry] = dict(zip(ids, listed, strict=True))
         self._children: dict[str | None, list[SessionEntry]] | None = None
-        for entry in entries:
-            self._by_id[entry.id] = entry
+        self._last: str | None = ids[-1] if ids else None
+        # One chain: every entry hangs under the one before it, the first under nothing
+        # known (and the ids are unique, so no entry was overwritten in the index).
+        self._chain = len(self._by_id) == len(ids) and (
+            not ids
+            or (listed[0].parent_id not in self._by_id and [e.parent_id for e in listed[1:]] == ids[:-1])
+        )
 
     def add(self, entry: SessionEntry) -> None:
         """Index one more entry (its id must be new). O(1)."""
+        if self._chain:
+            if self._by_id:
+                self._chain = entry.parent_id == self._last
+            else:
+                self._chain = entry.parent_id != entry.id
         self._by_id[entry.id] = entry
+        self._last = entry.id
         if self._children is not None:
             self._children.setdefault(self._parent_key(entry), []).append(entry)
 
@@ -45,8 +61,10 @@ class SessionTree:
 
     def path(self, leaf_id: str | None) -> list[SessionEntry]:
         """Entries from the root down to ``leaf_id`` inclusive; empty for ``None`` or an unknown id."""
-        out: list[SessionEntry] = []
         by_id = self._by_id
+        if self._chain and leaf_id == self._last:
+            return list(by_id.values())
+        out: list[SessionEntry] = []
         current = by_id.get(leaf_id) if leaf_id is not None else None
         limit = len(by_id)
         while current is not None:

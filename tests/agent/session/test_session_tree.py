@@ -53,3 +53,26 @@ def test_path_of_a_100k_deep_chain_is_linear_not_quadratic() -> None:
     elapsed = time.perf_counter() - start
     assert len(path) == 100_000 and path[0].id == "0"
     assert elapsed < 0.5  # ~0.02 s in practice; prepending would take minutes
+
+
+def test_the_path_of_a_chain_is_its_entries_and_stays_right_as_it_grows_and_branches() -> None:
+    entries = [entry("a", None), entry("b", "a"), entry("c", "b")]
+    tree = SessionTree(entries)
+    assert tree.path("c") == entries and [e.id for e in tree.path("b")] == ["a", "b"]
+    tree.add(entry("d", "c"))
+    assert [e.id for e in tree.path("d")] == ["a", "b", "c", "d"]
+    tree.add(entry("e", "b"))  # a branch: no longer one chain
+    assert [e.id for e in tree.path("e")] == ["a", "b", "e"]
+    tree.add(entry("f", "e"))
+    assert [e.id for e in tree.path("f")] == ["a", "b", "e", "f"]
+
+
+def test_what_only_looks_like_a_chain_is_walked() -> None:
+    assert [e.id for e in SessionTree([entry("a", "a"), entry("b", "a")]).path("b")] == ["a", "b"]
+    assert [e.id for e in SessionTree([entry("a", "b"), entry("b", "a")]).path("b")] == ["a", "b"]
+    grown = SessionTree()
+    grown.add(entry("a", "a"))
+    grown.add(entry("b", "a"))
+    assert [e.id for e in grown.path("b")] == ["a", "b"]
+    orphan = SessionTree([entry("x", "lost"), entry("y", "x")])
+    assert [e.id for e in orphan.path("y")] == ["x", "y"]
