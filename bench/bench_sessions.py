@@ -1,8 +1,8 @@
 """Session files: open + replay of big sessions, and the cost of one append.
 
 Linear sessions (no compaction) are the worst case: replay turns every entry into a context
-message. Compacted ones are the usual shape of a long session: only the entries after the
-latest compaction are decoded. Each turn is a user prompt, an assistant reply with text and one tool call
+message. Compacted ones are the usual shape of a long session: replay keeps only the
+entries after the latest compaction. Each turn is a user prompt, an assistant reply with text and one tool call
 (with usage), and a tool result of a few hundred bytes, as in a coding session.
 """
 
@@ -126,9 +126,10 @@ def list_seconds(count: int, turns: int = 10, repeats: int = 3) -> float:
 
 
 def cases(smoke: bool) -> list[tuple[str, Callable[[], float], str, float | None]]:
-    """Targets: Pi resumes 10k entries in +0.16 s and 100k in +8.7 s (anchors-measured.md)."""
+    """Targets: the issue's 0.5 s for 100k entries; Pi resumes 10k entries in +0.16 s and 100k
+    in +8.7 s (anchors-measured.md)."""
     sizes = (1_000, 10_000) if smoke else (10_000, 100_000)
-    targets = {10_000: 100.0, 100_000: 1000.0}
+    targets = {10_000: 100.0, 100_000: 500.0}
     out: list[tuple[str, Callable[[], float], str, float | None]] = [
         (
             f"sessions: open + replay {n} entries",

@@ -1,10 +1,10 @@
 """``gc_paused``: run a bulk load with the cyclic garbage collector paused, then freeze what it made.
 
-Loading or replaying a long session allocates millions of small objects and no reference
+Loading a long session allocates hundreds of thousands of small objects and no reference
 cycles. The collector's generational passes over them would cost more than the work itself
 (measured: 3.7 s instead of 1.6 s for 100k entries), and re-enabling it afterwards only
 moves the bill: the next young-generation pass scans everything allocated while it was off
-(170 ms after a 100k-entry replay), and every later full pass scans the whole history
+(170 ms after loading 100k entries), and every later full pass scans the whole history
 again, a pause in the middle of a streamed reply. So when the block succeeds, everything
 alive is moved to the permanent generation (``gc.freeze``): a session's history lives as
 long as the session, and reference counting still frees it when it goes. The price is that

@@ -28,7 +28,6 @@ from tau_agent.messages import (
     CustomMessage,
     ToolResultMessage,
 )
-from tau_agent.session.bulk import gc_paused
 from tau_agent.session.entries import (
     BranchSummaryEntry,
     CompactionEntry,
@@ -82,17 +81,6 @@ class SessionState:
         Pass ``tree`` and ``labels_and_name`` (``collect_labels_and_name``) when they are
         already known for these entries, to skip going over them again.
         """
-        with gc_paused():
-            return cls._replay(entries, leaf_id, tree, labels_and_name)
-
-    @classmethod
-    def _replay(
-        cls,
-        entries: Sequence[SessionEntry],
-        leaf_id: str | object | None,
-        tree: SessionTree | None,
-        labels_and_name: tuple[dict[str, str], str | None] | None,
-    ) -> SessionState:
         leaf = resume_leaf(entries) if leaf_id is _LAST else leaf_id
         assert leaf is None or isinstance(leaf, str)
         index = tree if tree is not None else SessionTree(entries)
