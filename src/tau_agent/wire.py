@@ -1,10 +1,11 @@
-"""Messages and events as Pi-compatible JSON values (camelCase), and back.
+"""Messages as Pi-compatible JSON values (camelCase), and back.
 
-``message_to_dict``/``message_from_dict`` are the one codec for messages wherever they are
-written: session files, JSON mode, RPC. Decoding ignores unknown fields (a newer writer may
-add some) and raises ``WireError`` with a one-line reason for a shape it cannot read.
-``event_to_dict`` keeps output linear in a reply's length: a ``message_update`` carries its
-delta and the index it applies to, never the whole partial message again.
+``message_to_dict`` is the one encoder for messages wherever they are written: session
+files, JSON mode, RPC (events: wire_events.py). ``message_from_dict`` is the lenient
+decoder: it ignores unknown fields (a newer writer may add some), coerces what it can, and
+raises ``WireError`` with a one-line reason for a shape it cannot read. Session files are
+read faster by decoding straight into the message types (session/fast_decode.py); lines
+that path refuses come here.
 """
 
 from __future__ import annotations
@@ -13,17 +14,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from tau_agent.content import ImageContent, TextContent, ThinkingContent, ToolCall
-from tau_agent.events import (
-    AgentEndEvent,
-    AgentEvent,
-    MessageEndEvent,
-    MessageStartEvent,
-    MessageUpdateEvent,
-    ToolExecutionEndEvent,
-    ToolExecutionStartEvent,
-    ToolExecutionUpdateEvent,
-    TurnEndEvent,
-)
 from tau_agent.messages import (
     AgentMessage,
     AssistantMessage,
@@ -36,16 +26,6 @@ from tau_agent.messages import (
     Usage,
     UserMessage,
 )
-from tau_agent.stream_events import (
-    AssistantMessageEvent,
-    DoneEvent,
-    ErrorEvent,
-    StartEvent,
-    TextEndEvent,
-    ThinkingEndEvent,
-    ToolCallEndEvent,
-)
-from tau_agent.tools import AgentToolResult
 
 Json = dict[str, Any]
 
@@ -152,33 +132,6 @@ def usage_to_dict(usage: Usage) -> Json:
     return out
 
 
-def _usage_fast(data: dict[str, Any]) -> Usage | None:
-    """The usual shape (every field present, well typed) read in one go; None: use the careful path."""
-    try:
-        i, o, cr, cw, tt, c = (
-            data["input"],
-            data["output"],
-            data["cacheRead"],
-            data["cacheWrite"],
-            data["totalTokens"],
-            data["cost"],
-        )
-        r = data.get("reasoning", 0)
-        ints = type(i) is int and type(o) is int and type(cr) is int and type(cw) is int and type(tt) is int
-        if ints and type(r) is int and type(c) is dict:
-            cost = Cost(
-                float(c["input"]),
-                float(c["output"]),
-                float(c["cacheRead"]),
-                float(c["cacheWrite"]),
-                float(c["total"]),
-            )
-            return Usage(i, o, cr, cw, r, tt, cost)
-    except (KeyError, TypeError, ValueError):
-        pass
-    return None
-
-
 def _number(data: Mapping[str, Any], key: str, kind: type[int] | type[float]) -> Any:
     value = data.get(key)
     if type(value) is kind:
@@ -192,11 +145,7 @@ def _number(data: Mapping[str, Any], key: str, kind: type[int] | type[float]) ->
 
 
 def usage_from_dict(data: Any) -> Usage:
-    if type(data) is dict:
-        fast = _usage_fast(data)
-        if fast is not None:
-            return fast
-    elif not isinstance(data, Mapping):
+    if not isinstance(data, Mapping):
         return Usage()
     cost = data.get("cost")
     return Usage(
@@ -373,72 +322,3 @@ def message_from_dict(data: Any) -> AgentMessage:
     if role == "branchSummary":
         return BranchSummaryMessage(_str(data, "summary"), _str(data, "fromId"), timestamp)
     raise WireError(f"unknown message role {role!r}")
-
-
-# -- events -------------------------------------------------------------------------------------
-
-
-def tool_result_to_dict(result: AgentToolResult) -> Json:
-    return {"content": [block_to_dict(b) for b in result.content], "details": result.details}
-
-
-def assistant_event_to_dict(event: AssistantMessageEvent) -> Json:
-    """The stream event without its partial: index and delta (or the finished piece)."""
-    if isinstance(event, DoneEvent | ErrorEvent):
-        key = "message" if isinstance(event, DoneEvent) else "error"
-        return {"type": event.type, "reason": event.reason, key: message_to_dict(event.message)}
-    if isinstance(event, StartEvent):
-        return {"type": "start"}
-    out: Json = {"type": event.type, "contentIndex": event.content_index}
-    if isinstance(event, TextEndEvent | ThinkingEndEvent):
-        out["content"] = event.content
-    elif isinstance(event, ToolCallEndEvent):
-        out["toolCall"] = block_to_dict(event.tool_call)
-    else:
-        delta = getattr(event, "delta", None)
-        if delta is not None:
-            out["delta"] = delta
-    return out
-
-
-def event_to_dict(event: AgentEvent) -> Json:
-    """An AgentEvent as one JSON object, Pi's names and fields."""
-    if isinstance(event, MessageUpdateEvent):
-        return {
-            "type": "message_update",
-            "assistantMessageEvent": assistant_event_to_dict(event.assistant_message_event),
-        }
-    if isinstance(event, MessageStartEvent | MessageEndEvent):
-        return {"type": event.type, "message": message_to_dict(event.message)}
-    if isinstance(event, TurnEndEvent):
-        return {
-            "type": "turn_end",
-            "message": message_to_dict(event.message),
-            "toolResults": [message_to_dict(m) for m in event.tool_results],
-        }
-    if isinstance(event, AgentEndEvent):
-        return {"type": "agent_end", "messages": [message_to_dict(m) for m in event.messages]}
-    if isinstance(event, ToolExecutionStartEvent):
-        return {
-            "type": event.type,
-            "toolCallId": event.tool_call_id,
-            "toolName": event.tool_name,
-            "args": event.args,
-        }
-    if isinstance(event, ToolExecutionUpdateEvent):
-        return {
-            "type": event.type,
-            "toolCallId": event.tool_call_id,
-            "toolName": event.tool_name,
-            "args": event.args,
-            "partialResult": tool_result_to_dict(event.partial_result),
-        }
-    if isinstance(event, ToolExecutionEndEvent):
-        return {
-            "type": event.type,
-            "toolCallId": event.tool_call_id,
-            "toolName": event.tool_name,
-            "result": tool_result_to_dict(event.result),
-            "isError": event.is_error,
-        }
-    return {"type": event.type}

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias, TypeGuard, get_args
 
 from tau_agent.events import AgentEvent
-from tau_agent.wire import event_to_dict
+from tau_agent.wire_events import event_to_dict
 from tau_coding.compaction.result import CompactionResult
 
 

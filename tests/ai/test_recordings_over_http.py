@@ -17,7 +17,8 @@ import pytest
 from tau_agent.messages import UserMessage
 from tau_agent.provider import Context, StreamOptions
 from tau_agent.stream_events import DoneEvent, ErrorEvent
-from tau_agent.wire import assistant_event_to_dict, message_to_dict
+from tau_agent.wire import message_to_dict
+from tau_agent.wire_events import assistant_event_to_dict
 from tau_ai.http_provider import HttpProvider
 from tau_ai.testing.replay_server import ReplayServer, recorded
 from tests.golden.goldens import DATA, Recording, events_path, stream_recordings

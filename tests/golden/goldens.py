@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from tau_agent.stream_events import DoneEvent, ErrorEvent
-from tau_agent.wire import assistant_event_to_dict, message_to_dict
+from tau_agent.wire import message_to_dict
+from tau_agent.wire_events import assistant_event_to_dict
 from tau_ai.apis import wire_api
 from tau_ai.model import Model
 from tau_ai.sse import SseDecoder

@@ -27,7 +27,8 @@ from tau_agent.messages import (
 )
 from tau_agent.testing import FakeProvider, call, reply, text, thinking
 from tau_agent.tools import AgentTool, AgentToolResult, ToolUpdate
-from tau_agent.wire import event_to_dict, message_to_dict
+from tau_agent.wire import message_to_dict
+from tau_agent.wire_events import event_to_dict
 
 HERE = Path(__file__).parent / "wire"
 TS = 1_764_000_000_000

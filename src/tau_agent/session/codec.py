@@ -172,12 +172,6 @@ def entry_from_dict(data: Any) -> SessionEntry:
         raise CodecError(f"{kind} entry {eid}: parentId must be a string or null")
     ts = data.get("timestamp")
     timestamp = ts if isinstance(ts, str) else ""
-    if kind == "message" and len(data) == 5:  # the common case, kept short
-        try:
-            message = message_from_dict(data.get("message"))
-        except WireError as exc:
-            raise CodecError(f"message entry {eid}: {exc}") from None
-        return MessageEntry(id=eid, parent_id=parent, timestamp=timestamp, message=message)
     known = _KNOWN.get(kind) if isinstance(kind, str) else None
     if known is None or not isinstance(kind, str):
         return UnknownEntry(id=eid, parent_id=parent, timestamp=timestamp, raw=data)
