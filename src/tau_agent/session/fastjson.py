@@ -1,8 +1,9 @@
 """JSON for session lines: orjson when it is installed (about twice as fast), else the stdlib.
 
 Both produce the same bytes for what sessions hold: compact, UTF-8, non-ASCII kept as is
-(like Pi's ``JSON.stringify``). A string with a lone surrogate, which UTF-8 cannot carry,
-is written with ``\\u`` escapes instead of failing.
+(like Pi's ``JSON.stringify``). A string with a lone surrogate, which UTF-8 cannot carry
+(models do stream them), is written with ``\\u`` escapes instead of failing, and read back
+by the stdlib parser, since orjson refuses such escapes.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ def _pick() -> tuple[Callable[[bytes], Any], Callable[[Any], bytes]]:
         return json.loads, _stdlib_dumps
 
     option = orjson.OPT_APPEND_NEWLINE
+    fast_loads = orjson.loads
 
     def dumps(value: Any) -> bytes:
         try:
@@ -33,7 +35,13 @@ def _pick() -> tuple[Callable[[bytes], Any], Callable[[Any], bytes]]:
         except TypeError:  # lone surrogates, or ints beyond 64 bits
             return _stdlib_dumps(value)
 
-    return orjson.loads, dumps
+    def loads(raw: bytes) -> Any:
+        try:
+            return fast_loads(raw)
+        except ValueError:  # lone surrogate escapes; anything else fails again below
+            return json.loads(raw)
+
+    return loads, dumps
 
 
 loads, dumps_line = _pick()

@@ -6,6 +6,9 @@ Never fatal past the header: a line that is not JSON, or not an entry, is report
 disk): they are dropped with a warning unless they happen to be a whole entry, and
 ``tail`` tells the writer how to repair the file before its next append. Files from Pi's
 v1 and v2 formats are migrated to v3 in memory (``migrated_from`` says from which).
+
+v3 lines are decoded in batches by msgspec (fast_decode.py), straight into Tau's types;
+whatever that fast path refuses is read the careful way, line by line.
 """
 
 from __future__ import annotations
@@ -141,7 +144,7 @@ def _read_entries(
 ) -> None:
     """v3 entries from ``data[start:end]`` (whole lines), batch by batch on the fast path
     (fast_decode.py); a batch it refuses is read line by line, and a line it refuses the
-    careful way. Message entries stay undecoded until their message is first read."""
+    careful way (codec.py), which is where every warning comes from."""
     from tau_agent.session import fast_decode  # its decoder is built only when a session is read
 
     entries = loaded.entries

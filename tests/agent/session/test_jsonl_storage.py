@@ -271,3 +271,18 @@ def test_a_torn_tail_is_not_cut_if_another_writer_appended_since_the_open(tmp_pa
         )
         assert isinstance(storage.entries[-1], MessageEntry) and len(ids) == 4
     assert b'{"type":"mess{"type":"custom"' in path.read_bytes()  # their bytes were kept, not cut
+
+
+def test_a_message_holding_a_lone_surrogate_survives_a_reopen(tmp_path: Path) -> None:
+    # Models do stream lone UTF-16 surrogate escapes; such text is written with \u escapes and
+    # must read back, or the line (and the tree below it) would be lost on the next resume.
+    log = new_log(tmp_path / "s.jsonl")
+    log.append_message(UserMessage("odd \ud83d text", 1))
+    log.append_message(AssistantMessage([TextContent("ok")], timestamp=2))
+    log.close()
+    with JsonlSessionStorage.open(tmp_path / "s.jsonl", read_only=True) as storage:
+        assert storage.warnings == []
+        assert [e.message for e in storage.entries if isinstance(e, MessageEntry)] == [
+            UserMessage("odd \ud83d text", 1),
+            AssistantMessage([TextContent("ok")], timestamp=2),
+        ]
