@@ -248,3 +248,12 @@ def test_a_message_without_a_timestamp_reads_as_time_zero_not_as_now() -> None:
 def test_careful_errors_still_name_the_entry() -> None:
     with pytest.raises(CodecError, match="message entry a"):
         entry_from_dict({"type": "message", "id": "a", "message": {"role": "nobody"}})
+
+
+@pytest.mark.parametrize("name", ["pi-v3.jsonl", "tau-v3.jsonl"])
+def test_every_line_pi_and_tau_write_takes_the_fast_path(name: str) -> None:
+    golden = Path(__file__).resolve().parents[2] / "golden" / "sessions" / name
+    lines = [line for line in golden.read_bytes().split(b"\n")[1:] if line.strip()]
+    assert lines
+    for line in lines:
+        assert fast_decode.decode_line(line) == entry_from_dict(loads(line))
