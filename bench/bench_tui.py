@@ -19,9 +19,7 @@ from tau_agent.content import TextContent, ToolCall
 from tau_agent.harness import AgentHarness
 from tau_agent.messages import AgentMessage, AssistantMessage, ToolResultMessage, UserMessage
 from tau_agent.provider import Context, StreamOptions
-from tau_agent.session.entries import SessionHeader
 from tau_agent.session.log import SessionLog
-from tau_agent.session.storage import InMemorySessionStorage
 from tau_agent.stream_events import AssistantMessageEvent
 from tau_agent.testing import FakeProvider, deltas, reply
 from tau_coding.tui.state import TuiState, apply
@@ -162,10 +160,10 @@ def keystroke_ms(messages: int, keys: int = 40) -> float:
     return asyncio.run(run())
 
 
-def branched_log(entries: int, cwd: str = ".") -> SessionLog:
-    """An in-memory session of about ``entries`` entries: turns of a prompt, a tool call, its
-    result and an answer, and every 500 entries a step back that leaves a short branch behind."""
-    log = SessionLog(InMemorySessionStorage(SessionHeader.new(cwd)))
+def write_branched_session(log: SessionLog, entries: int) -> None:
+    """Append about ``entries`` entries to ``log``: turns of a prompt, a tool call, its result
+    and an answer, and every 500 entries a step back that leaves a short branch behind; then
+    close it."""
     turn = 0
     while len(log.entries) < entries:
         log.append_message(UserMessage(f"question {turn}: what does module {turn} do?"))
@@ -175,12 +173,13 @@ def branched_log(entries: int, cwd: str = ".") -> SessionLog:
         turn += 1
         if len(log.entries) % 500 < 4 and len(log.entries) > 20:
             log.navigate(log.entries[-10].id)
-    return log
+    log.close()
 
 
 def tree_open_ms(entries: int, opens: int = 5) -> float:
     """Milliseconds from the /tree command to its screen laid out, its pending messages handled
-    and painted, with an ``entries``-entry session; the median of ``opens`` (the first included)."""
+    and painted, with an ``entries``-entry session read back from its file as ``tau -c`` would;
+    the median of ``opens`` (the first included)."""
     import tempfile
 
     from tau_ai.model import Model
@@ -193,16 +192,18 @@ def tree_open_ms(entries: int, opens: int = 5) -> float:
     from tau_coding.tui.widgets.prompt_editor import PromptEditor
 
     async def run(home: Path) -> float:
+        manager = SessionManager(home / "sessions", str(home))
+        write_branched_session(manager.new(), entries)
         model = Model("fake-model", "fake", "fake", "http://127.0.0.1")
         session = CodingSession(
-            log=branched_log(entries, str(home)),
+            log=manager.continue_recent(),  # the file just written, read back as tau -c would
             model=model,
             provider_factory=lambda _model: FakeProvider([]),
             tools=[],
             system_prompt="",
             cwd=home,
         )
-        port = CodingSessionPort(SessionControl(session, SessionManager(home / "sessions", str(home))))
+        port = CodingSessionPort(SessionControl(session, manager))
         app = TauApp(port, list_files=None)
         times: list[float] = []
         async with app.run_test(size=(120, 40)) as pilot:
