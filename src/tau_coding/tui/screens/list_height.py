@@ -7,10 +7,10 @@ fixed height instead; a short one stays ``auto`` so the dialog hugs it.
 
 from __future__ import annotations
 
-from textual.widgets import OptionList
+from textual.widget import Widget
 
 VISIBLE_ROWS = 16
 
 
-def fit_height(options: OptionList, rows: int) -> None:
-    options.styles.height = VISIBLE_ROWS if rows > VISIBLE_ROWS else "auto"
+def fit_height(rows_list: Widget, rows: int) -> None:
+    rows_list.styles.height = VISIBLE_ROWS if rows > VISIBLE_ROWS else "auto"
