@@ -8,7 +8,6 @@ or None. Depth grows only where the conversation branched.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -19,7 +18,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from tau_coding.tui.port import SessionPort, TreeRow
+from tau_coding.tui.port import SessionPort, TreeRow, TreeRows
 from tau_coding.tui.screens.list_height import fit_height
 from tau_coding.tui.widgets.row_list import RowList
 
@@ -50,7 +49,7 @@ class TreeScreen(ModalScreen[TreeChoice | None]):
     def __init__(self, port: SessionPort) -> None:
         super().__init__(classes="picker")
         self._port = port
-        self.rows: Sequence[TreeRow] = ()
+        self.rows = TreeRows.of()
         self._labelling: str | None = None
 
     def compose(self) -> ComposeResult:
@@ -79,7 +78,7 @@ class TreeScreen(ModalScreen[TreeChoice | None]):
             rows_list.set_rows(0, lambda index: Text())
             self.query_one("#picker-status", Static).update("The session is empty.")
             return
-        leaf = next((i for i, row in enumerate(rows) if row.is_leaf), len(rows) - 1)
+        leaf = len(rows) - 1 if rows.leaf_index is None else rows.leaf_index
         start = leaf if keep is None or keep >= len(rows) else keep
         rows_list.set_rows(len(rows), lambda index: row_text(rows[index]), start)
 
