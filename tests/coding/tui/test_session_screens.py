@@ -165,6 +165,19 @@ async def test_tree_screen_moves_to_a_prompt_and_hands_it_back_for_editing(tmp_p
         assert [r.depth for r in rig.port.tree()] == [0, 0, 1, 1, 1, 1]
 
 
+async def test_clicking_a_tree_row_moves_there(tmp_path: Path) -> None:
+    rig = Rig(tmp_path, ["one", "two"])
+    await drain(rig.port, "first")
+    await drain(rig.port, "second")
+    app = make_app(rig.port)
+    async with app.run_test(size=SIZE) as pilot:
+        await command(pilot, app, "/tree")
+        await until(pilot, lambda: isinstance(app.screen, TreeScreen))
+        await pilot.click(RowList, offset=(4, 3))  # the border's line, then rows 0, 1, 2
+        await until(pilot, lambda: app.editor.text == "second")
+        assert users(app) == ["first"]
+
+
 async def test_tree_screen_labels_the_highlighted_entry_with_l(tmp_path: Path) -> None:
     rig = Rig(tmp_path, ["one"])
     await drain(rig.port, "first")

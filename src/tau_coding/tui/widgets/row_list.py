@@ -10,7 +10,8 @@ and is called only for rows being drawn); ``highlighted`` is None exactly when t
 rows, otherwise clamped into range and kept in view; up/down move by one and wrap around,
 page up/down move by the visible height, home/end go to the ends; Enter or a click posts
 ``Selected``. A row wider than the list is cut with an ellipsis. The look (border, highlight
-colours) is OptionList's, so a screen can swap one for the other without changing how it looks.
+and hover colours) is OptionList's, so a screen can swap one for the other without changing
+how it looks.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ class RowList(ScrollView, can_focus=True):
         Binding("enter", "select", "Select", show=False),
     ]
 
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"row-list--row", "row-list--highlighted"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"row-list--row", "row-list--highlighted", "row-list--hover"}
 
     DEFAULT_CSS = """
     RowList {
@@ -62,6 +63,9 @@ class RowList(ScrollView, can_focus=True):
             color: $foreground;
             background: $block-cursor-blurred-background;
             text-style: $block-cursor-blurred-text-style;
+        }
+        & > .row-list--hover {
+            background: $block-hover-background;
         }
         &:focus {
             border: tall $border;
@@ -93,6 +97,7 @@ class RowList(ScrollView, can_focus=True):
         super().__init__(id=id, classes=classes)
         self._count = 0
         self._prompt: Callable[[int], Text] = _no_prompt
+        self._hover: int | None = None  # the row under the mouse
 
     # -- rows -------------------------------------------------------------------------------------
 
@@ -123,6 +128,8 @@ class RowList(ScrollView, can_focus=True):
             return Strip.blank(width, self.get_visual_style("row-list--row").rich_style)
         if index == self.highlighted:
             style = self.get_visual_style("row-list--row", "row-list--highlighted")
+        elif index == self._hover:
+            style = self.get_visual_style("row-list--row", "row-list--hover")
         else:
             style = self.get_visual_style("row-list--row")
         content = Content.from_rich_text(self._prompt(index), console=self.app.console)
@@ -193,3 +200,17 @@ class RowList(ScrollView, can_focus=True):
         if isinstance(index, int) and 0 <= index < self._count:
             self.highlighted = index
             self.action_select()
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        index = event.style.meta.get("row")
+        self._set_hover(index if isinstance(index, int) else None)
+
+    def on_leave(self, event: events.Leave) -> None:
+        self._set_hover(None)
+
+    def _set_hover(self, index: int | None) -> None:
+        if index != self._hover:
+            for row in (self._hover, index):
+                if row is not None:
+                    self.refresh_line(row)
+            self._hover = index
