@@ -23,7 +23,7 @@ from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.content import Content
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
@@ -98,6 +98,7 @@ class RowList(ScrollView, can_focus=True):
         self._count = 0
         self._prompt: Callable[[int], Text] = _no_prompt
         self._hover: int | None = None  # the row under the mouse
+        self._reveal = False  # the highlight still has to be scrolled into view
 
     # -- rows -------------------------------------------------------------------------------------
 
@@ -148,23 +149,31 @@ class RowList(ScrollView, can_focus=True):
         for index in (old, new):
             if index is not None:
                 self.refresh_line(index)
-        self.scroll_to_highlight()
+        self._reveal = not self.scroll_to_highlight()
 
-    def scroll_to_highlight(self) -> None:
-        """Scroll as little as needed to bring the highlighted row into view."""
+    def scroll_to_highlight(self) -> bool:
+        """Scroll as little as needed to bring the highlighted row into view; False when the
+        list has no size yet to scroll in."""
         index, height = self.highlighted, self.scrollable_content_region.height
-        if index is None or height <= 0:
-            return
-        top = round(self.scroll_y)
-        if index < top:
-            self.scroll_to(y=index, animate=False, force=True)
-        elif index >= top + height:
-            self.scroll_to(y=index - height + 1, animate=False, force=True)
+        if height <= 0:
+            return False
+        if index is not None:
+            top = round(self.scroll_y)
+            if index < top:
+                self.scroll_to(y=index, animate=False, force=True)
+            elif index >= top + height:
+                self.scroll_to(y=index - height + 1, animate=False, force=True)
+        return True
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # A highlight set before the first layout (a screen fills its list on mount) is scrolled
+        # to here, once the list has a size, so the first frame already shows it; waiting for
+        # the Resize message would paint the top rows first and the highlight a frame later.
+        if self._reveal and self.scroll_to_highlight():
+            self._reveal = False
+        return super().render_lines(crop)
 
     def on_resize(self) -> None:
-        self.scroll_to_highlight()
-
-    def on_show(self) -> None:
         self.scroll_to_highlight()
 
     # -- keys and mouse ---------------------------------------------------------------------------
