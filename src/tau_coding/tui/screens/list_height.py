@@ -1,8 +1,9 @@
 """Size a picker's list without measuring every row.
 
-With ``height: auto`` Textual wraps every option to add up the list's height, which takes
-about a second for a 10,000-entry session tree. A list longer than the visible rows gets a
-fixed height instead; a short one stays ``auto`` so the dialog hugs it.
+With ``height: auto`` an OptionList wraps every option to add up its height, which takes
+about a second for 10,000 options. A list longer than the visible rows gets a fixed height
+instead; a short one stays ``auto`` so the dialog hugs it. The /tree RowList knows its height
+without measuring, and takes the same sizes so every long list looks alike.
 """
 
 from __future__ import annotations

@@ -3,7 +3,9 @@
 ``●`` marks entries on the active branch and ``▶`` the current position; other branches show
 ``○``. Enter moves there; S moves there and has the branch left behind summarised; L labels
 the highlighted entry (an empty label clears it); Esc closes. Dismisses with a ``TreeChoice``
-or None. Depth grows only where the conversation branched.
+or None. Depth grows only where the conversation branched. Only the rows in view are built and
+drawn (a ``RowList`` over the port's ``TreeRows``), so a 100,000-entry session opens in well
+under a second; a row wider than the dialog is cut with an ellipsis.
 """
 
 from __future__ import annotations
