@@ -1,4 +1,5 @@
-"""TUI costs: launch to an editable prompt, per streamed delta, keystroke with a long transcript.
+"""TUI costs: launch to an editable prompt, per streamed delta, keystroke with a long transcript,
+opening /tree on a long session.
 
 Everything runs headless (Textual's ``run_test``), against the real harness and FakeProvider.
 """
@@ -6,6 +7,7 @@ Everything runs headless (Textual's ``run_test``), against the real harness and 
 from __future__ import annotations
 
 import asyncio
+import statistics
 import subprocess
 import sys
 import time
@@ -13,10 +15,11 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
-from tau_agent.content import TextContent
+from tau_agent.content import TextContent, ToolCall
 from tau_agent.harness import AgentHarness
-from tau_agent.messages import AgentMessage, AssistantMessage, UserMessage
+from tau_agent.messages import AgentMessage, AssistantMessage, ToolResultMessage, UserMessage
 from tau_agent.provider import Context, StreamOptions
+from tau_agent.session.log import SessionLog
 from tau_agent.stream_events import AssistantMessageEvent
 from tau_agent.testing import FakeProvider, deltas, reply
 from tau_coding.tui.state import TuiState, apply
@@ -157,6 +160,72 @@ def keystroke_ms(messages: int, keys: int = 40) -> float:
     return asyncio.run(run())
 
 
+def write_branched_session(log: SessionLog, entries: int) -> None:
+    """Append about ``entries`` entries to ``log``: turns of a prompt, a tool call, its result
+    and an answer, and every 500 entries a step back that leaves a short branch behind; then
+    close it."""
+    turn = 0
+    while len(log.entries) < entries:
+        log.append_message(UserMessage(f"question {turn}: what does module {turn} do?"))
+        log.append_message(AssistantMessage([ToolCall(f"c{turn}", "read", {"path": f"m{turn}.py"})]))
+        log.append_message(ToolResultMessage(f"c{turn}", "read", [TextContent("def f(): ...")]))
+        log.append_message(AssistantMessage([TextContent(f"Module {turn} defines f.\n\nDetails follow.")]))
+        turn += 1
+        if len(log.entries) % 500 < 4 and len(log.entries) > 20:
+            log.navigate(log.entries[-10].id)
+    log.close()
+
+
+def tree_open_ms(entries: int, opens: int = 5) -> float:
+    """Milliseconds from the /tree command to its screen laid out, its pending messages handled
+    and painted, with an ``entries``-entry session read back from its file as ``tau -c`` would;
+    the median of ``opens`` (the first included)."""
+    import tempfile
+
+    from tau_ai.model import Model
+    from tau_coding.coding_session import CodingSession
+    from tau_coding.modes.session_port import CodingSessionPort
+    from tau_coding.session_control import SessionControl
+    from tau_coding.sessions.manager import SessionManager
+    from tau_coding.tui.app import TauApp
+    from tau_coding.tui.screens.tree_view import TreeScreen
+    from tau_coding.tui.widgets.prompt_editor import PromptEditor
+
+    async def run(home: Path) -> float:
+        manager = SessionManager(home / "sessions", str(home))
+        write_branched_session(manager.new(), entries)
+        model = Model("fake-model", "fake", "fake", "http://127.0.0.1")
+        session = CodingSession(
+            log=manager.continue_recent(),  # the file just written, read back as tau -c would
+            model=model,
+            provider_factory=lambda _model: FakeProvider([]),
+            tools=[],
+            system_prompt="",
+            cwd=home,
+        )
+        port = CodingSessionPort(SessionControl(session, manager))
+        app = TauApp(port, list_files=None)
+        times: list[float] = []
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            for _ in range(opens):
+                start = time.perf_counter()
+                app.post_message(PromptEditor.Submitted("/tree", follow_up=False))
+                while not (isinstance(app.screen, TreeScreen) and app.screen.is_mounted and app.screen.rows):
+                    await asyncio.sleep(0)
+                while not app.screen.query_one("#tree-list").size:  # laid out
+                    await asyncio.sleep(0)
+                await pilot._wait_for_screen()  # what mounting, showing and resizing set off
+                app.screen._refresh_layout()  # the paint the next screen update would do
+                times.append(time.perf_counter() - start)
+                await pilot.press("escape")
+                await pilot.pause()
+        return statistics.median(times) * 1000
+
+    with tempfile.TemporaryDirectory() as home:
+        return asyncio.run(run(Path(home)))
+
+
 def cases(smoke: bool) -> list[tuple[str, Callable[[], float], str, float | None]]:
     deltas = (200, 1_000) if smoke else (1_000, 10_000)
     out: list[tuple[str, Callable[[], float], str, float | None]] = [
@@ -167,4 +236,6 @@ def cases(smoke: bool) -> list[tuple[str, Callable[[], float], str, float | None
         out.append((f"tui: stream into app, {n} deltas", lambda n=n: app_delta_cost(n), "us/delta", 200.0))
     loaded = 1_000 if smoke else 10_000
     out.append((f"tui: keystroke, {loaded} messages loaded", lambda: keystroke_ms(loaded), "ms/key", 16.0))
+    tree = 1_000 if smoke else 10_000
+    out.append((f"tui: /tree opens, {tree} entries", lambda: tree_open_ms(tree), "ms", 100.0))
     return out

@@ -1,9 +1,9 @@
 """The /tree screen's rows, computed from a SessionLog (pure: no I/O, no UI).
 
-Rows come in depth-first order with the children of an entry in file order. Depth grows only
-where an entry has more than one child, so a long linear conversation stays flush left and
-each branch is indented once. Bookkeeping entries (labels, names, model and thinking changes)
-are not shown; their children are.
+Rows come in depth-first order with the children of an entry in file order, the child on the
+active branch first. Depth grows only where an entry has more than one child, so a long
+linear conversation stays flush left and each branch is indented once. Bookkeeping entries
+(labels, names, model and thinking changes) are not shown; their children are.
 """
 
 from __future__ import annotations
@@ -18,9 +18,11 @@ from tau_agent.session.entries import (
     SessionEntry,
 )
 from tau_agent.session.log import SessionLog
-from tau_coding.tui.port import TreeRow
+from tau_coding.tui.port import TreeRow, TreeRows
 
 TEXT_LIMIT = 100
+_SHOWN_MESSAGES = (UserMessage, AssistantMessage, ToolResultMessage, BashExecutionMessage)
+_SHOWN_ENTRIES = (CompactionEntry, BranchSummaryEntry, CustomMessageEntry)
 
 
 def describe(entry: SessionEntry) -> str | None:
@@ -48,37 +50,55 @@ def describe(entry: SessionEntry) -> str | None:
     return None
 
 
-def tree_rows(log: SessionLog) -> list[TreeRow]:
-    tree, labels, leaf = log.tree, log.labels, log.leaf_id
+def is_shown(entry: SessionEntry) -> bool:
+    """Whether the tree has a row for ``entry`` (exactly when ``describe`` gives a line)."""
+    if isinstance(entry, MessageEntry):
+        return isinstance(entry.message, _SHOWN_MESSAGES)
+    return isinstance(entry, _SHOWN_ENTRIES)
+
+
+def tree_rows(log: SessionLog) -> TreeRows:
+    """The rows as the log stands now. The order, depths, active branch, leaf and labels are
+    fixed here in one pass over the entries; a row's text is made when the row is read."""
+    tree, leaf = log.tree, log.leaf_id
     active = {entry.id for entry in log.path()}
-    rows: list[TreeRow] = []
+    children = tree.children
+    shown: list[SessionEntry] = []
+    depths: list[int] = []
+    leaf_index: int | None = None
     stack: list[tuple[SessionEntry, int]] = [(root, 0) for root in reversed(tree.roots())]
     while stack:
         entry, depth = stack.pop()
-        text = describe(entry)
-        if text is not None:
-            rows.append(
-                TreeRow(
-                    entry.id,
-                    depth,
-                    text,
-                    labels.get(entry.id),
-                    on_path=entry.id in active,
-                    is_leaf=entry.id == leaf,
-                )
-            )
-        children = tree.children(entry.id)
-        child_depth = depth + 1 if len(children) > 1 else depth
-        # The active branch first, so the user's own conversation reads top-down without a jump.
-        children.sort(key=lambda child: child.id not in active)
-        stack.extend((child, child_depth) for child in reversed(children))
-    if leaf is not None and not any(row.is_leaf for row in rows):  # leaf is a hidden entry
-        for index in range(len(rows) - 1, -1, -1):
-            if rows[index].on_path:
-                row = rows[index]
-                rows[index] = TreeRow(row.entry_id, row.depth, row.text, row.label, True, True)
+        while True:  # down a run of only children without touching the stack
+            if is_shown(entry):
+                if entry.id == leaf:
+                    leaf_index = len(shown)
+                shown.append(entry)
+                depths.append(depth)
+            kids = children(entry.id)
+            if len(kids) != 1:
                 break
-    return rows
+            entry = kids[0]
+        if kids:
+            # The active branch first, so the user's own conversation reads top-down without a jump.
+            kids.sort(key=lambda child: child.id not in active)
+            stack.extend((child, depth + 1) for child in reversed(kids))
+    if leaf is not None and leaf_index is None:  # the leaf is a hidden entry: mark the row above it
+        leaf_index = next((i for i in range(len(shown) - 1, -1, -1) if shown[i].id in active), None)
+    labels = log.labels
+
+    def row(index: int) -> TreeRow:
+        entry = shown[index]
+        return TreeRow(
+            entry.id,
+            depths[index],
+            describe(entry) or "",
+            labels.get(entry.id),
+            on_path=entry.id in active,
+            is_leaf=index == leaf_index,
+        )
+
+    return TreeRows(len(shown), row, leaf_index)
 
 
 def _content_text(content: str | list[object] | object) -> str:

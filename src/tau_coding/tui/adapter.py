@@ -23,7 +23,7 @@ from tau_coding.tui.port import (
     QueuedMessages,
     SessionInfo,
     StoredSession,
-    TreeRow,
+    TreeRows,
 )
 from tau_coding.tui.state import user_text
 
@@ -184,8 +184,8 @@ class HarnessSessionAdapter:
     def delete_session(self, ref: str) -> CommandResult:
         return UNSUPPORTED
 
-    def tree(self) -> Sequence[TreeRow]:
-        return ()
+    def tree(self) -> TreeRows:
+        return TreeRows.of()
 
     def navigate(self, entry_id: str) -> CommandResult:
         return UNSUPPORTED

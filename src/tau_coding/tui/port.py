@@ -14,9 +14,9 @@ Contract a caller may rely on:
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Protocol, overload, runtime_checkable
 
 from tau_agent.events import AgentEvent
 from tau_agent.messages import AgentMessage, BashExecutionMessage, CustomMessage
@@ -78,6 +78,43 @@ class TreeRow:
     label: str | None = None
     on_path: bool = False  # on the active branch (root to the current leaf)
     is_leaf: bool = False  # the current position
+
+
+class TreeRows(Sequence[TreeRow]):
+    """The /tree screen's rows in display order, each built when it is read, so a long
+    session's tree costs little until rows are drawn. ``leaf_index`` is the index of the row
+    marked ``is_leaf``, None when no row is. Reading a row twice gives two equal rows."""
+
+    __slots__ = ("_build", "_count", "leaf_index")
+
+    def __init__(self, count: int, build: Callable[[int], TreeRow], leaf_index: int | None = None) -> None:
+        """``build(i)`` makes row ``i`` for ``0 <= i < count``."""
+        self._count = count
+        self._build = build
+        self.leaf_index = leaf_index
+
+    @classmethod
+    def of(cls, rows: Iterable[TreeRow] = ()) -> TreeRows:
+        """Rows already built."""
+        built = list(rows)
+        return cls(len(built), built.__getitem__, next((i for i, r in enumerate(built) if r.is_leaf), None))
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> TreeRow: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[TreeRow]: ...
+
+    def __getitem__(self, index: int | slice) -> TreeRow | list[TreeRow]:
+        if isinstance(index, slice):
+            return [self._build(i) for i in range(*index.indices(self._count))]
+        position = index + self._count if index < 0 else index
+        if not 0 <= position < self._count:
+            raise IndexError(f"tree row {index} of {self._count}")
+        return self._build(position)
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +225,7 @@ class SessionPort(Protocol):
         """Refused for the session in use."""
         ...
 
-    def tree(self) -> Sequence[TreeRow]: ...
+    def tree(self) -> TreeRows: ...
 
     def navigate(self, entry_id: str) -> CommandResult: ...
 

@@ -80,3 +80,18 @@ class Rig:
 async def drain(port: CodingSessionPort, text: str) -> None:
     async for _ in port.prompt(text):
         pass
+
+
+def write_long_session(rig: Rig, turns: int, *, branch_at: int) -> None:
+    """Append ``turns`` question/answer pairs to the rig's session, stepping back to answer
+    ``branch_at - 1`` once turn ``branch_at`` is written, so the turns after it form the active
+    branch and turn ``branch_at``'s pair is left behind on a branch of its own."""
+    from tau_agent.content import TextContent
+    from tau_agent.messages import AssistantMessage, UserMessage
+
+    log = rig.control.session.log
+    for turn in range(turns):
+        log.append_message(UserMessage(f"question {turn}"))
+        log.append_message(AssistantMessage([TextContent(f"answer {turn}")]))
+        if turn == branch_at:
+            log.navigate(log.entries[-3].id)

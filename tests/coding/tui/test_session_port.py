@@ -5,10 +5,22 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tau_agent.content import TextContent
-from tau_agent.messages import AssistantMessage, UserMessage
+from tau_agent.messages import (
+    AssistantMessage,
+    BashExecutionMessage,
+    CustomMessage,
+    ToolResultMessage,
+    UserMessage,
+)
+from tau_agent.session.entries import SessionHeader
+from tau_agent.session.log import SessionLog
+from tau_agent.session.storage import InMemorySessionStorage
+from tau_coding.modes.tree_rows import describe, is_shown, tree_rows
 from tau_coding.sessions.manager import SessionManager
-from tau_coding.tui.port import SessionPort
+from tau_coding.tui.port import SessionPort, TreeRows
 
 from .session_helpers import Rig, drain
 
@@ -119,6 +131,55 @@ async def test_tree_marks_the_active_branch_and_navigating_to_a_prompt_branches(
         (1, "user: second", False),
         (1, "assistant: two", False),
     ]
+
+
+async def test_tree_rows_read_like_a_list_and_know_the_leaf(tmp_path: Path) -> None:
+    rig = Rig(tmp_path, ["one", "two"])
+    await drain(rig.port, "first")
+    await drain(rig.port, "second")
+    rows = rig.port.tree()
+    listed = list(rows)
+    assert len(listed) == len(rows) == 4 and rows.leaf_index == 3 and listed[3].is_leaf
+    assert rows[-1] == listed[3] and rows[1:3] == listed[1:3] and rows[::-1] == listed[::-1]
+    with pytest.raises(IndexError):
+        rows[4]
+    with pytest.raises(IndexError):
+        rows[-5]
+    assert TreeRows.of(listed).leaf_index == 3 and list(TreeRows.of(listed)) == listed
+    assert TreeRows.of().leaf_index is None and len(TreeRows.of()) == 0
+
+
+async def test_a_hidden_leaf_marks_the_row_above_it(tmp_path: Path) -> None:
+    rig = Rig(tmp_path, ["one"])
+    await drain(rig.port, "first")
+    rig.control.session.log.append_model_change("fake", "other-model")  # the leaf: a hidden entry
+    rows = rig.port.tree()
+    assert [(r.text, r.on_path, r.is_leaf) for r in rows] == [
+        ("user: first", True, False),
+        ("assistant: one", True, True),
+    ]
+    assert rows.leaf_index == 1
+
+
+def test_the_tree_shows_exactly_the_entries_it_can_describe() -> None:
+    log = SessionLog(InMemorySessionStorage(SessionHeader.new("/p")))
+    log.append_message(UserMessage("q"))
+    answer = log.append_message(AssistantMessage([TextContent("a")]))
+    log.append_message(ToolResultMessage("c1", "read", [TextContent("x")]))
+    log.append_message(BashExecutionMessage(command="ls"))
+    log.append_message(CustomMessage(custom_type="note", content="hidden as a message"))
+    log.append_custom_message("note", "shown as an entry")
+    log.append_compaction("summary", answer.id, 1234)
+    log.append_branch_summary(answer.id, "what the branch did")
+    log.append_custom("ext.state", {"k": 1})
+    log.append_model_change("fake", "other-model")
+    log.append_thinking_level_change("high")
+    log.set_label(answer.id, "v1")
+    log.set_name("named")
+    described = [(describe(entry) is not None, is_shown(entry)) for entry in log.entries]
+    assert all(has_line == shown for has_line, shown in described)
+    assert sum(shown for _, shown in described) == 7
+    assert len(tree_rows(log)) == 7
 
 
 async def test_labels_show_in_the_tree_and_clear(tmp_path: Path) -> None:

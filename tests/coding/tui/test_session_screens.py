@@ -21,9 +21,10 @@ from tau_coding.tui.screens.text_panel import TextPanel
 from tau_coding.tui.screens.text_prompt import TextPrompt
 from tau_coding.tui.screens.tree_view import TreeScreen
 from tau_coding.tui.state import ErrorItem, NoticeItem, UserItem
+from tau_coding.tui.widgets.row_list import RowList
 
 from .helpers import adapter
-from .session_helpers import Rig, drain
+from .session_helpers import Rig, drain, write_long_session
 from .test_app import SIZE, type_text, until
 
 
@@ -49,7 +50,11 @@ def users(app: TauApp) -> list[str]:
 
 
 def option_texts(screen: object) -> list[str]:
+    """Every row's text, as the screen's list draws it (its OptionList or RowList)."""
     assert isinstance(screen, SessionPicker | TreeScreen | ForkPicker)
+    if isinstance(screen, TreeScreen):
+        rows = screen.query_one(RowList)
+        return [rows.prompt(i).plain for i in range(rows.row_count)]
     options = screen.query_one(OptionList)
     return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
 
@@ -160,6 +165,19 @@ async def test_tree_screen_moves_to_a_prompt_and_hands_it_back_for_editing(tmp_p
         assert [r.depth for r in rig.port.tree()] == [0, 0, 1, 1, 1, 1]
 
 
+async def test_clicking_a_tree_row_moves_there(tmp_path: Path) -> None:
+    rig = Rig(tmp_path, ["one", "two"])
+    await drain(rig.port, "first")
+    await drain(rig.port, "second")
+    app = make_app(rig.port)
+    async with app.run_test(size=SIZE) as pilot:
+        await command(pilot, app, "/tree")
+        await until(pilot, lambda: isinstance(app.screen, TreeScreen))
+        await pilot.click(RowList, offset=(4, 3))  # the border's line, then rows 0, 1, 2
+        await until(pilot, lambda: app.editor.text == "second")
+        assert users(app) == ["first"]
+
+
 async def test_tree_screen_labels_the_highlighted_entry_with_l(tmp_path: Path) -> None:
     rig = Rig(tmp_path, ["one"])
     await drain(rig.port, "first")
@@ -174,6 +192,47 @@ async def test_tree_screen_labels_the_highlighted_entry_with_l(tmp_path: Path) -
         await pilot.press("enter")
         await until(pilot, lambda: option_texts(tree)[-1].endswith("[good]"))
         assert rig.port.tree()[-1].label == "good"
+
+
+def drawn_rows(screen: TreeScreen) -> list[str]:
+    """The rows the tree's list draws right now, as plain text."""
+    rows = screen.query_one(RowList)
+    lines = (rows.render_line(y).text for y in range(rows.scrollable_content_region.height))
+    return [line.strip() for line in lines if line.strip()]
+
+
+async def test_tree_screen_with_thousands_of_entries_opens_at_the_leaf_and_navigates(
+    tmp_path: Path,
+) -> None:
+    rig = Rig(tmp_path)
+    write_long_session(rig, 2_500, branch_at=2_000)  # 5,000 entries; 2 rows sit below the leaf
+    rows = rig.port.tree()
+    assert len(rows) == 5_000 and rows[-3].is_leaf and rows[-1].text == "assistant: answer 2000"
+    app = make_app(rig.port)
+    async with app.run_test(size=SIZE) as pilot:
+        await command(pilot, app, "/tree")
+        await until(pilot, lambda: isinstance(app.screen, TreeScreen))
+        tree = app.screen
+        assert isinstance(tree, TreeScreen)
+        listing = tree.query_one(RowList)
+        await until(pilot, lambda: bool(drawn_rows(tree)))
+        assert listing.highlighted == 4_997 and tree.highlighted == rows[-3]
+        assert "▶ assistant: answer 2499" in drawn_rows(tree)
+        await pilot.press("end")
+        await until(pilot, lambda: drawn_rows(tree)[-1] == "○ assistant: answer 2000")
+        assert listing.highlighted == 4_999
+        await pilot.press("home")
+        await until(pilot, lambda: drawn_rows(tree)[0] == "● user: question 0")
+        assert listing.highlighted == 0
+        await pilot.press("up")  # wraps to the last row
+        assert listing.highlighted == 4_999
+        await pilot.press("down", "pagedown")
+        page = listing.scrollable_content_region.height
+        assert listing.highlighted == page and drawn_rows(tree)[-1] == f"● user: question {page // 2}"
+        await pilot.press("pageup", "down", "enter")  # row 1: the first answer
+        await until(pilot, lambda: not isinstance(app.screen, TreeScreen))
+        await until(pilot, lambda: rig.control.session.log.leaf_id == rows[1].entry_id)
+        assert users(app) == ["question 0"]
 
 
 async def test_tree_s_moves_with_a_branch_summary_or_says_why_not(tmp_path: Path) -> None:

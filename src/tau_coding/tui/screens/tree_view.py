@@ -3,7 +3,9 @@
 ``●`` marks entries on the active branch and ``▶`` the current position; other branches show
 ``○``. Enter moves there; S moves there and has the branch left behind summarised; L labels
 the highlighted entry (an empty label clears it); Esc closes. Dismisses with a ``TreeChoice``
-or None. Depth grows only where the conversation branched.
+or None. Depth grows only where the conversation branched. Only the rows in view are built and
+drawn (a ``RowList`` over the port's ``TreeRows``), so a 100,000-entry session opens in well
+under a second; a row wider than the dialog is cut with an ellipsis.
 """
 
 from __future__ import annotations
@@ -16,10 +18,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import Input, Static
 
-from tau_coding.tui.port import SessionPort, TreeRow
+from tau_coding.tui.port import SessionPort, TreeRow, TreeRows
 from tau_coding.tui.screens.list_height import fit_height
+from tau_coding.tui.widgets.row_list import RowList
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,13 +51,13 @@ class TreeScreen(ModalScreen[TreeChoice | None]):
     def __init__(self, port: SessionPort) -> None:
         super().__init__(classes="picker")
         self._port = port
-        self.rows: list[TreeRow] = []
+        self.rows = TreeRows.of()
         self._labelling: str | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static("Session tree", classes="dialog-title")
-            yield OptionList(id="tree-list", classes="picker-list")
+            yield RowList(id="tree-list", classes="picker-list")
             yield Input(placeholder="label (empty clears)", id="tree-label", classes="-hidden")
             yield Static("", id="picker-status")
             yield Static(
@@ -65,29 +68,30 @@ class TreeScreen(ModalScreen[TreeChoice | None]):
 
     def on_mount(self) -> None:
         self.refill()
-        self.query_one(OptionList).focus()
+        self.query_one(RowList).focus()
 
     def refill(self) -> None:
-        options = self.query_one(OptionList)
-        keep = options.highlighted
-        self.rows = list(self._port.tree())
-        options.clear_options()
-        options.add_options([row_text(row) for row in self.rows])
-        fit_height(options, len(self.rows))
-        if not self.rows:
+        """Read the rows again, keeping the highlighted row (the leaf's on the first fill)."""
+        rows_list = self.query_one(RowList)
+        keep = rows_list.highlighted if self.rows else None
+        self.rows = rows = self._port.tree()
+        fit_height(rows_list, len(rows))
+        if not rows:
+            rows_list.set_rows(0, lambda index: Text())
             self.query_one("#picker-status", Static).update("The session is empty.")
             return
-        leaf = next((i for i, row in enumerate(self.rows) if row.is_leaf), len(self.rows) - 1)
-        options.highlighted = keep if keep is not None and keep < len(self.rows) else leaf
+        leaf = len(rows) - 1 if rows.leaf_index is None else rows.leaf_index
+        start = leaf if keep is None or keep >= len(rows) else keep
+        rows_list.set_rows(len(rows), lambda index: row_text(rows[index]), start)
 
     @property
     def highlighted(self) -> TreeRow | None:
-        index = self.query_one(OptionList).highlighted
+        index = self.query_one(RowList).highlighted
         return self.rows[index] if index is not None and 0 <= index < len(self.rows) else None
 
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        if event.option_index < len(self.rows):
-            self.dismiss(TreeChoice(self.rows[event.option_index].entry_id))
+    def on_row_list_selected(self, event: RowList.Selected) -> None:
+        if event.index < len(self.rows):
+            self.dismiss(TreeChoice(self.rows[event.index].entry_id))
 
     def action_summarize(self) -> None:
         row = self.highlighted
@@ -111,7 +115,7 @@ class TreeScreen(ModalScreen[TreeChoice | None]):
     def _finish_label(self, value: str, *, save: bool) -> None:
         entry_id, self._labelling = self._labelling, None
         self.query_one("#tree-label", Input).add_class("-hidden")
-        self.query_one(OptionList).focus()
+        self.query_one(RowList).focus()
         if entry_id is not None and save:
             result = self._port.set_label(entry_id, value or None)
             self.query_one("#picker-status", Static).update(result.message)
