@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -153,6 +154,10 @@ class TauApp(App[str | None]):
         self.state = from_messages(self.port.messages, self.port.render_custom)
         self.editor.focus()
         await self.paint()
+        # What exists now (modules, widgets, the loaded transcript) lives as long as the app;
+        # out of the cyclic collector's view, its full passes stop rescanning all of it
+        # mid-keystroke or mid-stream.
+        gc.freeze()
         self.set_interval(1.0, self._tick)
         for text in self._startup_notices:
             self.notice(text, "warning")
