@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from textual.app import App, ComposeResult, SuspendNotSupported
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.theme import Theme
@@ -34,6 +35,7 @@ from tau_coding.tui.state import (
     take_queue,
     user_text,
 )
+from tau_coding.tui.style_cache import release_style_caches
 from tau_coding.tui.submission import Submission, classify
 from tau_coding.tui.theme import THEMES
 from tau_coding.tui.title import terminal_title, title_sequence
@@ -165,6 +167,12 @@ class TauApp(App[str | None]):
             await session_commands.resume(self, "", then=self._send_initial_prompt)
         else:
             self._send_initial_prompt()
+
+    def pop_screen(self) -> AwaitComplete:
+        """Close the top screen, letting go of what Textual would keep of it (style_cache.py)."""
+        popped = super().pop_screen()
+        release_style_caches()
+        return popped
 
     def _send_initial_prompt(self) -> None:
         if self._initial_prompt:
