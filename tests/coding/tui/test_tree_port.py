@@ -26,3 +26,18 @@ def test_built_rows_search_and_look_up_by_their_own_text_and_label() -> None:
     assert rows.find("greeting") == [1]
     assert rows.find("") == [0, 1, 2]
     assert rows.position("c") == 2 and rows.position("z") is None
+
+
+def test_find_agrees_with_matches_as_a_query_narrows_and_widens() -> None:
+    texts = [
+        "user: parse the file",
+        "assistant: parsed it",
+        "user: parser bug",
+        "assistant: fixed the bug",
+        "",
+    ]
+    rows = TreeRows.of(TreeRow(str(i), 0, text, "Bug" if i == 1 else None) for i, text in enumerate(texts))
+    for query in ["p", "pa", "pars", "parse", "parser", "parse bug", "parse", "bug", "bug p", "", "x", "bu"]:
+        words = search_words(query)
+        expected = [i for i, row in enumerate(rows) if matches(words, search_text(row.text, row.label))]
+        assert rows.find(query) == expected, query
