@@ -95,7 +95,6 @@ class TreeScreen(ModalScreen[TreeChoice | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static("Session tree", classes="dialog-title")
-            yield Input(placeholder="search (every word, any case)", id="tree-search", classes="-hidden")
             yield RowList(id="tree-list", classes="picker-list")
             yield Input(placeholder="label (empty clears)", id="tree-label", classes="-hidden")
             yield Static("", id="picker-status")
@@ -189,13 +188,20 @@ class TreeScreen(ModalScreen[TreeChoice | None]):
 
     # -- search -----------------------------------------------------------------------------------
 
-    def action_search(self) -> None:
+    async def action_search(self) -> None:
         if not self._list_has_focus():
             return
         self._before_search = self._highlighted_id()
-        field = self.query_one("#tree-search", Input)
+        field = self._search_field()
+        if field is None:  # mounted on first use: one widget less to build makes opening faster
+            field = Input(placeholder="search (every word, any case)", id="tree-search")
+            await self.query_one(".dialog", Vertical).mount(field, before=self.query_one(RowList))
         field.remove_class("-hidden")
         field.focus()
+
+    def _search_field(self) -> Input | None:
+        fields = self.query("#tree-search").results(Input)
+        return next(fields, None)
 
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id == "tree-search" and event.value != self._query:
@@ -204,9 +210,10 @@ class TreeScreen(ModalScreen[TreeChoice | None]):
 
     def _clear_search(self, keep: str | None) -> None:
         self._query = ""  # first, so the field's Changed for the emptied value changes nothing
-        field = self.query_one("#tree-search", Input)
-        field.value = ""
-        field.add_class("-hidden")
+        field = self._search_field()
+        if field is not None:
+            field.value = ""
+            field.add_class("-hidden")
         self.query_one(RowList).focus()
         self._show(keep)
 
@@ -244,7 +251,7 @@ class TreeScreen(ModalScreen[TreeChoice | None]):
     def action_back(self) -> None:
         if self._labelling is not None:
             self._finish_label("", save=False)
-        elif self.query_one("#tree-search", Input).has_focus:
+        elif (field := self._search_field()) is not None and field.has_focus:
             self._clear_search(self._before_search)
         elif self._matches is not None:
             self._clear_search(self._highlighted_id())
