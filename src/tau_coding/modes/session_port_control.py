@@ -23,7 +23,7 @@ from tau_coding.modes.tree_rows import tree_rows
 from tau_coding.session_control import ControlError, SessionControl, user_text
 from tau_coding.sessions.manager import SessionNotFoundError
 from tau_coding.tui.git_branch import git_branch
-from tau_coding.tui.port import CommandResult, ForkPoint, StoredSession, TreeRows
+from tau_coding.tui.port import CommandResult, ForkPoint, StoredSession, TreeFilter, TreeRows
 
 # What a control operation may raise that is the user's to read, not a bug.
 _EXPECTED = (
@@ -155,8 +155,8 @@ class ControlPort:
 
     # -- the tree -----------------------------------------------------------------------------------
 
-    def tree(self) -> TreeRows:
-        return tree_rows(self.control.session.log)
+    def tree(self, filter: TreeFilter = "default") -> TreeRows:
+        return tree_rows(self.control.session.log, filter)
 
     def _target(self, entry_id: str) -> tuple[str | None, str | None]:
         """Where to move for ``entry_id``, and the text to hand back. Moving to one of your own

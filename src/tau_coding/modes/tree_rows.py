@@ -1,24 +1,43 @@
 """The /tree screen's rows, computed from a SessionLog (pure: no I/O, no UI).
 
 Rows come in depth-first order with the children of an entry in file order, the child on the
-active branch first. Depth grows only where an entry has more than one child, so a long
-linear conversation stays flush left and each branch is indented once. Bookkeeping entries
-(labels, names, model and thinking changes) are not shown; their children are.
+active branch first. Depth grows only where an entry has more than one child (shown or not),
+so a long linear conversation stays flush left, each branch is indented once, and a filter
+changes which rows there are but not how deep a row sits. A ``TreeFilter`` picks the entries
+(see ``is_shown``); by default bookkeeping entries (labels, names, model and thinking changes,
+extension state) are not shown, their children are. Tau's leaf markers are never shown.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tau_agent.content import TextContent, ToolCall
-from tau_agent.messages import AssistantMessage, BashExecutionMessage, ToolResultMessage, UserMessage
+from tau_agent.messages import (
+    AssistantMessage,
+    BashExecutionMessage,
+    BranchSummaryMessage,
+    CompactionSummaryMessage,
+    CustomMessage,
+    ToolResultMessage,
+    UserMessage,
+)
 from tau_agent.session.entries import (
     BranchSummaryEntry,
     CompactionEntry,
+    CustomEntry,
     CustomMessageEntry,
+    LabelEntry,
     MessageEntry,
+    ModelChangeEntry,
     SessionEntry,
+    SessionInfoEntry,
+    ThinkingLevelChangeEntry,
+    UnknownEntry,
+    is_leaf_marker,
 )
 from tau_agent.session.log import SessionLog
-from tau_coding.tui.port import TreeRow, TreeRows
+from tau_coding.tui.tree_port import TreeFilter, TreeRow, TreeRows, search_text
 
 TEXT_LIMIT = 100
 _SHOWN_MESSAGES = (UserMessage, AssistantMessage, ToolResultMessage, BashExecutionMessage)
@@ -26,41 +45,106 @@ _SHOWN_ENTRIES = (CompactionEntry, BranchSummaryEntry, CustomMessageEntry)
 
 
 def describe(entry: SessionEntry) -> str | None:
-    """One line for ``entry``, or None when the tree does not show it."""
+    """One line for ``entry``; None only for Tau's leaf markers, which no filter shows."""
     if isinstance(entry, MessageEntry):
-        message = entry.message
-        if isinstance(message, UserMessage):
-            return "user: " + _first_line(_content_text(message.content))
-        if isinstance(message, AssistantMessage):
-            if message.text.strip():
-                return "assistant: " + _first_line(message.text)
-            calls = [b.name for b in message.content if isinstance(b, ToolCall)]
-            return "assistant: [" + ", ".join(calls) + "]" if calls else "assistant: (empty)"
-        if isinstance(message, ToolResultMessage):
-            return f"{message.tool_name} result" + (" (error)" if message.is_error else "")
-        if isinstance(message, BashExecutionMessage):
-            return "!" + _first_line(message.command)
-        return None
+        return _describe_message(entry)
     if isinstance(entry, CompactionEntry):
         return f"[compaction: {entry.tokens_before} tokens summarised]"
     if isinstance(entry, BranchSummaryEntry):
         return "[branch summary] " + _first_line(entry.summary)
     if isinstance(entry, CustomMessageEntry):
         return f"[{entry.custom_type}] " + _first_line(_content_text(entry.content))
+    if isinstance(entry, ModelChangeEntry):
+        return f"[model: {entry.provider}/{entry.model_id}]"
+    if isinstance(entry, ThinkingLevelChangeEntry):
+        return f"[thinking: {entry.thinking_level}]"
+    if isinstance(entry, LabelEntry):
+        return f"[label: {entry.label}]" if entry.label is not None else "[label cleared]"
+    if isinstance(entry, SessionInfoEntry):
+        return f"[name: {entry.name}]" if entry.name is not None else "[session info]"
+    if isinstance(entry, CustomEntry):
+        return None if entry.is_leaf_marker else f"[custom: {entry.custom_type}]"
+    if isinstance(entry, UnknownEntry):
+        return f"[{entry.raw_type}]"
     return None
 
 
-def is_shown(entry: SessionEntry) -> bool:
-    """Whether the tree has a row for ``entry`` (exactly when ``describe`` gives a line)."""
+def _describe_message(entry: MessageEntry) -> str:
+    message = entry.message
+    if isinstance(message, UserMessage):
+        return "user: " + _first_line(_content_text(message.content))
+    if isinstance(message, AssistantMessage):
+        if message.text.strip():
+            return "assistant: " + _first_line(message.text)
+        calls = [b.name for b in message.content if isinstance(b, ToolCall)]
+        return "assistant: [" + ", ".join(calls) + "]" if calls else "assistant: (empty)"
+    if isinstance(message, ToolResultMessage):
+        return f"{message.tool_name} result" + (" (error)" if message.is_error else "")
+    if isinstance(message, BashExecutionMessage):
+        return "!" + _first_line(message.command)
+    if isinstance(message, CustomMessage):
+        return f"[{message.custom_type}] " + _first_line(_content_text(message.content))
+    if isinstance(message, CompactionSummaryMessage):
+        return "[compaction summary] " + _first_line(message.summary)
+    if isinstance(message, BranchSummaryMessage):
+        return "[branch summary] " + _first_line(message.summary)
+    return "[message]"
+
+
+def is_shown(entry: SessionEntry, filter: TreeFilter = "default", label: str | None = None) -> bool:
+    """Whether the tree has a row for ``entry`` (labelled ``label``) under ``filter``:
+
+    - ``default``: user, assistant, tool result and ``!`` messages, compactions, branch
+      summaries and extension messages;
+    - ``no-tools``: those but tool results and assistant messages that only call tools;
+    - ``user``: the user's messages;
+    - ``labelled``: any entry with a label;
+    - ``all``: every entry but Tau's leaf markers.
+    """
+    if filter == "labelled":
+        return label is not None and _is_any(entry)
+    return _SHOWS[filter](entry)
+
+
+def _is_default(entry: SessionEntry) -> bool:
     if isinstance(entry, MessageEntry):
         return isinstance(entry.message, _SHOWN_MESSAGES)
     return isinstance(entry, _SHOWN_ENTRIES)
 
 
-def tree_rows(log: SessionLog) -> TreeRows:
-    """The rows as the log stands now. The order, depths, active branch, leaf and labels are
-    fixed here in one pass over the entries; a row's text is made when the row is read."""
+def _is_conversation(entry: SessionEntry) -> bool:
+    if not _is_default(entry):
+        return False
+    message = entry.message if isinstance(entry, MessageEntry) else None
+    if isinstance(message, ToolResultMessage):
+        return False
+    return not (isinstance(message, AssistantMessage) and message.tool_calls and not message.text.strip())
+
+
+def _is_user(entry: SessionEntry) -> bool:
+    return isinstance(entry, MessageEntry) and isinstance(entry.message, UserMessage)
+
+
+def _is_any(entry: SessionEntry) -> bool:
+    return not is_leaf_marker(entry)
+
+
+_SHOWS: dict[TreeFilter, Callable[[SessionEntry], bool]] = {
+    "default": _is_default,
+    "no-tools": _is_conversation,
+    "user": _is_user,
+    "all": _is_any,
+}
+
+
+def tree_rows(log: SessionLog, filter: TreeFilter = "default") -> TreeRows:
+    """The rows ``filter`` keeps, as the log stands now. The order, depths, active branch,
+    leaf and labels are fixed here in one pass over the entries; a row's text is made when the
+    row is read (or searched). When the leaf is not shown, the shown entry nearest above it on
+    the active branch is marked as the leaf."""
     tree, leaf = log.tree, log.leaf_id
+    labels = log.labels
+    shows = _SHOWS.get(filter) or (lambda entry: entry.id in labels and _is_any(entry))
     active = {entry.id for entry in log.path()}
     children = tree.children
     shown: list[SessionEntry] = []
@@ -70,7 +154,7 @@ def tree_rows(log: SessionLog) -> TreeRows:
     while stack:
         entry, depth = stack.pop()
         while True:  # down a run of only children without touching the stack
-            if is_shown(entry):
+            if shows(entry):
                 if entry.id == leaf:
                     leaf_index = len(shown)
                 shown.append(entry)
@@ -85,7 +169,6 @@ def tree_rows(log: SessionLog) -> TreeRows:
             stack.extend((child, depth + 1) for child in reversed(kids))
     if leaf is not None and leaf_index is None:  # the leaf is a hidden entry: mark the row above it
         leaf_index = next((i for i in range(len(shown) - 1, -1, -1) if shown[i].id in active), None)
-    labels = log.labels
 
     def row(index: int) -> TreeRow:
         entry = shown[index]
@@ -98,7 +181,13 @@ def tree_rows(log: SessionLog) -> TreeRows:
             is_leaf=index == leaf_index,
         )
 
-    return TreeRows(len(shown), row, leaf_index)
+    return TreeRows(
+        len(shown),
+        row,
+        leaf_index,
+        entry_id=lambda index: shown[index].id,
+        search_text=lambda index: search_text(describe(shown[index]) or "", labels.get(shown[index].id)),
+    )
 
 
 def _content_text(content: str | list[object] | object) -> str:

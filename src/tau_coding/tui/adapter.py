@@ -23,6 +23,7 @@ from tau_coding.tui.port import (
     QueuedMessages,
     SessionInfo,
     StoredSession,
+    TreeFilter,
     TreeRows,
 )
 from tau_coding.tui.state import user_text
@@ -184,7 +185,7 @@ class HarnessSessionAdapter:
     def delete_session(self, ref: str) -> CommandResult:
         return UNSUPPORTED
 
-    def tree(self) -> TreeRows:
+    def tree(self, filter: TreeFilter = "default") -> TreeRows:
         return TreeRows.of()
 
     def navigate(self, entry_id: str) -> CommandResult:

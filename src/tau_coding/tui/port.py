@@ -14,12 +14,26 @@ Contract a caller may rely on:
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, overload, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from tau_agent.events import AgentEvent
 from tau_agent.messages import AgentMessage, BashExecutionMessage, CustomMessage
+from tau_coding.tui.tree_port import TreeFilter, TreeRow, TreeRows
+
+__all__ = [  # the tree's vocabulary lives in tree_port; importing it from here keeps working
+    "CommandResult",
+    "CommandSpec",
+    "ForkPoint",
+    "QueuedMessages",
+    "SessionInfo",
+    "SessionPort",
+    "StoredSession",
+    "TreeFilter",
+    "TreeRow",
+    "TreeRows",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,55 +80,6 @@ class StoredSession:
     modified: str  # already formatted for display (local time, minutes)
     message_count: int
     is_current: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class TreeRow:
-    """A line of the /tree screen, in display order; ``depth`` grows only where the tree branches."""
-
-    entry_id: str
-    depth: int
-    text: str
-    label: str | None = None
-    on_path: bool = False  # on the active branch (root to the current leaf)
-    is_leaf: bool = False  # the current position
-
-
-class TreeRows(Sequence[TreeRow]):
-    """The /tree screen's rows in display order, each built when it is read, so a long
-    session's tree costs little until rows are drawn. ``leaf_index`` is the index of the row
-    marked ``is_leaf``, None when no row is. Reading a row twice gives two equal rows."""
-
-    __slots__ = ("_build", "_count", "leaf_index")
-
-    def __init__(self, count: int, build: Callable[[int], TreeRow], leaf_index: int | None = None) -> None:
-        """``build(i)`` makes row ``i`` for ``0 <= i < count``."""
-        self._count = count
-        self._build = build
-        self.leaf_index = leaf_index
-
-    @classmethod
-    def of(cls, rows: Iterable[TreeRow] = ()) -> TreeRows:
-        """Rows already built."""
-        built = list(rows)
-        return cls(len(built), built.__getitem__, next((i for i, r in enumerate(built) if r.is_leaf), None))
-
-    def __len__(self) -> int:
-        return self._count
-
-    @overload
-    def __getitem__(self, index: int) -> TreeRow: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[TreeRow]: ...
-
-    def __getitem__(self, index: int | slice) -> TreeRow | list[TreeRow]:
-        if isinstance(index, slice):
-            return [self._build(i) for i in range(*index.indices(self._count))]
-        position = index + self._count if index < 0 else index
-        if not 0 <= position < self._count:
-            raise IndexError(f"tree row {index} of {self._count}")
-        return self._build(position)
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,7 +190,9 @@ class SessionPort(Protocol):
         """Refused for the session in use."""
         ...
 
-    def tree(self) -> TreeRows: ...
+    def tree(self, filter: TreeFilter = "default") -> TreeRows:
+        """The session's tree as rows, listing the entries ``filter`` keeps."""
+        ...
 
     def navigate(self, entry_id: str) -> CommandResult: ...
 

@@ -161,7 +161,7 @@ async def test_a_hidden_leaf_marks_the_row_above_it(tmp_path: Path) -> None:
     assert rows.leaf_index == 1
 
 
-def test_the_tree_shows_exactly_the_entries_it_can_describe() -> None:
+def test_the_tree_describes_every_entry_a_filter_can_show() -> None:
     log = SessionLog(InMemorySessionStorage(SessionHeader.new("/p")))
     log.append_message(UserMessage("q"))
     answer = log.append_message(AssistantMessage([TextContent("a")]))
@@ -176,9 +176,8 @@ def test_the_tree_shows_exactly_the_entries_it_can_describe() -> None:
     log.append_thinking_level_change("high")
     log.set_label(answer.id, "v1")
     log.set_name("named")
-    described = [(describe(entry) is not None, is_shown(entry)) for entry in log.entries]
-    assert all(has_line == shown for has_line, shown in described)
-    assert sum(shown for _, shown in described) == 7
+    assert all((describe(entry) is not None) == is_shown(entry, "all") for entry in log.entries)
+    assert sum(is_shown(entry) for entry in log.entries) == 7
     assert len(tree_rows(log)) == 7
 
 
