@@ -126,7 +126,9 @@ class SessionState:
 
         thinking_at = last(ThinkingLevelChangeEntry)
         if thinking_at >= 0:
-            self.thinking_level = path[thinking_at].thinking_level  # type: ignore[union-attr]
+            thinking = path[thinking_at]
+            assert isinstance(thinking, ThinkingLevelChangeEntry)
+            self.thinking_level = thinking.thinking_level
         model_at = last(ModelChangeEntry)
         for position in range(len(path) - 1, model_at, -1):
             entry = path[position]
@@ -176,10 +178,9 @@ class _Context:
                 message = BranchSummaryMessage(entry.summary, entry.from_id, iso_to_ms(entry.timestamp))
             else:
                 continue
-            kind = type(message)
             if reply is not None:
-                if kind is ToolResultMessage:
-                    unanswered.discard(message.tool_call_id)  # type: ignore[union-attr]
+                if isinstance(message, ToolResultMessage):
+                    unanswered.discard(message.tool_call_id)
                     if not unanswered:
                         reply = None
                 else:
@@ -187,10 +188,10 @@ class _Context:
                     reply = None
             messages.append(message)
             ids.append(entry.id)
-            if kind is AssistantMessage:
-                calls = [block.id for block in message.content if type(block) is ToolCall]  # type: ignore[union-attr]
+            if isinstance(message, AssistantMessage):
+                calls = [block.id for block in message.content if type(block) is ToolCall]
                 if calls:
-                    reply, unanswered = message, set(calls)  # type: ignore[assignment]
+                    reply, unanswered = message, set(calls)
         self.reply, self.unanswered = reply, unanswered
 
     def finish(self) -> None:
