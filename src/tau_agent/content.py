@@ -26,6 +26,8 @@ class _Pieces:
         self.items = [first]
 
 
+# TextContent and ThinkingContent spell out the same few lines of streaming each: a helper
+# shared between them costs a call per streamed delta (measured 5-10% of the loop's cost).
 # gc=False: a block holds strings, and a tool call's arguments (plain JSON data); none can
 # reach back to the block, so the cyclic collector has nothing to find in them.
 class _Block(msgspec.Struct, forbid_unknown_fields=True, rename="camel", tag_field="type", gc=False):
