@@ -21,6 +21,14 @@ from tau_ai.thinking import DEFAULT_MAX_OUTPUT as DEFAULT_MAX_TOKENS_CAP
 
 ERROR_CAP = 500
 
+# Wording the converters put into a conversation where an API cannot carry something as is.
+IMAGE_NOTE = "Images from the tool result above:"
+"""Leads the user message that carries a tool result's images, for APIs whose tool results hold text only."""
+AFTER_TOOLS = "I have the tool results."
+"""An assistant turn between tool results and a following user message, for APIs that need one."""
+NO_IMAGES = "(image omitted: this model does not accept images)"
+"""Stands in for an image sent to a model without image input."""
+
 
 def max_output_tokens(model: Model, options: StreamOptions) -> int:
     """``options.max_tokens`` if given, else ``min(model.max_tokens, 32000)`` (Pi's default)."""

@@ -17,7 +17,7 @@ from typing import Any
 from tau_agent.content import ImageContent, TextContent, ThinkingContent, ToolCall
 from tau_agent.messages import AssistantMessage, ToolResultMessage, UserMessage
 from tau_agent.provider import Context, StreamOptions
-from tau_ai.apis._shared import endpoint, max_output_tokens, same_model
+from tau_ai.apis._shared import NO_IMAGES, endpoint, max_output_tokens, same_model
 from tau_ai.model import Model
 from tau_ai.thinking import DEFAULT_BUDGETS as THINKING_BUDGETS
 from tau_ai.thinking import clamp_level as clamp_thinking
@@ -29,7 +29,6 @@ INTERLEAVED_BETA = "interleaved-thinking-2025-05-14"
 _ADAPTIVE = re.compile(r"(opus|sonnet)-4[.-]6")
 _BAD_ID_CHARS = re.compile(r"[^a-zA-Z0-9_-]")
 _EFFORT = {"minimal": "low", "low": "low", "medium": "medium", "high": "high", "xhigh": "max"}
-NO_IMAGES = "(image omitted: this model does not accept images)"
 CACHE = {"type": "ephemeral"}
 
 

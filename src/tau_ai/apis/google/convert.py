@@ -17,6 +17,8 @@ from tau_agent.content import ImageContent, TextContent, ThinkingContent, ToolCa
 from tau_agent.messages import AssistantMessage, ToolResultMessage, UserMessage
 from tau_agent.provider import Context, StreamOptions, ThinkingLevel
 from tau_ai.apis._shared import (
+    IMAGE_NOTE,
+    NO_IMAGES,
     endpoint,
     images_of,
     max_output_tokens,
@@ -30,8 +32,6 @@ from tau_ai.wire_api import HttpRequestSpec
 
 Json = dict[str, Any]
 SKIP_SIGNATURE = "skip_thought_signature_validator"
-IMAGE_NOTE = "Images from the tool result above:"
-NO_IMAGES = "(image omitted: this model does not accept images)"
 _GEMINI_3 = re.compile(r"gemini-3")
 _PRO_25 = re.compile(r"gemini-2\.5-pro")
 

@@ -19,6 +19,9 @@ from tau_agent.content import TextContent, ThinkingContent, ToolCall
 from tau_agent.messages import AssistantMessage, ToolResultMessage, UserMessage
 from tau_agent.provider import Context, StreamOptions
 from tau_ai.apis._shared import (
+    AFTER_TOOLS,
+    IMAGE_NOTE,
+    NO_IMAGES,
     data_url,
     endpoint,
     images_of,
@@ -34,9 +37,6 @@ from tau_ai.wire_api import HttpRequestSpec
 Json = dict[str, Any]
 _VALID_ID = re.compile(r"^[a-zA-Z0-9]{9}$")
 _ALPHANUMERIC = string.ascii_letters + string.digits
-IMAGE_NOTE = "Images from the tool result above:"
-AFTER_TOOLS = "I have the tool results."
-NO_IMAGES = "(image omitted: this model does not accept images)"
 
 
 def mistral_id(raw: str) -> str:

@@ -17,6 +17,8 @@ from tau_agent.content import TextContent, ThinkingContent, ToolCall
 from tau_agent.messages import AssistantMessage, ToolResultMessage, UserMessage
 from tau_agent.provider import Context, StreamOptions
 from tau_ai.apis._shared import (
+    IMAGE_NOTE,
+    NO_IMAGES,
     data_url,
     endpoint,
     images_of,
@@ -29,8 +31,6 @@ from tau_ai.thinking import clamp_level as clamp_thinking
 from tau_ai.wire_api import HttpRequestSpec
 
 Json = dict[str, Any]
-IMAGE_NOTE = "Images from the tool result above:"
-NO_IMAGES = "(image omitted: this model does not accept images)"
 
 
 def build_request(
