@@ -19,7 +19,8 @@ from tau_agent.session.entries import SessionEntry, SessionHeader, is_leaf_marke
 from tau_agent.session.state import SessionState
 from tau_agent.session.stats import session_stats
 from tau_agent.session.tree import SessionTree
-from tau_coding.sessions.export_render import entry_title, highlight_css, render_entry
+from tau_coding.sessions.entry_line import describe
+from tau_coding.sessions.export_render import highlight_css, render_entry
 
 TITLE_CHARS = 90
 
@@ -61,11 +62,10 @@ def session_html(header: SessionHeader, entries: Sequence[SessionEntry], state: 
         label = state.labels.get(entry.id)
         badge = f'<span class="label">{escape(label)}</span> ' if label else ""
         active = ' <span class="active">← active</span>' if entry.id == state.leaf_id else ""
-        title = entry_title(entry).replace("\n", " ")
-        short = title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1] + "…"
+        line = describe(entry) or ""
         tree_items.append(
-            f'<li class="{css}" style="--indent:{indent}" data-id="{eid}" title="{escape(title)}">'
-            f'{badge}<a href="#e-{eid}">{escape(short)}</a>{active}</li>'
+            f'<li class="{css}" style="--indent:{indent}" data-id="{eid}" title="{escape(line)}">'
+            f'{badge}<a href="#e-{eid}">{escape(line)}</a>{active}</li>'
         )
         kind, body = render_entry(entry, calls)
         parent = escape(entry.parent_id or "")
@@ -76,7 +76,7 @@ def session_html(header: SessionHeader, entries: Sequence[SessionEntry], state: 
             f"{body}</section>"
         )
     stats = session_stats(entries)
-    first = next((t for t in map(entry_title, (e for e, _ in rows)) if t.startswith("user: ")), "")
+    first = next((t for t in (describe(e) or "" for e, _ in rows) if t.startswith("user: ")), "")
     title = state.name or first.removeprefix("user: ")[:TITLE_CHARS] or f"Session {header.id}"
     model = f"{state.model.provider}/{state.model.model_id}" if state.model else "unknown model"
     facts = (

@@ -167,40 +167,4 @@ def render_entry(entry: SessionEntry, calls: dict[str, ToolCall]) -> tuple[str, 
     return "meta", f"{escape(entry.raw_type)} entry"
 
 
-def entry_title(entry: SessionEntry) -> str:
-    """A one-line label for the tree."""
-    if isinstance(entry, MessageEntry):
-        message = entry.message
-        if isinstance(message, UserMessage):
-            text = (
-                message.content
-                if isinstance(message.content, str)
-                else " ".join(b.text for b in message.content if isinstance(b, TextContent))
-            )
-            return f"user: {text}"
-        if isinstance(message, AssistantMessage):
-            names = ", ".join(c.name for c in message.tool_calls)
-            return f"assistant: {message.text or ''}" + (f" [{names}]" if names else "")
-        if isinstance(message, ToolResultMessage):
-            return f"{message.tool_name} result"
-        if isinstance(message, BashExecutionMessage):
-            return f"$ {message.command}"
-        return message.role
-    if isinstance(entry, CompactionEntry):
-        return "[compaction]"
-    if isinstance(entry, BranchSummaryEntry):
-        return "[branch summary]"
-    if isinstance(entry, ModelChangeEntry):
-        return f"[model {entry.provider}/{entry.model_id}]"
-    if isinstance(entry, ThinkingLevelChangeEntry):
-        return f"[thinking {entry.thinking_level}]"
-    if isinstance(entry, CustomMessageEntry | CustomEntry):
-        return f"[{entry.custom_type}]"
-    if isinstance(entry, LabelEntry):
-        return "[label]"
-    if isinstance(entry, SessionInfoEntry):
-        return "[name]"
-    return f"[{entry.raw_type}]"
-
-
-__all__ = ["entry_title", "highlight_css", "markdown", "render_entry", "render_message"]
+__all__ = ["highlight_css", "markdown", "render_entry", "render_message"]

@@ -5,6 +5,7 @@ import shutil
 import struct
 import subprocess
 import zlib
+from html import escape
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from tau_agent.messages import AssistantMessage, ToolResultMessage, UserMessage
 from tau_agent.session.entries import SessionHeader
 from tau_agent.session.jsonl import JsonlSessionStorage
 from tau_agent.session.log import SessionLog
+from tau_coding.sessions.entry_line import describe
 from tau_coding.sessions.export import export_session
 from tau_coding.sessions.export_html import tree_rows
 
@@ -68,6 +70,8 @@ def test_html_export_holds_the_whole_tree_and_shows_the_active_path(tmp_path: Pa
     hidden = [s["data-id"] for s in sections if "hidden" in (s["class"] or "")]
     assert hidden == [log.entries[4].id]  # only the road not taken is off the active path
     assert "← active" in html and ">here</span>" in html
+    first = log.entries[0]  # the tree lists each entry by the line /tree shows for it
+    assert f'data-id="{first.id}" title="{escape(describe(first) or "")}"' in html
     assert html.count("<script>") == 1  # ours; the message's is escaped
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert re.search(r'<pre class="hl"><span class="k">def</span>', html)  # fence highlighted
