@@ -175,6 +175,7 @@ class HttpProvider:
     async def _stream(self, context: Context, options: StreamOptions) -> AsyncIterator[AssistantMessageEvent]:
         queue: asyncio.Queue[_Batch | _Raise | None] = asyncio.Queue()
         worker = asyncio.create_task(self._work(context, options, queue.put_nowait))
+        ended = False
         try:
             while True:
                 batch = await queue.get()
@@ -183,9 +184,18 @@ class HttpProvider:
                 if isinstance(batch, _Raise):
                     raise batch.error
                 for event in batch:
+                    if isinstance(event, DoneEvent | ErrorEvent):
+                        ended = True
                     yield event
         finally:
-            if not worker.done():
+            if worker.done():
+                pass
+            elif ended:
+                # The message is complete; the worker is only reading the response to its end
+                # and handing the connection back. Cancelling it there would cost the connection.
+                _finishing.add(worker)
+                worker.add_done_callback(_finishing.discard)
+            else:
                 worker.cancel()
                 await asyncio.wait([worker])
 
@@ -275,6 +285,8 @@ class HttpProvider:
             now=self._clock(),
         )
 
+
+_finishing: set[asyncio.Task[None]] = set()  # workers past their message, closing their response
 
 _PROXY_VARIABLES = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy")
 
