@@ -41,7 +41,7 @@ async def _drain(events: AsyncIterator[SessionEvent]) -> list[SessionEvent]:
     return [e async for e in events]
 
 
-def _retry_events(events: list[SessionEvent]) -> list[SessionEvent]:
+def _retry_events(events: list[SessionEvent]) -> list[AutoRetryStartEvent | AutoRetryEndEvent]:
     return [e for e in events if isinstance(e, AutoRetryStartEvent | AutoRetryEndEvent)]
 
 

@@ -99,6 +99,7 @@ async def test_cancel_at_every_event_leaves_a_valid_transcript_in_memory_and_on_
         again = _session(root, provider, log)
         [e async for e in again.prompt("and now?")]
         last = again.messages[-1]
-        assert isinstance(last, AssistantMessage) and last.stop_reason == "stop", (index, last.error_message)
+        assert isinstance(last, AssistantMessage), index
+        assert last.stop_reason == "stop", (index, last.error_message)
         again.close()
     assert outcomes["dangling-closed"] > 0

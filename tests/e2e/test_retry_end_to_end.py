@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,7 +35,7 @@ def _cut_after_first_text(api: str) -> Scripted:
     return Scripted(body=body, cut_after=body.index(b"the answer might") - 1)
 
 
-def _session_entries(project: Project) -> list[dict[str, object]]:
+def _session_entries(project: Project) -> list[dict[str, Any]]:
     (path,) = project.session_files()
     return [json.loads(line) for line in path.read_text().splitlines()[1:]]
 
