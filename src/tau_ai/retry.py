@@ -147,6 +147,29 @@ def plan_retry(
     return delay
 
 
+DELAY_REFUSED = "longer than retry.provider.maxRetryDelayMs allows"
+
+
+def delay_refused_text(error: str, requested: float) -> str:
+    """The error of a request given up because its server asked for too long a wait.
+
+    The wording carries ``DELAY_REFUSED``, by which ``is_refused_delay`` (and so the session's
+    agent-level retry) knows not to try again soon either.
+    """
+    return f"{error} (the server asked to wait {requested:g}s, {DELAY_REFUSED})"
+
+
+def is_refused_delay(message: str) -> bool:
+    return DELAY_REFUSED in message
+
+
+def refused_delay(policy: RetryPolicy, headers: Mapping[str, str], now: float) -> float | None:
+    """The wait a server asked for when it is longer than ``policy.max_server_delay`` (which
+    makes ``plan_retry`` give up at once), else None."""
+    requested = parse_retry_after(headers, now)
+    return requested if requested is not None and requested > policy.max_server_delay else None
+
+
 _RETRYABLE_TEXT = re.compile(
     r"overloaded|rate.?limit|too many requests|resource.?exhausted|service.?unavailable|"
     r"temporarily unavailable|internal.?(?:server.?)?error|server.?error|bad gateway|gateway.?timeout|"

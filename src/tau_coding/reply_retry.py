@@ -4,8 +4,9 @@ A provider retries a request only while nothing of the reply has been shown. A r
 fails later (the connection dropped after some text or inside a tool call's arguments, an
 ``overloaded`` event mid-stream, a malformed chunk) ends the run with stop reason "error".
 ``plan_reply_retry`` decides whether such a run is tried again: the failed reply must be
-the run's last, its error must read as transient (``is_retryable_error_text``) and not be a
-context overflow (compaction handles that), retrying must be on and attempts left. The delay
+the run's last, its error must read as transient (``is_retryable_error_text``) and be neither
+a context overflow (compaction handles that) nor a server's request for a wait longer than
+``retry.provider.maxRetryDelayMs``; retrying must be on and attempts left. The delay
 follows the HTTP retries' backoff (``RetryPolicy.backoff``) from ``base_delay_ms``.
 
 ``RetrySettings`` reads Pi's ``retry.*`` keys: ``enabled``, ``maxRetries`` and
@@ -22,7 +23,7 @@ from typing import Any
 
 from tau_agent.messages import AgentMessage, AssistantMessage, ToolResultMessage
 from tau_ai.overflow import is_context_overflow
-from tau_ai.retry import RetryPolicy, is_retryable_error_text
+from tau_ai.retry import RetryPolicy, is_refused_delay, is_retryable_error_text
 
 DEFAULT_HTTP_POLICY = RetryPolicy()
 DEFAULT_IDLE_TIMEOUT = 300.0  # seconds without a byte before a stream counts as stalled
@@ -115,8 +116,8 @@ def is_transient_failure(reply: AssistantMessage, context_window: int | None) ->
     """A failed reply worth asking again for: transient wording, and not a context overflow."""
     if reply.stop_reason != "error" or not reply.error_message:
         return False
-    if is_context_overflow(reply, context_window):
-        return False
+    if is_context_overflow(reply, context_window) or is_refused_delay(reply.error_message):
+        return False  # compaction handles an overflow; a server asking for hours means hours
     return is_retryable_error_text(reply.error_message)
 
 

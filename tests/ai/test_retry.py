@@ -9,10 +9,13 @@ import pytest
 
 from tau_ai.retry import (
     RetryPolicy,
+    delay_refused_text,
+    is_refused_delay,
     is_retryable_error_text,
     is_retryable_status,
     parse_retry_after,
     plan_retry,
+    refused_delay,
     should_retry_header,
 )
 
@@ -141,3 +144,13 @@ def test_transient_in_stream_errors_are_recognised(text: str) -> None:
 )
 def test_permanent_in_stream_errors_are_not(text: str) -> None:
     assert not is_retryable_error_text(text)
+
+
+def test_a_refused_server_delay_is_named_and_recognised() -> None:
+    headers = {"retry-after": "18000"}
+    assert refused_delay(POLICY, headers, NOW) == 18000.0
+    assert refused_delay(POLICY, {"retry-after": "5"}, NOW) is None
+    assert refused_delay(POLICY, {}, NOW) is None
+    text = delay_refused_text("HTTP 429: quota", 18000.0)
+    assert text.startswith("HTTP 429: quota (the server asked to wait 18000s") and is_refused_delay(text)
+    assert not is_refused_delay("HTTP 429: quota")

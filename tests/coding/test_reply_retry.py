@@ -7,6 +7,7 @@ from typing import Any
 
 from tau_agent.content import TextContent, ToolCall
 from tau_agent.messages import AgentMessage, AssistantMessage, ToolResultMessage, UserMessage
+from tau_ai.retry import delay_refused_text
 from tau_coding.config.settings import Settings
 from tau_coding.reply_retry import DEFAULT_HTTP_POLICY, RetrySettings, failed_reply, plan_reply_retry
 
@@ -43,6 +44,7 @@ def test_what_is_not_retried() -> None:
     assert _plan([user, _failed("HTTP 401: bad key")]) is None
     assert _plan([user, _failed("prompt is too long: 300000 tokens > 200000 maximum")]) is None
     assert _plan([user, _failed("Operation aborted", reason="aborted")]) is None
+    assert _plan([user, _failed(delay_refused_text("HTTP 429: quota exhausted", 18_000))]) is None
     assert _plan([user, _failed("overloaded")], RetrySettings(enabled=False)) is None
     assert _plan([user, _failed("overloaded")], RetrySettings(max_retries=0)) is None
     done = AssistantMessage(content=[TextContent("fine")], stop_reason="stop")
