@@ -4,14 +4,16 @@ the same in memory and in the session file, and the next prompt works."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+
+import pytest
 
 from tau_agent.messages import AgentMessage, AssistantMessage, ToolResultMessage
 from tau_agent.session.entries import MessageEntry
 from tau_agent.session.jsonl import JsonlSessionStorage
 from tau_agent.session.log import SessionLog
-from tau_agent.testing import FakeProvider, call, reply, text
+from tau_agent.testing import FakeProvider, call, fail, reply, text
 from tau_ai.model import Model
 from tau_coding.coding_session import CodingSession
 from tau_coding.reply_retry import RetrySettings
@@ -29,6 +31,17 @@ def _provider() -> FakeProvider:
         call("read", {"path": "c.txt"}, id="call_c"),
     )
     return FakeProvider([turn, "They say a, b and c.", "Next answer."])
+
+
+def _retried_provider() -> FakeProvider:
+    """A turn whose first reply breaks inside its tool calls and is retried."""
+    broken = fail(
+        "Connection error: RemoteProtocolError: peer closed connection",
+        text("Reading a.", chunk_size=4),
+        call("read", {"path": "a.txt"}, id="call_x"),
+    )
+    turn = reply(text("Reading a and b.", chunk_size=4), call("read", {"path": "a.txt"}, id="call_a"))
+    return FakeProvider([broken, turn, "It says a.", "Next answer."])
 
 
 def _session(root: Path, provider: FakeProvider, log: SessionLog | None = None) -> CodingSession:
@@ -60,20 +73,23 @@ def _shape(messages: Sequence[AgentMessage]) -> list[tuple[str, str]]:
     ]
 
 
-async def _events_in_a_full_run(root: Path) -> int:
-    session = _session(root, _provider())
+async def _events_in_a_full_run(root: Path, make: Callable[[], FakeProvider]) -> int:
+    session = _session(root, make())
     count = len([e async for e in session.prompt("read them")])
     session.close()
     return count
 
 
-async def test_cancel_at_every_event_leaves_a_valid_transcript_in_memory_and_on_disk(tmp_path: Path) -> None:
-    total = await _events_in_a_full_run(tmp_path / "full")
+@pytest.mark.parametrize("make", [_provider, _retried_provider], ids=["three-calls", "retried-turn"])
+async def test_cancel_at_every_event_leaves_a_valid_transcript_in_memory_and_on_disk(
+    tmp_path: Path, make: Callable[[], FakeProvider]
+) -> None:
+    total = await _events_in_a_full_run(tmp_path / "full", make)
     assert total > 30
     outcomes: Counter[str] = Counter()
     for index in range(total):
         root = tmp_path / f"cancel-{index}"
-        provider = _provider()
+        provider = make()
         session = _session(root, provider)
         seen = 0
         async for _ in session.prompt("read them"):
@@ -82,6 +98,11 @@ async def test_cancel_at_every_event_leaves_a_valid_transcript_in_memory_and_on_
             seen += 1
 
         memory = list(session.messages)
+        answers = [m for m in memory if isinstance(m, AssistantMessage) and m.stop_reason == "stop"]
+        assert len(answers) <= 1, index  # never two copies of the final answer
+        replies = [m for m in memory if isinstance(m, AssistantMessage)]
+        failed = [i for i, m in enumerate(replies) if m.stop_reason == "error"]
+        assert failed in ([], [len(replies) - 1]), index  # a retried failure left the context
         counts = _results_per_call(memory)
         assert all(n == 1 for n in counts.values()), (index, counts)
         outcomes[
