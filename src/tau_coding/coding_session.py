@@ -2,9 +2,10 @@
 
 It does not re-implement the loop. A prompt is expanded (``/template``, ``/skill:name``), run
 by the AgentHarness, and every message is written to the session on its ``message_end``
-before anybody else hears of it (persist, then announce). Retries a provider makes are
-reported as ``auto_retry_*`` events, and ``agent_settled`` closes every prompt once nothing
-more will happen for it. Model and thinking-level changes become session entries.
+before anybody else hears of it (persist, then announce). A run that ends with a transient
+failure is run again after a backoff (agent_retry.py); those retries and the ones a provider
+makes are reported as ``auto_retry_*`` events, and ``agent_settled`` closes every prompt once
+nothing more will happen for it. Model and thinking-level changes become session entries.
 """
 
 from __future__ import annotations
