@@ -163,7 +163,9 @@ async def test_server_delay_beyond_the_cap_is_not_waited_for() -> None:
         started = time.monotonic()
         events, notices = await run(provider(server, retry=policy))
     assert time.monotonic() - started < 2.0
-    assert final(events).error_message == "HTTP 429: later"
+    assert final(events).error_message == (
+        "HTTP 429: later (the server asked to wait 3600s, longer than retry.provider.maxRetryDelayMs allows)"
+    )
     assert notices == [] and len(server.requests) == 1
 
 
