@@ -110,6 +110,7 @@ def _interactive_mode(args: Any) -> int:
     from tau_coding.config.auth import AuthStore
     from tau_coding.config.paths import TauPaths
     from tau_coding.config.settings import load_settings
+    from tau_coding.extensions.trust import project_is_trusted
     from tau_coding.extensions.ui import HeadlessUI, LateBoundUI
     from tau_coding.modes.interactive import run_interactive
     from tau_coding.modes.session_port import CodingSessionPort
@@ -124,12 +125,15 @@ def _interactive_mode(args: Any) -> int:
     except ConfigurationError as exc:
         return _fail(str(exc))
     control.session.input_source = "interactive"
-    settings = load_settings(paths.user_settings, paths.project_settings)[0]
+    trusted = project_is_trusted(paths.tau_home, cwd, trust_flag=bool(args.trust_project))
+    settings = load_settings(paths.user_settings, paths.project_settings, project_trusted=trusted)[0]
     scoped = settings.get("enabledModels") or []
     port = CodingSessionPort(
         control,
         auth=AuthStore(paths.auth_file),
-        settings=lambda: load_settings(paths.user_settings, paths.project_settings)[0].values,
+        settings=lambda: (
+            load_settings(paths.user_settings, paths.project_settings, project_trusted=trusted)[0].values
+        ),
         scoped=[str(pattern) for pattern in scoped],
     )
     theme = settings.get("theme")

@@ -31,6 +31,7 @@ from tau_coding.config.paths import TauPaths
 from tau_coding.config.settings import Settings, load_settings, read_json_object
 from tau_coding.diagnostics import Diagnostic
 from tau_coding.extensions.presence import maybe_build_host
+from tau_coding.extensions.trust import project_is_trusted
 from tau_coding.reply_retry import DEFAULT_IDLE_TIMEOUT, RetrySettings
 from tau_coding.resources.loader import load_resources
 from tau_coding.sessions.manager import SessionManager, SessionNotFoundError
@@ -146,7 +147,10 @@ def build_session(
     ui: UIBridge | None = None,
 ) -> CodingSession:
     paths = TauPaths.from_env(environ, cwd)
-    settings, diagnostics = load_settings(paths.user_settings, paths.project_settings)
+    trusted = project_is_trusted(paths.tau_home, paths.cwd, trust_flag=options.trust_project)
+    settings, diagnostics = load_settings(
+        paths.user_settings, paths.project_settings, project_trusted=trusted
+    )
     for diagnostic in diagnostics:
         warn(str(diagnostic))
     config = load_models(paths, warn)
