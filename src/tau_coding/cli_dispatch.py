@@ -17,6 +17,9 @@ def _fail(message: str) -> int:
 
 
 def dispatch(args: Any) -> int:
+    from tau_coding import exit_signals
+
+    exit_signals.install()
     if args.list_models is not None:
         from tau_coding.modes.list_models import list_models
 

@@ -19,7 +19,12 @@ from tau_agent.tools import AgentTool, AgentToolResult, ToolUpdate
 from tau_coding.tools.config import ToolSettings
 from tau_coding.tools.output_sink import OutputSink
 from tau_coding.tools.results import fail, guarded
-from tau_coding.tools.shell import find_shell, kill_process_group
+from tau_coding.tools.shell import (
+    find_shell,
+    forget_process_group,
+    kill_process_group,
+    track_process_group,
+)
 from tau_coding.tools.truncate import format_size
 
 UPDATE_INTERVAL = 0.1
@@ -79,7 +84,9 @@ async def _spawn(shell: str, command: str, cwd: Path) -> asyncio.subprocess.Proc
         )
     )
     try:
-        return await asyncio.shield(spawning)
+        process = await asyncio.shield(spawning)
+        track_process_group(process.pid)
+        return process
     except asyncio.CancelledError:
         with contextlib.suppress(Exception):
             process = await spawning
@@ -160,6 +167,7 @@ async def run_command(
             with contextlib.suppress(BaseException):
                 await asyncio.wait_for(process.wait(), DRAIN_AFTER_KILL)
         _close_pipes(process)
+        forget_process_group(process.pid)
         sink.close()
     text, details = _notice(sink)
     code = process.returncode
