@@ -35,7 +35,14 @@ def dispatch(args: Any) -> int:
         return _interactive_mode(args)
     if args.resume:
         return _fail("--resume picks a session interactively; in print mode use --session ID or -c")
-    stdin_text = None if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
+    stdin_text = None
+    if sys.stdin is not None and not sys.stdin.isatty():
+        from tau_coding.prompt_input import PromptInputError, read_piped_stdin
+
+        try:
+            stdin_text = read_piped_stdin(sys.stdin.buffer)
+        except PromptInputError as exc:
+            return _fail(str(exc))
     if args.trust_project and not args.prompt and not (stdin_text or "").strip():
         return _trust_project_only()
     if not args.prompt and not (stdin_text or "").strip():
