@@ -353,6 +353,8 @@ def _active_tools(
 def _open_log(options: Options, manager: SessionManager) -> SessionLog:
     if options.no_session:
         return manager.in_memory()
+    if options.session_dir and manager.directory.exists() and not manager.directory.is_dir():
+        raise ConfigurationError(f"--session-dir {options.session_dir} is not a directory")
     try:
         if options.session:
             return manager.open(options.session)
@@ -360,4 +362,7 @@ def _open_log(options: Options, manager: SessionManager) -> SessionLog:
             return manager.continue_recent()
     except (SessionNotFoundError, SessionLockedError, SessionFileError) as exc:
         raise ConfigurationError(str(exc)) from exc
+    except OSError as exc:
+        what = f"session {options.session}" if options.session else f"the sessions in {manager.directory}"
+        raise ConfigurationError(f"cannot open {what}: {exc.strerror or exc}") from exc
     return manager.new()

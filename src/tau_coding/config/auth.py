@@ -79,10 +79,14 @@ class AuthStore:
                 text = ""
             except OSError as exc:
                 raise AuthError(f"{self.path}: cannot read: {exc}") from exc
+            except UnicodeDecodeError as exc:
+                raise AuthError(f"{self.path}: not UTF-8 text (byte {exc.start})") from exc
             try:
                 data = json.loads(text) if text.strip() else {}
             except json.JSONDecodeError as exc:
                 raise AuthError(f"{self.path}: invalid JSON at line {exc.lineno} column {exc.colno}") from exc
+            except RecursionError as exc:
+                raise AuthError(f"{self.path}: invalid JSON: nested too deeply") from exc
             if not isinstance(data, dict):
                 raise AuthError(f"{self.path}: must hold a JSON object")
             self._data = data

@@ -69,6 +69,7 @@ TRUSTED_ONLY = ("shellPath", "shellCommandPrefix", "npmCommand")
 # Limits a project may tighten but not blank: a value <= 0 needs trust.
 _POSITIVE_UNLESS_TRUSTED = ("toolOutput.maxLines", "toolOutput.maxBytes")
 TRUST_HINT = "run `tau --trust-project` in it once to trust it"
+NESTED_TOO_DEEPLY = "invalid JSON: nested too deeply"
 _OBJECTS |= {key.split(".")[0] for key in _OBJECTS}
 
 
@@ -104,6 +105,9 @@ def read_json_object(path: Path, diagnostics: list[Diagnostic]) -> dict[str, Any
         diagnostics.append(
             Diagnostic("error", str(path), f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}")
         )
+        return {}
+    except RecursionError:
+        diagnostics.append(Diagnostic("error", str(path), NESTED_TOO_DEEPLY))
         return {}
     if not isinstance(data, dict):
         diagnostics.append(

@@ -31,7 +31,7 @@ class TrustStore:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             return {}
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, RecursionError) as exc:
             self.problem = f"{self.path}: unreadable, trusting no project: {exc}"
             return {}
         projects = data.get("projects") if isinstance(data, dict) else None
