@@ -34,7 +34,7 @@ from tau_coding.extensions.presence import maybe_build_host
 from tau_coding.extensions.trust import project_is_trusted
 from tau_coding.reply_retry import DEFAULT_IDLE_TIMEOUT, RetrySettings
 from tau_coding.resources.loader import load_resources
-from tau_coding.sessions.manager import SessionManager, SessionNotFoundError
+from tau_coding.sessions.manager import SessionManager, SessionNotFoundError, repair_notice
 from tau_coding.tools.builtin import ALL_TOOLS, DEFAULT_TOOLS, create_coding_tools
 from tau_coding.tools.config import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, ToolSettings
 
@@ -195,6 +195,9 @@ def build_session(
         warn(str(diagnostic))
     summary_model = _summary_model(settings, config, model, lambda p: key_for(p) is not None, warn)
     log = _open_log(options, session_manager(options, environ, cwd))
+    notice = repair_notice(log)
+    if notice is not None:
+        warn(notice)
     retry = RetrySettings.from_settings(settings.get)
     make = provider_factory or http_provider(retry)
     if host is not None and provider_factory is None:
