@@ -54,6 +54,8 @@ def _notice(sink: OutputSink) -> tuple[str, dict[str, Any]]:
     end = total
     start = end - cut.output_lines + 1
     where = f"Full output: {sink.spill_path}" if spilled else "Full output was not kept"
+    if sink.spill_full:
+        where = f"First {format_size(sink.spill_limit)} of the output: {sink.spill_path}"
     if cut.last_line_partial:
         size = format_size(sink.last_line_bytes)
         notice = f"[Showing last {format_size(cut.output_bytes)} of line {end} (line is {size}). {where}]"
@@ -125,7 +127,7 @@ async def run_command(
         return fail(f"Cannot run the command: the working directory {cwd} does not exist.")
     if signal.cancelled:
         return fail("Command aborted before it started")
-    sink = OutputSink(settings.max_lines, settings.max_bytes, settings.temp_dir)
+    sink = OutputSink(settings.max_lines, settings.max_bytes, settings.temp_dir, settings.spill_limit)
     process = await _spawn(shell, command, cwd)
     assert process.stdout is not None
     stdout = process.stdout
