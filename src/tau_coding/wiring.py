@@ -25,7 +25,14 @@ from tau_ai.model import Model
 from tau_ai.models_config import ModelsConfig, load_models_config
 from tau_coding.coding_session import CodingSession
 from tau_coding.compaction.settings import CompactionSettings
-from tau_coding.config.auth import AuthError, AuthStore, KeyResolver, missing_key_message, resolve_api_key
+from tau_coding.config.auth import (
+    AuthError,
+    AuthStore,
+    KeyResolver,
+    credential_env_names,
+    missing_key_message,
+    resolve_api_key,
+)
 from tau_coding.config.model_resolve import ModelNotFoundError, resolve_model
 from tau_coding.config.paths import TauPaths
 from tau_coding.config.settings import Settings, load_settings, read_json_object
@@ -180,6 +187,7 @@ def build_session(
         max_lines=settings.get("toolOutput.maxLines", DEFAULT_MAX_LINES),
         max_bytes=settings.get("toolOutput.maxBytes", DEFAULT_MAX_BYTES),
         shell_path=settings.get("shellPath"),
+        scrub_env=_scrubbed(settings, config),
     )
     tools = _active_tools(options, settings, cwd, tool_settings)
     resources = load_resources(
@@ -240,6 +248,13 @@ def build_session(
             f"unknown option {options.extension_args[0]!r}; tau --help lists the options"
         )
     return session
+
+
+def _scrubbed(settings: Settings, config: ModelsConfig) -> frozenset[str]:
+    """Credential variables commands must not see, less those ``shellEnvPassthrough`` lets through."""
+    keys = (provider.api_key for provider in config.providers.values())
+    passed = {str(name) for name in settings.get("shellEnvPassthrough") or ()}
+    return credential_env_names(keys) - passed
 
 
 def _key_lookup(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +28,14 @@ ENV_KEYS: dict[str, tuple[str, ...]] = {provider: (name,) for provider, name in 
     "huggingface": ("HF_TOKEN",),
 }
 _ENV_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
+
+
+def credential_env_names(models_json_keys: Iterable[str | None]) -> frozenset[str]:
+    """Every environment variable Tau may read a key from: the providers' own variables, and
+    those that models.json keys name. Commands Tau runs do not see them (``scrubEnv``)."""
+    names = {name for group in ENV_KEYS.values() for name in group}
+    names.update(key for key in models_json_keys if key and _ENV_NAME.fullmatch(key))
+    return frozenset(names)
 
 
 class AuthError(ValueError):

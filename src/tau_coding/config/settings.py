@@ -26,6 +26,7 @@ _SCHEMA: dict[str, tuple[type | tuple[type, ...], tuple[Any, ...] | None]] = {
     "quietStartup": (bool, None),
     "shellPath": (str, None),
     "shellCommandPrefix": (str, None),
+    "shellEnvPassthrough": (list, None),  # credential variables commands may see after all
     "steeringMode": (str, ("all", "one-at-a-time")),
     "followUpMode": (str, ("all", "one-at-a-time")),
     "enabledModels": (list, None),
@@ -65,7 +66,7 @@ _OBJECTS = {key.rsplit(".", 1)[0] for key in _SCHEMA if "." in key}
 
 # Settings that choose or run programs: only the user's file or a trusted project may set them.
 # (A project's ``hooks`` are parsed apart from these settings, and only for a trusted project.)
-TRUSTED_ONLY = ("shellPath", "shellCommandPrefix", "npmCommand")
+TRUSTED_ONLY = ("shellPath", "shellCommandPrefix", "shellEnvPassthrough", "npmCommand")
 # Limits a project may tighten but not blank: a value <= 0 needs trust.
 _POSITIVE_UNLESS_TRUSTED = ("toolOutput.maxLines", "toolOutput.maxBytes")
 TRUST_HINT = "run `tau --trust-project` in it once to trust it"

@@ -20,6 +20,7 @@ from tau_coding.tools.config import ToolSettings
 from tau_coding.tools.output_sink import OutputSink
 from tau_coding.tools.results import fail, guarded
 from tau_coding.tools.shell import (
+    command_env,
     find_shell,
     forget_process_group,
     kill_process_group,
@@ -67,7 +68,9 @@ def _notice(sink: OutputSink) -> tuple[str, dict[str, Any]]:
     return f"{text}\n\n{notice}", details
 
 
-async def _spawn(shell: str, command: str, cwd: Path) -> asyncio.subprocess.Process:
+async def _spawn(
+    shell: str, command: str, cwd: Path, env: dict[str, str] | None
+) -> asyncio.subprocess.Process:
     """Start the command in a new session (its own process group).
 
     If the caller is cancelled while asyncio is still wiring up the pipes, the process already
@@ -79,6 +82,7 @@ async def _spawn(shell: str, command: str, cwd: Path) -> asyncio.subprocess.Proc
             "-c",
             command,
             cwd=cwd,
+            env=env,
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT,
@@ -128,7 +132,7 @@ async def run_command(
     if signal.cancelled:
         return fail("Command aborted before it started")
     sink = OutputSink(settings.max_lines, settings.max_bytes, settings.temp_dir, settings.spill_limit)
-    process = await _spawn(shell, command, cwd)
+    process = await _spawn(shell, command, cwd, command_env(settings.scrub_env))
     assert process.stdout is not None
     stdout = process.stdout
     last_update = 0.0

@@ -12,6 +12,13 @@ import shutil
 import signal
 
 
+def command_env(scrub: frozenset[str]) -> dict[str, str] | None:
+    """The environment for a command: Tau's own without the ``scrub`` names (None: unchanged)."""
+    if not scrub:
+        return None
+    return {name: value for name, value in os.environ.items() if name not in scrub}
+
+
 def find_shell(shell_path: str | None) -> str:
     """The configured shell if given, else bash (``/bin/bash`` or on PATH), else ``sh``.
 
