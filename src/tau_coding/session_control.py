@@ -79,10 +79,10 @@ class SessionControl:
     def in_memory(self) -> bool:
         return isinstance(self.session.log.storage, InMemorySessionStorage)
 
-    def _replace_log(self, log: SessionLog) -> None:
+    def _replace_log(self, log: SessionLog, *, restore: bool = False) -> None:
         old = self.session.log
         try:
-            self.session.use_log(log)
+            self.session.use_log(log, restore=restore)
         except BaseException:
             log.close()
             raise
@@ -103,12 +103,13 @@ class SessionControl:
             self._replace_log(self.manager.new(parent_session))
 
     def switch_session(self, ref: str | Path) -> None:
-        """Continue in another session file (a path or an id prefix)."""
+        """Continue in another session file (a path or an id prefix), with the model and
+        thinking level it records (``CodingSession.use_log``)."""
         self._ensure_idle("switch sessions")
         path = self.manager.resolve(ref)
         if self.session.session_file is not None and path == self.session.session_file.resolve():
             return
-        self._replace_log(self.manager.open(path))
+        self._replace_log(self.manager.open(path), restore=True)
 
     def fork_messages(self) -> list[ForkMessage]:
         """The user messages on the current path, oldest first: the places a fork may start."""
@@ -121,8 +122,9 @@ class SessionControl:
         return out
 
     def fork(self, entry_id: str) -> str:
-        """A new session holding everything before user message ``entry_id``; returns that
-        message's text so a frontend can put it back in the editor for the user to change."""
+        """A new session holding everything before user message ``entry_id``, continued with
+        the model and thinking level that part records; returns that message's text so a
+        frontend can put it back in the editor for the user to change."""
         self._ensure_idle("fork")
         entry = self.session.log.tree.get(entry_id)
         message = entry.message if isinstance(entry, MessageEntry) else None
@@ -134,7 +136,7 @@ class SessionControl:
             forked = SessionLog(InMemorySessionStorage(header, branch_entries(log, entry.parent_id)))
         else:
             forked = self.manager.fork(log, entry.parent_id)
-        self._replace_log(forked)
+        self._replace_log(forked, restore=True)
         return user_text(message)
 
     def list_sessions(self, *, everywhere: bool = False) -> list[SessionInfo]:

@@ -16,6 +16,7 @@ from tau_ai.model import Model
 from tau_coding.coding_session import CodingSession
 from tau_coding.extensions.ui import UIBridge
 from tau_coding.session_control import SessionControl
+from tau_coding.session_settings import SessionSettings
 from tau_coding.wiring import Options, available_models, build_session, session_manager
 
 ProviderMaker = Callable[[Model, str | None], ModelProvider]
@@ -39,12 +40,10 @@ def open_controlled_session(
     adjust(session)
 
     def rebuild(old: CodingSession) -> CodingSession:
-        model = old.model
+        # The original options, so the fresh session restores later sessions as this one
+        # does (the command line's --model still wins); the model in force carries over below.
         fresh_options = replace(
             options,
-            provider=model.provider,
-            model=f"{model.provider}/{model.id}",
-            thinking=old.thinking_level,
             no_session=True,  # a throwaway log; the session's own log moves over below
             session=None,
             continue_session=False,
@@ -57,7 +56,7 @@ def open_controlled_session(
         fresh.input_source = old.input_source
         fresh.harness.steering_mode = old.harness.steering_mode
         fresh.harness.follow_up_mode = old.harness.follow_up_mode
-        fresh.use_log(old.log)
+        fresh.use_log(old.log, SessionSettings(old.model, old.thinking_level))
         scratch.close()
         return fresh
 
