@@ -134,6 +134,16 @@ class CodingSession:
         return self.harness.is_running or self.compactor.is_compacting
 
     @property
+    def is_compacting(self) -> bool:
+        """A compaction (manual or automatic) or a branch summary is being made now."""
+        return self.compactor.is_compacting
+
+    @property
+    def auto_compaction_enabled(self) -> bool:
+        """Whether the session compacts by itself (threshold and overflow); see set_auto_compaction."""
+        return self.compactor.settings.enabled
+
+    @property
     def session_id(self) -> str:
         return self.log.header.id
 
