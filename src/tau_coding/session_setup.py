@@ -16,7 +16,6 @@ from tau_ai.model import Model
 from tau_coding.coding_session import CodingSession
 from tau_coding.extensions.ui import UIBridge
 from tau_coding.session_control import SessionControl
-from tau_coding.session_settings import SessionSettings
 from tau_coding.wiring import Options, available_models, build_session, session_manager
 
 ProviderMaker = Callable[[Model, str | None], ModelProvider]
@@ -40,10 +39,12 @@ def open_controlled_session(
     adjust(session)
 
     def rebuild(old: CodingSession) -> CodingSession:
-        # The original options, so the fresh session restores later sessions as this one
-        # does (the command line's --model still wins); the model in force carries over below.
+        model = old.model
         fresh_options = replace(
             options,
+            provider=model.provider,
+            model=f"{model.provider}/{model.id}",
+            thinking=old.thinking_level,
             no_session=True,  # a throwaway log; the session's own log moves over below
             session=None,
             continue_session=False,
@@ -56,7 +57,10 @@ def open_controlled_session(
         fresh.input_source = old.input_source
         fresh.harness.steering_mode = old.harness.steering_mode
         fresh.harness.follow_up_mode = old.harness.follow_up_mode
-        fresh.use_log(old.log, SessionSettings(old.model, old.thinking_level))
+        # Sessions opened later are restored as the original options say (the model just
+        # given to the fresh session is not a command-line choice).
+        fresh.restore_settings = old.restore_settings
+        fresh.use_log(old.log)
         scratch.close()
         return fresh
 

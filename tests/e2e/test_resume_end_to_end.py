@@ -109,6 +109,7 @@ async def test_switch_session_restores_that_sessions_model(tmp_path: Path) -> No
         before = old.read_bytes()
         tau = await RpcClient.start([], cwd=project.root, env=project.env())
         assert (await tau.get_state())["model"]["id"] == "scripted-model"
+        await tau.request("reload")  # the reloaded session still restores what it switches to
         await tau.switch_session(old)
         state = await tau.get_state()
         assert (state["model"]["id"], state["thinkingLevel"]) == ("second-model", "medium")
@@ -118,3 +119,22 @@ async def test_switch_session_restores_that_sessions_model(tmp_path: Path) -> No
         assert await tau.close() == 0
     added = _entries(old)[len(before.splitlines()) - 1 :]
     assert _settings_entries(added) == []
+
+
+async def test_a_model_named_on_the_command_line_wins_on_every_switch_as_in_pi(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    async with server(API, [ScriptedReply(text="One."), ScriptedReply(text="Two.")]) as srv:
+        _configure(project, srv.url)
+        assert (await project.tau("-p", "--model", SECOND, "--thinking", "medium", "first")).code == 0
+        [old] = project.session_files()
+        before = len(_entries(old))
+        tau = await RpcClient.start(
+            ["--model", "scripted/scripted-model"], cwd=project.root, env=project.env()
+        )
+        await tau.switch_session(old)
+        state = await tau.get_state()
+        assert (state["model"]["id"], state["thinkingLevel"]) == ("scripted-model", "medium")
+        await tau.prompt_and_wait("second")
+        assert srv.requests[-1].json()["model"] == "scripted-model"
+        assert await tau.close() == 0
+    assert _settings_entries(_entries(old)[before:]) == [("model", "scripted-model")]
