@@ -138,3 +138,20 @@ async def test_a_model_named_on_the_command_line_wins_on_every_switch_as_in_pi(t
         assert srv.requests[-1].json()["model"] == "scripted-model"
         assert await tau.close() == 0
     assert _settings_entries(_entries(old)[before:]) == [("model", "scripted-model")]
+
+
+async def test_a_recorded_model_that_is_gone_is_named_and_the_default_is_used(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    async with server(API, [ScriptedReply(text="One."), ScriptedReply(text="Two.")]) as srv:
+        _configure(project, srv.url)
+        assert (await project.tau("-p", "--model", SECOND, "first")).code == 0
+        models = json.loads((project.tau_home / "models.json").read_text())
+        del models["providers"]["scripted"]["models"][1]
+        (project.tau_home / "models.json").write_text(json.dumps(models))
+        resumed = await project.tau("-c", "-p", "second")
+        assert resumed.code == 0, resumed.stderr
+        assert resumed.stderr == (
+            "tau: warning: could not restore the session's model scripted/second-model (unknown or no API key); "
+            "using scripted/scripted-model\n"
+        )
+        assert srv.requests[-1].json()["model"] == "scripted-model"
