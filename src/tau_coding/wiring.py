@@ -32,6 +32,7 @@ from tau_coding.config.paths import TauPaths
 from tau_coding.config.settings import Settings, load_settings, read_json_object
 from tau_coding.diagnostics import Diagnostic
 from tau_coding.extensions.presence import maybe_build_host
+from tau_coding.reply_retry import DEFAULT_IDLE_TIMEOUT, RetrySettings
 from tau_coding.resources.loader import load_resources
 from tau_coding.session_settings import Pinned, SessionSettings, resumed_settings
 from tau_coding.sessions.manager import SessionManager, SessionNotFoundError
@@ -196,11 +197,12 @@ def build_session(
     except BaseException:
         log.close()
         raise
-    make = provider_factory or _http_provider
+    retry = RetrySettings.from_settings(settings.get)
+    make = provider_factory or http_provider(retry)
     if host is not None and provider_factory is None:
         from tau_coding.extensions.setup import hooked_http_provider
 
-        make = hooked_http_provider(host)
+        make = hooked_http_provider(host, retry)
 
     def provider_for(m: Model) -> ModelProvider:
         if m.provider in custom:
@@ -223,6 +225,7 @@ def build_session(
         compaction=CompactionSettings.from_settings(settings.get),
         summary_model=summary_model,
         restore_settings=lambda recorded, current: choose(recorded, lambda: current),
+        retry=retry,
     )
     if host is not None:
         rest = host.registry.parse_flags(options.extension_args)
@@ -357,11 +360,22 @@ def _summary_model(
     return chosen
 
 
-def _http_provider(model: Model, api_key: str | None) -> ModelProvider:
-    from tau_ai.apis import wire_api
-    from tau_ai.http_provider import HttpProvider
+def http_provider(retry: RetrySettings) -> Callable[[Model, str | None], ModelProvider]:
+    """HTTP providers with the ``retry.provider.*`` limits."""
 
-    return HttpProvider(model, wire_api(model.api), api_key=api_key)
+    def make(model: Model, api_key: str | None) -> ModelProvider:
+        from tau_ai.apis import wire_api
+        from tau_ai.http_provider import HttpProvider
+
+        return HttpProvider(
+            model,
+            wire_api(model.api),
+            api_key=api_key,
+            retry=retry.provider_policy(),
+            idle_timeout=retry.idle_timeout(DEFAULT_IDLE_TIMEOUT),
+        )
+
+    return make
 
 
 def _active_tools(

@@ -5,8 +5,11 @@ status, headers and a body sent the way a flaky network might: split at given by
 or into fixed-size pieces, with a delay between pieces, cut off after N bytes (the socket is
 closed mid-body), or stalled after N bytes (nothing more is sent until the client gives up).
 Bodies go out with chunked transfer encoding unless ``chunked=False``; every response closes
-its connection. Every request is recorded (method, path, headers, body), and the server
-counts clients that hung up on a stalled or slow response, so a test can see an abort.
+its connection unless the server was made with ``keep_alive=True``, when a connection serves
+request after request as real providers' do (a cut or stalled response still ends it).
+Every request is recorded (method, path, headers, body); the server counts the connections
+it accepted and the clients that hung up on a stalled or slow response, so a test can see
+connection reuse and an abort.
 
     async with ReplayServer([Scripted(429, {"retry-after": "0"}), Scripted(body=sse)]) as server:
         ... point a model at server.url ...
@@ -70,11 +73,13 @@ class RecordedRequest:
 class ReplayServer:
     """Serve ``responses`` in order on 127.0.0.1 (random port) until stopped."""
 
-    def __init__(self, responses: Scripted | Iterable[Scripted]) -> None:
+    def __init__(self, responses: Scripted | Iterable[Scripted], *, keep_alive: bool = False) -> None:
         self._script = [responses] if isinstance(responses, Scripted) else list(responses)
         if not self._script:
             raise ValueError("ReplayServer needs at least one scripted response")
+        self.keep_alive = keep_alive
         self.requests: list[RecordedRequest] = []
+        self.connections = 0
         self.hangups = 0
         self._served = 0
         self._server: asyncio.Server | None = None
@@ -125,12 +130,18 @@ class ReplayServer:
         task = asyncio.current_task()
         assert task is not None
         self._handlers.add(task)
+        self.connections += 1
         graceful = False
         try:
-            request = await _read_request(reader)
-            if request is not None:
+            while True:
+                request = await _read_request(reader)
+                if request is None:
+                    break
                 self.requests.append(request)
-                await self._respond(self._next(), reader, writer)
+                script = self._next()
+                await self._respond(script, reader, writer)
+                if not self.keep_alive or script.cut_after is not None or script.stall_after is not None:
+                    break
             graceful = True
         except (ConnectionError, asyncio.IncompleteReadError):
             self._note_hangup()
@@ -162,7 +173,8 @@ class ReplayServer:
             lines.append("transfer-encoding: chunked")
         else:
             lines.append(f"content-length: {len(script.body)}")
-        lines.append("connection: close")
+        if not self.keep_alive:
+            lines.append("connection: close")
         writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
         sent = 0
         for piece in script.pieces():
@@ -237,11 +249,11 @@ class ReplayServerThread:
             subprocess.run([... "--model", ...], env={... server.url ...})
     """
 
-    def __init__(self, responses: Scripted | Iterable[Scripted]) -> None:
+    def __init__(self, responses: Scripted | Iterable[Scripted], *, keep_alive: bool = False) -> None:
         import threading
 
         self._loop = asyncio.new_event_loop()
-        self.server = ReplayServer(responses)
+        self.server = ReplayServer(responses, keep_alive=keep_alive)
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
 
     def __enter__(self) -> ReplayServer:
