@@ -183,10 +183,10 @@ def tree_open_ms(entries: int, opens: int = 5) -> float:
     import tempfile
 
     from tau_ai.model import Model
-    from tau_coding.coding_session import CodingSession
-    from tau_coding.modes.session_port import CodingSessionPort
-    from tau_coding.session_control import SessionControl
-    from tau_coding.sessions.manager import SessionManager
+    from tau_coding.modes.interactive.session_port import CodingSessionPort
+    from tau_coding.session.coding_session import CodingSession
+    from tau_coding.session.control import SessionControl
+    from tau_coding.session.store.manager import SessionManager
     from tau_coding.tui.app import TauApp
     from tau_coding.tui.screens.tree_view import TreeScreen
     from tau_coding.tui.widgets.prompt_editor import PromptEditor

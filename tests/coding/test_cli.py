@@ -23,7 +23,7 @@ def tau(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str
 def test_version_answers_without_loading_the_agent_http_or_ui() -> None:
     probe = (
         "import sys; sys.argv=['tau','--version']\n"
-        "from tau_coding.cli import main\n"
+        "from tau_coding.app.cli import main\n"
         "try: main()\n"
         "except SystemExit: pass\n"
         "heavy = [m for m in ('httpx', 'pydantic', 'rich', 'textual', 'tau_agent.loop', 'asyncio') if m in sys.modules]\n"

@@ -15,9 +15,9 @@ from tau_agent.session.log import SessionLog
 from tau_agent.stream_events import AssistantMessageEvent
 from tau_agent.testing import FakeProvider
 from tau_ai.model import Model
-from tau_coding.coding_session import CodingSession
-from tau_coding.session_events import AgentSettledEvent, AutoRetryEndEvent, AutoRetryStartEvent, SessionEvent
-from tau_coding.sessions.manager import SessionManager
+from tau_coding.session.coding_session import CodingSession
+from tau_coding.session.events import AgentSettledEvent, AutoRetryEndEvent, AutoRetryStartEvent, SessionEvent
+from tau_coding.session.store.manager import SessionManager
 
 MODEL = Model("fake-model", "fake", "fake", "http://127.0.0.1")
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tau_coding.prompt_input import PromptInputError, build_prompt
+from tau_coding.app.prompt_input import PromptInputError, build_prompt
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 32
 

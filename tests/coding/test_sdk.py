@@ -16,7 +16,7 @@ from tau_agent.testing.fake_provider import call, reply, text
 from tau_agent.tools import AgentTool, AgentToolResult, ToolUpdate
 from tau_ai.model import Model
 from tau_coding.sdk import ConfigurationError, create_session
-from tau_coding.session_events import SessionEvent
+from tau_coding.session.events import SessionEvent
 
 MODEL = "anthropic/claude-sonnet-4-5"
 

@@ -33,8 +33,8 @@ from tau_coding.extensions.ui import NoticeLevel, UIBridge
 
 if TYPE_CHECKING:
     from tau_ai.wire_api import WireApi
-    from tau_coding.coding_session import CodingSession
     from tau_coding.extensions.host import ExtensionHost
+    from tau_coding.session.coding_session import CodingSession
 
 DeliverAs = Literal["steer", "follow_up"]
 

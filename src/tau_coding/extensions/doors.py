@@ -42,12 +42,12 @@ from tau_coding.extensions.events import (
     ToolResultPatch,
 )
 from tau_coding.extensions.guard import HandlerFailure
-from tau_coding.session_events import InputHandledEvent, SessionEvent
-from tau_coding.session_hooks import InputDecision
+from tau_coding.session.events import InputHandledEvent, SessionEvent
+from tau_coding.session.hooks import InputDecision
 
 if TYPE_CHECKING:
-    from tau_coding.coding_session import CodingSession
     from tau_coding.extensions.host import ExtensionHost
+    from tau_coding.session.coding_session import CodingSession
 
 
 class ExtensionDoors:

@@ -21,7 +21,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from tau_agent.tools import AgentTool
-from tau_coding.diagnostics import Diagnostic
+from tau_coding.common.diagnostics import Diagnostic
 from tau_coding.extensions.api import ExtensionAPI
 from tau_coding.extensions.guard import Guard, HandlerFailure
 from tau_coding.extensions.loader import ExtensionSource, find_activate
@@ -29,7 +29,7 @@ from tau_coding.extensions.registry import Registry
 from tau_coding.extensions.ui import UIBridge
 
 if TYPE_CHECKING:
-    from tau_coding.coding_session import CodingSession
+    from tau_coding.session.coding_session import CodingSession
 
 Activate = Callable[[ExtensionAPI], Any]
 DEFAULT_TIMEOUT = 30.0

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 
 from tau_agent.provider import ModelProvider
 from tau_ai.model import Model
+from tau_coding.common.diagnostics import Diagnostic
 from tau_coding.config.paths import TauPaths
 from tau_coding.config.settings import read_json_object
-from tau_coding.diagnostics import Diagnostic
 from tau_coding.extensions.api import ExtensionAPI
 from tau_coding.extensions.host import DEFAULT_TIMEOUT, ExtensionHost
 from tau_coding.extensions.loader import ExtensionSource, from_entry_points, from_path, in_directory
@@ -25,7 +25,7 @@ from tau_coding.extensions.trust import TrustStore
 from tau_coding.extensions.ui import HeadlessUI, UIBridge
 
 if TYPE_CHECKING:
-    from tau_coding.hooks.config import HookConfig
+    from tau_coding.extensions.shell_hooks.config import HookConfig
 
 TRUST_HINT = "run `tau --trust-project` in it once to trust it"
 
@@ -69,7 +69,7 @@ def load_hook_config(
     has_project_hooks = bool(project.get("hooks"))
     if not user.get("hooks") and not (trusted and has_project_hooks):
         return None, has_project_hooks
-    from tau_coding.hooks.config import HookConfig, parse_hooks
+    from tau_coding.extensions.shell_hooks.config import HookConfig, parse_hooks
 
     config = HookConfig()
     parse_hooks(user, str(paths.user_settings), config, diagnostics)
@@ -121,7 +121,7 @@ def build_host(
     )
     host.add_builtin("tau", builtin_commands)
     if hooks is not None:
-        from tau_coding.hooks.extension import ShellHooks, handler_timeout
+        from tau_coding.extensions.shell_hooks.extension import ShellHooks, handler_timeout
 
         host.add_builtin("hooks", ShellHooks(hooks, paths.cwd).activate, timeout=handler_timeout(hooks))
     host.load(found)

@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
 
+from tau_coding.common.diagnostics import warning_line
 from tau_coding.config.paths import TauPaths
-from tau_coding.diagnostics import warning_line
 
 
 def _tokens(n: int) -> str:
@@ -15,7 +15,7 @@ def _tokens(n: int) -> str:
 
 
 def list_models(pattern: str, environ: Mapping[str, str], cwd: Path, out: TextIO, err: TextIO) -> int:
-    from tau_coding.wiring import load_models
+    from tau_coding.app.wiring import load_models
 
     paths = TauPaths.from_env(environ, cwd)
     config = load_models(paths, lambda m: err.write(warning_line(m)))

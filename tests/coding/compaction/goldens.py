@@ -18,11 +18,11 @@ from tau_agent.messages import (
     ToolResultMessage,
     UserMessage,
 )
-from tau_coding.compaction import prompts
-from tau_coding.compaction.file_ops import collect_file_ops, file_lists_text
-from tau_coding.compaction.result import CompactionResult
-from tau_coding.compaction.serialize import serialize_conversation
-from tau_coding.session_events import AutoCompactionEndEvent, AutoCompactionStartEvent, session_event_to_dict
+from tau_coding.session.compaction import prompts
+from tau_coding.session.compaction.file_ops import collect_file_ops, file_lists_text
+from tau_coding.session.compaction.result import CompactionResult
+from tau_coding.session.compaction.serialize import serialize_conversation
+from tau_coding.session.events import AutoCompactionEndEvent, AutoCompactionStartEvent, session_event_to_dict
 
 GOLDEN = Path(__file__).parent / "golden"
 

@@ -17,12 +17,12 @@ from tau_agent.session.log import SessionLog
 from tau_agent.testing import FunctionProvider
 from tau_agent.testing.fake_provider import FakeReply, call, fail, reply
 from tau_ai.model import Model
-from tau_coding.coding_session import CodingSession
-from tau_coding.compaction import prompts
-from tau_coding.compaction.context_usage import estimate_fixed_tokens, estimate_message_tokens
-from tau_coding.compaction.settings import CompactionSettings
-from tau_coding.session_events import SessionEvent
-from tau_coding.sessions.manager import SessionManager
+from tau_coding.session.coding_session import CodingSession
+from tau_coding.session.compaction import prompts
+from tau_coding.session.compaction.context_usage import estimate_fixed_tokens, estimate_message_tokens
+from tau_coding.session.compaction.settings import CompactionSettings
+from tau_coding.session.events import SessionEvent
+from tau_coding.session.store.manager import SessionManager
 from tau_coding.tools.builtin import create_coding_tools
 
 SMALL = Model("small", "fake", "fake", "http://127.0.0.1", context_window=20_000, max_tokens=2_000)

@@ -11,7 +11,7 @@ from tau_agent.messages import (
     UserMessage,
 )
 from tau_agent.tools import ToolSpec
-from tau_coding.compaction.context_usage import (
+from tau_coding.session.compaction.context_usage import (
     IMAGE_TOKENS,
     context_usage,
     estimate_message_tokens,

@@ -6,8 +6,8 @@ import pytest
 
 from tau_agent.content import TextContent
 from tau_agent.messages import ToolResultMessage, UserMessage
-from tau_coding.compaction.file_ops import collect_file_ops, strip_file_lists
-from tau_coding.compaction.serialize import TOOL_RESULT_CHARS, chunk_messages, serialize_message
+from tau_coding.session.compaction.file_ops import collect_file_ops, strip_file_lists
+from tau_coding.session.compaction.serialize import TOOL_RESULT_CHARS, chunk_messages, serialize_message
 from tests.coding.compaction.goldens import CASES, GOLDEN, conversation
 
 

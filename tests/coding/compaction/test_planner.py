@@ -10,8 +10,8 @@ from tau_agent.messages import (
     ToolResultMessage,
     UserMessage,
 )
-from tau_coding.compaction.context_usage import estimate_message_tokens
-from tau_coding.compaction.planner import find_cut, is_safe_cut, plan_compaction
+from tau_coding.session.compaction.context_usage import estimate_message_tokens
+from tau_coding.session.compaction.planner import find_cut, is_safe_cut, plan_compaction
 
 
 def _turn(n: int, *, results: int = 1, size: int = 400) -> list[AgentMessage]:

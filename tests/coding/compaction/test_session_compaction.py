@@ -27,10 +27,10 @@ from tau_agent.session.jsonl import JsonlSessionStorage
 from tau_agent.session.log import SessionLog
 from tau_agent.testing.fake_provider import call, reply
 from tau_agent.wire import message_to_dict
-from tau_coding.compaction.context_usage import estimate_message_tokens
-from tau_coding.compaction.errors import CompactionCancelledError, NothingToCompactError
-from tau_coding.compaction.settings import CompactionSettings
-from tau_coding.session_events import AgentSettledEvent, AutoCompactionEndEvent, AutoCompactionStartEvent
+from tau_coding.session.compaction.context_usage import estimate_message_tokens
+from tau_coding.session.compaction.errors import CompactionCancelledError, NothingToCompactError
+from tau_coding.session.compaction.settings import CompactionSettings
+from tau_coding.session.events import AgentSettledEvent, AutoCompactionEndEvent, AutoCompactionStartEvent
 from tests.coding.compaction.scripted import SMALL, ScriptedModel, drain, make_session, write_turn_files
 
 
@@ -283,8 +283,8 @@ async def test_nothing_to_compact_is_a_clear_error(tmp_path: Path) -> None:
 
 async def test_compaction_model_setting_summarises_with_another_model(tmp_path: Path) -> None:
     from tau_agent.testing import FunctionProvider
-    from tau_coding.coding_session import CodingSession
-    from tau_coding.sessions.manager import SessionManager
+    from tau_coding.session.coding_session import CodingSession
+    from tau_coding.session.store.manager import SessionManager
     from tau_coding.tools.builtin import create_coding_tools
 
     write_turn_files(tmp_path, 10)

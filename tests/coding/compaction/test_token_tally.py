@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from tau_agent.content import TextContent
 from tau_agent.messages import AgentMessage, AssistantMessage, CompactionSummaryMessage, Usage, UserMessage
-from tau_coding.compaction.context_usage import TokenTally, estimate_message_tokens, last_usage_index
+from tau_coding.session.compaction.context_usage import TokenTally, estimate_message_tokens, last_usage_index
 
 KINDS = st.sampled_from(["user", "reply", "reply_no_usage", "failed", "summary"])
 

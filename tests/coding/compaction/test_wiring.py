@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tau_coding.wiring import Options, build_session
+from tau_coding.app.wiring import Options, build_session
 
 
 def _home(tmp_path: Path, settings: dict[str, object]) -> dict[str, str]:

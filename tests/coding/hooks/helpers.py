@@ -7,9 +7,9 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from tau_coding.diagnostics import Diagnostic
-from tau_coding.hooks.config import HookConfig, parse_hooks
-from tau_coding.hooks.extension import ShellHooks, handler_timeout
+from tau_coding.common.diagnostics import Diagnostic
+from tau_coding.extensions.shell_hooks.config import HookConfig, parse_hooks
+from tau_coding.extensions.shell_hooks.extension import ShellHooks, handler_timeout
 from tests.coding.extensions.helpers import Rig, make_rig
 
 

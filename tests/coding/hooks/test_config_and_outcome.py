@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tau_coding.diagnostics import Diagnostic
-from tau_coding.hooks.config import CommandHook, HookConfig, parse_hooks
-from tau_coding.hooks.outcome import interpret
-from tau_coding.hooks.runner import HookRun
-from tau_coding.hooks.tool_names import from_claude_input, to_claude_input
+from tau_coding.common.diagnostics import Diagnostic
+from tau_coding.extensions.shell_hooks.config import CommandHook, HookConfig, parse_hooks
+from tau_coding.extensions.shell_hooks.outcome import interpret
+from tau_coding.extensions.shell_hooks.runner import HookRun
+from tau_coding.extensions.shell_hooks.tool_names import from_claude_input, to_claude_input
 
 
 def _parse(raw: dict[str, object]) -> tuple[HookConfig, list[Diagnostic]]:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tau_agent.content import TextContent
-from tau_coding.hooks import payload
+from tau_coding.extensions.shell_hooks import payload
 
 GOLDEN = Path(__file__).parent / "golden"
 CWD = Path("/work/project")

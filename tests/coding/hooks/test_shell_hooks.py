@@ -9,8 +9,8 @@ from pathlib import Path
 
 from tau_agent.messages import CustomMessage
 from tau_agent.testing.fake_provider import call, reply
-from tau_coding.compaction.errors import NothingToCompactError
-from tau_coding.session_events import InputHandledEvent
+from tau_coding.session.compaction.errors import NothingToCompactError
+from tau_coding.session.events import InputHandledEvent
 from tests.coding.extensions.helpers import fake
 from tests.coding.hooks.helpers import hook, hooked_rig, script, settings
 

@@ -7,8 +7,8 @@ from tau_agent.messages import AssistantMessage, ToolResultMessage, UserMessage
 from tau_agent.session.entries import SessionHeader
 from tau_agent.session.log import SessionLog
 from tau_agent.session.storage import InMemorySessionStorage
-from tau_coding.modes.tree_rows import is_shown, tree_rows
-from tau_coding.sessions.entry_line import describe
+from tau_coding.modes.interactive.tree_rows import is_shown, tree_rows
+from tau_coding.session.store.entry_line import describe
 from tau_coding.tui.tree_port import TREE_FILTERS, TreeFilter
 
 

@@ -12,12 +12,12 @@ from typing import Any
 from tau_agent.testing import FakeProvider
 from tau_agent.testing.fake_provider import ReplyLike
 from tau_ai.model import Model
-from tau_coding.coding_session import CodingSession
 from tau_coding.modes.rpc import make_server
 from tau_coding.modes.rpc.output import RpcOutput
 from tau_coding.modes.rpc.server import RpcServer
-from tau_coding.session_control import SessionControl
-from tau_coding.sessions.manager import SessionManager
+from tau_coding.session.coding_session import CodingSession
+from tau_coding.session.control import SessionControl
+from tau_coding.session.store.manager import SessionManager
 
 MODEL = Model("fake-model", "fake", "fake", "http://127.0.0.1", reasoning=True)
 OTHER = Model("other-model", "fake", "fake", "http://127.0.0.1")

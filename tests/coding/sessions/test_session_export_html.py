@@ -16,9 +16,9 @@ from tau_agent.messages import AssistantMessage, ToolResultMessage, UserMessage
 from tau_agent.session.entries import SessionHeader
 from tau_agent.session.jsonl import JsonlSessionStorage
 from tau_agent.session.log import SessionLog
-from tau_coding.sessions.entry_line import describe
-from tau_coding.sessions.export import export_session
-from tau_coding.sessions.export_html import tree_rows
+from tau_coding.session.store.entry_line import describe
+from tau_coding.session.store.export import export_session
+from tau_coding.session.store.export_html import tree_rows
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "sessions"
 

@@ -5,7 +5,7 @@ from tau_agent.messages import AssistantMessage, BashExecutionMessage, ToolResul
 from tau_agent.session.entries import SessionHeader
 from tau_agent.session.log import SessionLog
 from tau_agent.session.storage import InMemorySessionStorage
-from tau_coding.sessions.export_markdown import fence, session_markdown
+from tau_coding.session.store.export_markdown import fence, session_markdown
 
 
 def test_markdown_has_the_active_path_in_order_with_tools_fenced() -> None:

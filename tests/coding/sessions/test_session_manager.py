@@ -13,8 +13,8 @@ from tau_agent.session.entries import SessionHeader
 from tau_agent.session.jsonl import JsonlSessionStorage, SessionLockedError
 from tau_agent.session.log import SessionLog
 from tau_agent.session.storage import InMemorySessionStorage
-from tau_coding.sessions.listing import read_session_info
-from tau_coding.sessions.manager import SessionManager, SessionNotFoundError
+from tau_coding.session.store.listing import read_session_info
+from tau_coding.session.store.manager import SessionManager, SessionNotFoundError
 
 
 def manager(root: Path, cwd: str = "/work/proj") -> SessionManager:

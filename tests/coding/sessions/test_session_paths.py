@@ -4,7 +4,7 @@ from pathlib import Path
 
 from tau_agent.session.entries import SessionHeader
 from tau_coding.config.paths import TauPaths
-from tau_coding.sessions.paths import cwd_dir_name, session_dir, session_file_name
+from tau_coding.session.store.paths import cwd_dir_name, session_dir, session_file_name
 
 
 def test_cwd_folder_names_follow_pis_rule() -> None:

@@ -18,9 +18,9 @@ from tau_agent.messages import (
 from tau_agent.session.entries import SessionHeader
 from tau_agent.session.log import SessionLog
 from tau_agent.session.storage import InMemorySessionStorage
-from tau_coding.modes.tree_rows import is_shown, tree_rows
-from tau_coding.sessions.entry_line import describe
-from tau_coding.sessions.manager import SessionManager
+from tau_coding.modes.interactive.tree_rows import is_shown, tree_rows
+from tau_coding.session.store.entry_line import describe
+from tau_coding.session.store.manager import SessionManager
 from tau_coding.tui.port import SessionPort, TreeRows
 
 from .session_helpers import Rig, drain

@@ -8,8 +8,8 @@ from tau_agent.messages import AssistantMessage, UserMessage
 from tau_agent.session.entries import MessageEntry, SessionEntry
 from tau_ai.model import Model
 from tau_coding.resources.loader import Resources
-from tau_coding.session_control import user_text
-from tau_coding.sessions.listing import SessionInfo
+from tau_coding.session.control import user_text
+from tau_coding.session.store.listing import SessionInfo
 
 PREVIEW_CHARS = 200
 

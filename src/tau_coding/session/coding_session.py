@@ -1,0 +1,409 @@
+"""CodingSession: the harness, the tools, the session file and the user's resources, composed.
+
+It does not re-implement the loop. A prompt is expanded (``/template``, ``/skill:name``), run
+by the AgentHarness, and every message is written to the session on its ``message_end``
+before anybody else hears of it (persist, then announce). Retries a provider makes are
+reported as ``auto_retry_*`` events, and ``agent_settled`` closes every prompt once nothing
+more will happen for it. Model and thinking-level changes become session entries.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
+from contextlib import aclosing
+from pathlib import Path
+from typing import Any, Literal
+
+from tau_agent.cancellation import CancellationToken
+from tau_agent.content import ImageContent, TextContent
+from tau_agent.events import AgentEvent, MessageEndEvent
+from tau_agent.harness import AgentBusyError, AgentHarness, QueueMode
+from tau_agent.messages import AgentMessage, AssistantMessage, BashExecutionMessage, UserMessage
+from tau_agent.provider import ModelProvider, RetryNotice, StreamOptions, ThinkingLevel
+from tau_agent.session.entries import BranchSummaryEntry
+from tau_agent.session.log import SessionLog
+from tau_agent.session.state import SessionState
+from tau_agent.tools import AgentTool, AgentToolResult
+from tau_ai.model import Model
+from tau_coding.resources.loader import Resources
+from tau_coding.session.compaction.context_usage import ContextUsage
+from tau_coding.session.compaction.result import CompactionResult
+from tau_coding.session.compaction.session_compactor import SessionCompactor
+from tau_coding.session.compaction.settings import CompactionSettings
+from tau_coding.session.events import (
+    AgentSettledEvent,
+    AutoRetryEndEvent,
+    AutoRetryStartEvent,
+    InputHandledEvent,
+    SessionEvent,
+)
+from tau_coding.session.hooks import SessionHooks
+from tau_coding.tools.bash import run_command
+from tau_coding.tools.config import ToolSettings
+
+ProviderFactory = Callable[[Model], ModelProvider]
+MAX_STOP_CONTINUATIONS = 8  # a stop hook that always says "keep going" cannot loop forever
+SessionListener = Callable[[SessionEvent], None]
+
+
+class CodingSession:
+    def __init__(
+        self,
+        *,
+        log: SessionLog,
+        model: Model,
+        provider_factory: ProviderFactory,
+        tools: Sequence[AgentTool],
+        system_prompt: str,
+        cwd: Path,
+        thinking_level: ThinkingLevel = "off",
+        resources: Resources | None = None,
+        tool_settings: ToolSettings | None = None,
+        max_turns: int | None = None,
+        steering_mode: QueueMode = "one-at-a-time",
+        follow_up_mode: QueueMode = "one-at-a-time",
+        compaction: CompactionSettings | None = None,
+        summary_model: Model | None = None,
+    ) -> None:
+        self.log = log
+        self.cwd = cwd
+        self.resources = resources
+        self._model = model
+        self._provider_factory = provider_factory
+        self._tool_settings = tool_settings or ToolSettings()
+        self._listeners: tuple[SessionListener, ...] = ()
+        self._pending: list[SessionEvent] = []
+        self._retrying: RetryNotice | None = None
+        self._deferred: list[AgentMessage] = []  # user shell commands that ran during a run
+        # Which frontend types the prompts, for extensions' input handlers (the mode sets it).
+        self.input_source: Literal["interactive", "print", "rpc", "extension"] = "print"
+        self.hooks: SessionHooks | None = None  # extensions and shell hooks (set by the composition root)
+        self._hooks_started = False
+        state = log.state()
+        options = StreamOptions(
+            thinking_level=thinking_level, session_id=log.header.id, on_retry=self._on_retry
+        )
+        self.harness = AgentHarness(
+            provider_factory(model),
+            system_prompt=system_prompt,
+            tools=tools,
+            messages=state.messages,
+            options=options,
+            max_turns=max_turns,
+            steering_mode=steering_mode,
+            follow_up_mode=follow_up_mode,
+        )
+        self.compactor = SessionCompactor(
+            log,
+            self.harness,
+            settings=compaction or CompactionSettings(),
+            current_model=lambda: self._model,
+            provider_factory=provider_factory,
+            summary_model=summary_model,
+        )
+        self.compactor.emit = lambda event: self._pending.append(self._announce(event))
+        self.compactor.before_compact = self._before_compact
+        self._record_settings(state)
+
+    # -- state ------------------------------------------------------------------------------
+
+    @property
+    def model(self) -> Model:
+        return self._model
+
+    @property
+    def thinking_level(self) -> ThinkingLevel:
+        return self.harness.options.thinking_level
+
+    @property
+    def messages(self) -> list[AgentMessage]:
+        return self.harness.messages
+
+    @property
+    def is_running(self) -> bool:
+        return self.harness.is_running or self.compactor.is_compacting
+
+    @property
+    def session_id(self) -> str:
+        return self.log.header.id
+
+    @property
+    def session_file(self) -> Path | None:
+        path = getattr(self.log.storage, "path", None)
+        return path if isinstance(path, Path) else None
+
+    def subscribe(self, listener: SessionListener) -> Callable[[], None]:
+        """Call ``listener`` with every event of every prompt, in order, as it happens."""
+        self._listeners = (*self._listeners, listener)
+
+        def unsubscribe() -> None:
+            self._listeners = tuple(item for item in self._listeners if item is not listener)
+
+        return unsubscribe
+
+    # -- prompting ----------------------------------------------------------------------------
+
+    def expand(self, text: str) -> str:
+        """``/template args`` and ``/skill:name args`` expanded; anything else unchanged."""
+        return self.resources.expand_input(text) if self.resources is not None else text
+
+    def prompt(self, text: str, images: Sequence[ImageContent] = ()) -> AsyncGenerator[SessionEvent, None]:
+        """Run one prompt; events flow as the returned iterator is consumed, ending with agent_settled."""
+        if self.is_running:
+            raise AgentBusyError(
+                "Cannot start a new prompt while a run is active; steer or queue a follow-up instead"
+            )
+        if self.hooks is not None:
+            return self._hooked_prompt(self.hooks, text, images)
+        message = self._user_message(text, images)
+        return self._drive(lambda: self.harness.prompt_message(message), check_first=True)
+
+    def _user_message(self, text: str, images: Sequence[ImageContent]) -> UserMessage:
+        expanded = self.expand(text)
+        content: str | list[TextContent | ImageContent] = (
+            [TextContent(expanded), *images] if images else expanded
+        )
+        return UserMessage(content)
+
+    async def _hooked_prompt(
+        self, hooks: SessionHooks, text: str, images: Sequence[ImageContent]
+    ) -> AsyncGenerator[SessionEvent, None]:
+        await self.start_hooks()
+        decision = await hooks.on_input(text, images)
+        if isinstance(decision, InputHandledEvent):
+            yield self._announce(decision)
+            yield self._announce(AgentSettledEvent())
+            return
+        message = self._user_message(*decision)
+        async with aclosing(
+            self._drive(lambda: self.harness.prompt_message(message), check_first=True)
+        ) as run:
+            async for event in run:
+                yield event
+
+    async def _before_compact(self, trigger: Literal["manual", "auto"], instructions: str) -> None:
+        if self.hooks is not None:
+            await self.hooks.on_pre_compact(trigger, instructions)
+
+    async def start_hooks(self) -> None:
+        """Tell the hooks the session started (once; the first prompt does it if nobody did)."""
+        if self.hooks is not None and not self._hooks_started:
+            self._hooks_started = True
+            await self.hooks.on_start()
+
+    def continue_(self) -> AsyncGenerator[SessionEvent, None]:
+        """Run again from the record as it stands (e.g. after a failed reply)."""
+        run = self.harness.continue_()  # refuses at once when there is nothing to continue from
+        return self._drive(lambda: run, check_first=False)
+
+    def steer(self, text: str) -> None:
+        self.harness.steer(self.expand(text))
+
+    def follow_up(self, text: str) -> None:
+        self.harness.follow_up(self.expand(text))
+
+    def cancel(self) -> None:
+        self.harness.cancel()
+        self.compactor.cancel()
+
+    async def _drive(
+        self, start: Callable[[], AsyncIterator[AgentEvent]], *, check_first: bool
+    ) -> AsyncGenerator[SessionEvent, None]:
+        """One prompt to its settled end: compaction before and after, one retry on overflow."""
+        compactor = self.compactor
+        compactor.begin_prompt()
+        if check_first and compactor.should_compact():
+            async for event in compactor.auto("threshold"):
+                yield self._announce(event)
+        async for event in self._relay(start()):
+            yield event
+        compactor.finish_run()
+        failed = compactor.overflowed_reply() if compactor.settings.enabled else None
+        if failed is not None:
+            compactor.drop_failed_reply(failed)
+            async for event in compactor.auto("overflow", will_retry=True):
+                yield self._announce(event)
+            if compactor.succeeded:
+                async for event in self._relay(self.harness.continue_()):
+                    yield event
+                compactor.finish_run()
+        if self.hooks is not None:  # a stop hook may keep the run going with a new message
+            for round_ in range(MAX_STOP_CONTINUATIONS):
+                reply = next((m for m in reversed(self.messages) if isinstance(m, AssistantMessage)), None)
+                more = await self.hooks.on_stop(round_ > 0, reply)
+                if more is None:
+                    break
+                async for event in self._relay(self.harness.prompt_message(UserMessage(more))):
+                    yield event
+                compactor.finish_run()
+        last = self.harness.messages[-1] if self.harness.messages else None
+        aborted = isinstance(last, AssistantMessage) and last.stop_reason == "aborted"
+        if not aborted and compactor.overflowed_reply() is None and compactor.should_compact():
+            async for event in compactor.auto("threshold"):
+                yield self._announce(event)
+        deferred, self._deferred = self._deferred, []
+        for message in deferred:
+            self._record_user_message(message)
+        yield self._announce(AgentSettledEvent())
+
+    async def _relay(self, run: AsyncIterator[AgentEvent]) -> AsyncGenerator[SessionEvent, None]:
+        async with aclosing(run) as events:  # type: ignore[type-var]
+            async for event in events:
+                for pending in self._take_pending():
+                    yield pending
+                if isinstance(event, MessageEndEvent):
+                    self.log.append_message(event.message)  # persist before announcing
+                    if isinstance(event.message, AssistantMessage) and self._retrying is not None:
+                        yield self._announce(self._retry_end(event.message))
+                yield self._announce(event)
+        for pending in self._take_pending():
+            yield pending
+
+    def _announce(self, event: SessionEvent) -> SessionEvent:
+        for listener in self._listeners:  # a tuple, replaced (not changed) on (un)subscribe
+            listener(event)
+        return event
+
+    def _take_pending(self) -> Sequence[SessionEvent]:
+        if not self._pending:  # the usual case, once per streamed delta: allocate nothing
+            return ()
+        pending, self._pending = self._pending, []
+        return pending
+
+    def _on_retry(self, notice: RetryNotice) -> None:
+        """Called by the provider before it waits to retry: listeners hear of it at once."""
+        self._retrying = notice
+        event = AutoRetryStartEvent(
+            notice.attempt, notice.max_attempts, notice.delay_ms, notice.error_message
+        )
+        self._announce(event)
+        self._pending.append(event)
+
+    def _retry_end(self, message: AssistantMessage) -> AutoRetryEndEvent:
+        notice, self._retrying = self._retrying, None
+        assert notice is not None
+        failed = message.stop_reason in ("error", "aborted")
+        return AutoRetryEndEvent(not failed, notice.attempt, message.error_message if failed else None)
+
+    # -- context and compaction (compaction/session_compactor.py does the work) ---------------
+
+    def context_usage(self) -> ContextUsage:
+        """Tokens the next request will carry, of the model's window (provider-calibrated)."""
+        return self.compactor.usage()
+
+    async def compact(self, custom_instructions: str | None = None) -> CompactionResult:
+        """Summarise all but the recent tail now; ``cancel()`` stops it. Refused while running
+        (AgentBusyError); raises SummaryError saying why when nothing could be compacted."""
+        return await self.compactor.compact(custom_instructions)
+
+    async def navigate(
+        self, entry_id: str | None, *, summarize: bool = False, custom_instructions: str | None = None
+    ) -> BranchSummaryEntry | None:
+        """Continue from ``entry_id``; with ``summarize`` the path left behind becomes a branch summary."""
+        return await self.compactor.navigate(
+            entry_id, summarize=summarize, custom_instructions=custom_instructions
+        )
+
+    # -- settings that become entries ----------------------------------------------------------
+
+    def set_model(self, model: Model) -> None:
+        """Switch model for the next request; recorded as a model_change entry."""
+        self.harness.provider = self._provider_factory(model)
+        self._model = model
+        self.log.append_model_change(model.provider, model.id)
+
+    def set_thinking_level(self, level: ThinkingLevel) -> None:
+        self.harness.options.thinking_level = level
+        self.log.append_thinking_level_change(level)
+
+    def set_name(self, name: str) -> None:
+        self.log.set_name(name)
+
+    # -- user shell commands ---------------------------------------------------------------------
+
+    async def run_bash(
+        self,
+        command: str,
+        *,
+        exclude_from_context: bool = False,
+        signal: CancellationToken | None = None,
+        on_update: Callable[[AgentToolResult], None] | None = None,
+    ) -> BashExecutionMessage:
+        """Run a user's ``!cmd`` (``!!cmd``: keep it out of the model's context) and record it.
+
+        During a run the command runs at once and its message joins the record when the run
+        settles (the transcript belongs to the run until then)."""
+        result = await run_command(
+            command,
+            self.cwd,
+            self._tool_settings,
+            self._tool_settings.bash_timeout,
+            signal or CancellationToken(),
+            on_update or (lambda _: None),
+        )
+        details: dict[str, Any] = result.details if isinstance(result.details, dict) else {}
+        output = "".join(b.text for b in result.content if isinstance(b, TextContent))
+        if result.is_error and "\n\nCommand " in output:
+            output = output.rsplit("\n\nCommand ", 1)[0]  # the status line: the message carries it as data
+        message = BashExecutionMessage(
+            command=command,
+            output=output,
+            exit_code=details.get("exitCode"),
+            cancelled=bool(details.get("cancelled")),
+            truncated=details.get("truncation") is not None,
+            full_output_path=details.get("fullOutputPath"),
+            exclude_from_context=exclude_from_context,
+        )
+        if self.is_running:  # the record belongs to the run: this joins it once the run settles
+            self._deferred.append(message)
+        else:
+            self._record_user_message(message)
+        return message
+
+    def _record_user_message(self, message: AgentMessage) -> None:
+        self.harness.append_message(message)
+        self.log.append_message(message)
+
+    def close(self) -> None:
+        if self.hooks is not None:
+            self.hooks.on_close()
+        self.log.close()
+
+    # -- switching the session file (new, switch, fork, navigate) -------------------------------
+
+    def set_auto_compaction(self, enabled: bool) -> None:
+        """Turn automatic compaction (threshold and overflow) on or off for this session."""
+        self.compactor.settings = dataclasses.replace(self.compactor.settings, enabled=enabled)
+        if enabled and self.harness.transform_context is None:
+            self.harness.transform_context = self.compactor.transform
+
+    def abort_retry(self) -> None:
+        """Stop a provider's wait to retry: the failure it was retrying is reported instead."""
+        token = self.harness.options.abort_retry
+        if token is not None:
+            token.cancel("retry aborted")
+        self.harness.options.abort_retry = CancellationToken()
+
+    def set_auto_retry(self, enabled: bool) -> None:
+        """Whether the provider retries transient failures (429, 5xx, dropped connections)."""
+        self.harness.options.retry = enabled
+
+    def use_log(self, log: SessionLog) -> None:
+        """Continue in ``log`` (a new, forked or other session, or the same one re-navigated):
+        the transcript becomes its path; the current model and thinking level carry over and
+        are recorded there if it says otherwise. The caller closes the previous log. Not while
+        a prompt runs (AgentBusyError)."""
+        state = log.state()
+        self.log = log
+        self.compactor.log = log
+        self.compactor.reload(state.messages)
+        self.harness.options.session_id = log.header.id
+        self._record_settings(state)
+
+    def _record_settings(self, state: SessionState) -> None:
+        model, recorded = self._model, state.model
+        if recorded is None or (recorded.provider, recorded.model_id) != (model.provider, model.id):
+            self.log.append_model_change(model.provider, model.id)
+        if state.thinking_level != self.thinking_level:
+            self.log.append_thinking_level_change(self.thinking_level)
