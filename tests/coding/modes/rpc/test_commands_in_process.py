@@ -15,7 +15,7 @@ from tau_agent.session.jsonl import JsonlSessionStorage
 from tau_agent.session.log import SessionLog
 from tau_agent.testing.fake_provider import reply, text
 from tau_coding.modes.rpc import HANDLERS
-from tests.coding.rpc.harness import InProcess
+from tests.coding.modes.rpc.harness import InProcess
 
 
 async def test_wrong_field_types_are_errors_naming_the_field(tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from tests.coding.rpc.harness import InProcess
+from tests.coding.modes.rpc.harness import InProcess
 
 
 async def _request(rpc: InProcess) -> dict[str, object]:

@@ -2,7 +2,7 @@
 
 Regenerate after an intended change (then review the diff):
 
-    .venv/bin/python -m tests.coding.compaction.goldens
+    .venv/bin/python -m tests.coding.session.compaction.goldens
 """
 
 from __future__ import annotations

@@ -8,13 +8,13 @@ from tau_agent.content import TextContent
 from tau_agent.messages import ToolResultMessage, UserMessage
 from tau_coding.session.compaction.file_ops import collect_file_ops, strip_file_lists
 from tau_coding.session.compaction.serialize import TOOL_RESULT_CHARS, chunk_messages, serialize_message
-from tests.coding.compaction.goldens import CASES, GOLDEN, conversation
+from tests.coding.session.compaction.goldens import CASES, GOLDEN, conversation
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_format_matches_golden_file(name: str) -> None:
     expected = (GOLDEN / name).read_text(encoding="utf-8")
-    assert CASES[name]() == expected, "run: .venv/bin/python -m tests.coding.compaction.goldens"
+    assert CASES[name]() == expected, "run: .venv/bin/python -m tests.coding.session.compaction.goldens"
 
 
 def test_long_tool_results_are_clipped_but_say_so() -> None:

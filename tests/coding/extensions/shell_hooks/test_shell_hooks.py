@@ -12,7 +12,7 @@ from tau_agent.testing.fake_provider import call, reply
 from tau_coding.session.compaction.errors import NothingToCompactError
 from tau_coding.session.events import InputHandledEvent
 from tests.coding.extensions.helpers import fake
-from tests.coding.hooks.helpers import hook, hooked_rig, script, settings
+from tests.coding.extensions.shell_hooks.helpers import hook, hooked_rig, script, settings
 
 BLOCK_RM = """
     #!/usr/bin/env bash

@@ -22,8 +22,7 @@ from tau_coding.modes.interactive.tree_rows import is_shown, tree_rows
 from tau_coding.session.store.entry_line import describe
 from tau_coding.session.store.manager import SessionManager
 from tau_coding.tui.port import SessionPort, TreeRows
-
-from .session_helpers import Rig, drain
+from tests.coding.tui.session_helpers import Rig, drain
 
 
 def texts(port: SessionPort) -> list[str]:

@@ -11,7 +11,7 @@ from tau_agent.session.log import SessionLog
 from tau_agent.session.storage import InMemorySessionStorage
 from tau_agent.session.tree import SessionTree
 from tau_coding.session.compaction.branch import abandoned_entries, branch_messages
-from tests.coding.compaction.scripted import ScriptedModel, drain, make_session, write_turn_files
+from tests.coding.session.compaction.scripted import ScriptedModel, drain, make_session, write_turn_files
 
 
 def _user_entry(log: SessionLog, text: str) -> MessageEntry:

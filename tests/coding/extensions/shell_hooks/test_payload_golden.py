@@ -1,8 +1,8 @@
-"""Hook stdin payloads pinned by golden files (tests/coding/hooks/golden/*.json).
+"""Hook stdin payloads pinned by golden files (tests/coding/extensions/shell_hooks/golden/*.json).
 
 Regenerate after an intended change with
-``TAU_REGENERATE_GOLDEN=1 .venv/bin/python -m pytest tests/coding/hooks/test_payload_golden.py``
-and review ``git diff tests/coding/hooks/golden``.
+``TAU_REGENERATE_GOLDEN=1 .venv/bin/python -m pytest tests/coding/extensions/shell_hooks/test_payload_golden.py``
+and review ``git diff tests/coding/extensions/shell_hooks/golden``.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from tau_coding.session.store.entry_line import describe
 from tau_coding.session.store.export import export_session
 from tau_coding.session.store.export_html import tree_rows
 
-GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "sessions"
+GOLDEN = Path(__file__).resolve().parents[3] / "golden" / "sessions"
 
 
 class Page(HTMLParser):

@@ -31,7 +31,13 @@ from tau_coding.session.compaction.context_usage import estimate_message_tokens
 from tau_coding.session.compaction.errors import CompactionCancelledError, NothingToCompactError
 from tau_coding.session.compaction.settings import CompactionSettings
 from tau_coding.session.events import AgentSettledEvent, AutoCompactionEndEvent, AutoCompactionStartEvent
-from tests.coding.compaction.scripted import SMALL, ScriptedModel, drain, make_session, write_turn_files
+from tests.coding.session.compaction.scripted import (
+    SMALL,
+    ScriptedModel,
+    drain,
+    make_session,
+    write_turn_files,
+)
 
 
 def _assert_tool_pairs_complete(messages: list[LlmMessage]) -> None:
