@@ -11,8 +11,7 @@ import os
 import sys
 
 from tau_coding import __version__
-
-EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+from tau_coding.common.exit_codes import EXIT_INTERRUPTED, EXIT_OK
 
 
 def main(argv: list[str] | None = None) -> int:

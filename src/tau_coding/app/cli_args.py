@@ -6,8 +6,8 @@ import argparse
 import sys
 
 from tau_coding import __version__
+from tau_coding.common.exit_codes import EXIT_USAGE
 
-EXIT_USAGE = 2
 THINKING = ("off", "minimal", "low", "medium", "high", "xhigh")
 
 

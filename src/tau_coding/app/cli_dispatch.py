@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tau_coding.app.cli import EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE
 from tau_coding.common.diagnostics import warning_line
+from tau_coding.common.exit_codes import EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE
 
 
 def _fail(message: str) -> int:
@@ -18,9 +18,13 @@ def _fail(message: str) -> int:
 
 def dispatch(args: Any) -> int:
     if args.list_models is not None:
+        from tau_coding.app.wiring import load_models
+        from tau_coding.config.paths import TauPaths
         from tau_coding.modes.list_models import list_models
 
-        return list_models(args.list_models, os.environ, Path.cwd(), sys.stdout, sys.stderr)
+        paths = TauPaths.from_env(os.environ, Path.cwd())
+        config = load_models(paths, lambda m: sys.stderr.write(warning_line(m)))
+        return list_models(args.list_models, config, sys.stdout, sys.stderr)
     if args.mode == "rpc":
         return _rpc_mode(args)
     if args.max_turns is not None and args.max_turns < 1:
