@@ -29,8 +29,8 @@ from tau_ai.model import Model
 from tau_coding.resources.loader import Resources
 from tau_coding.session.compaction.context_usage import ContextUsage
 from tau_coding.session.compaction.result import CompactionResult
-from tau_coding.session.compaction.session_compactor import SessionCompactor
 from tau_coding.session.compaction.settings import CompactionSettings
+from tau_coding.session.compactor import SessionCompactor
 from tau_coding.session.events import (
     AgentSettledEvent,
     AutoRetryEndEvent,
