@@ -310,10 +310,9 @@ def _summary_model(
 
 
 def _http_provider(model: Model, api_key: str | None) -> ModelProvider:
-    from tau_ai.apis import wire_api
-    from tau_ai.http_provider import HttpProvider
+    from tau_coding.extensions.http_provider import http_provider
 
-    return HttpProvider(model, wire_api(model.api), api_key=api_key)
+    return http_provider(model, api_key)
 
 
 def _active_tools(

@@ -7,17 +7,16 @@ types and the hook parser costs. A ``True`` here only means "look closer".
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from tau_coding.extensions.entry_points import may_have_entry_points
 
 if TYPE_CHECKING:
     from tau_coding.config.paths import TauPaths
     from tau_coding.extensions.host import ExtensionHost
     from tau_coding.extensions.ui import UIBridge
-
-ENTRY_POINT_GROUP = "tau.extensions"
 
 
 def _has_entries(directory: Path) -> bool:
@@ -81,28 +80,3 @@ def anything_to_load(
     if _has_entries(tau_home / "extensions"):
         return True
     return may_have_entry_points()
-
-
-def may_have_entry_points(path: Sequence[str] | None = None) -> bool:
-    """Whether any installed distribution's entry_points.txt names the group (a cheap text scan).
-
-    ``importlib.metadata`` costs ~20 ms to import (email, zipfile, csv); most runs have no
-    extension packages, so they are spared it.
-    """
-    marker = f"[{ENTRY_POINT_GROUP}]"
-    for directory in sys.path if path is None else path:
-        try:
-            children = os.scandir(directory or ".")
-        except OSError:
-            continue
-        with children:
-            for child in children:
-                if not child.name.endswith((".dist-info", ".egg-info")):
-                    continue
-                try:
-                    with open(os.path.join(child.path, "entry_points.txt"), encoding="utf-8") as handle:
-                        if marker in handle.read():
-                            return True
-                except OSError:
-                    continue
-    return False

@@ -132,12 +132,9 @@ def hooked_http_provider(host: ExtensionHost) -> Callable[[Model, str | None], M
     """HTTP providers whose requests pass through ``before_provider_request`` handlers."""
 
     def make(model: Model, api_key: str | None) -> ModelProvider:
-        from tau_ai.apis import wire_api
-        from tau_ai.http_provider import HttpProvider
-        from tau_coding.extensions.doors import request_hook
+        from tau_coding.extensions.http_provider import http_provider
 
-        hook = request_hook(host, model.provider, model.id)
-        return HttpProvider(model, wire_api(model.api), api_key=api_key, on_request=hook)
+        return http_provider(model, api_key, host=host)
 
     return make
 
