@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import ClassVar
 
-from textual.app import App, ComposeResult, SuspendNotSupported
+from textual.app import ComposeResult, SuspendNotSupported
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -18,6 +18,7 @@ from textual.theme import Theme
 from tau_agent.messages import UserMessage
 from tau_coding.tui import commands, session_commands
 from tau_coding.tui.bridge import AgentEventMessage, FrameScheduler, RunFinished, start_run
+from tau_coding.tui.command_host import CommandHost
 from tau_coding.tui.external_editor import ExternalEditorError, edit_text, editor_command
 from tau_coding.tui.files import project_files
 from tau_coding.tui.history import PromptHistory
@@ -50,7 +51,7 @@ QUIT_WINDOW_SECONDS = 2.0
 TREE_WINDOW_SECONDS = 1.0  # Esc, Esc on an empty idle editor opens /tree
 
 
-class TauApp(App[str | None]):
+class TauApp(CommandHost):
     """The interactive agent. ``run()`` returns the "resume with ..." line to print, if any."""
 
     CSS_PATH = Path(__file__).parent / "theme" / "app.tcss"  # absolute: subclasses live elsewhere
