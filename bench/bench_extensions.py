@@ -48,7 +48,7 @@ from pathlib import Path
 import tau_coding.app.wiring, tau_coding.session.coding_session  # what every run imports anyway
 start = time.perf_counter()
 from tau_coding.config.paths import TauPaths
-from tau_coding.extensions.setup import build_host
+from tau_coding.app.extension_setup import build_host
 paths = TauPaths.from_env({"HOME": sys.argv[1], "TAU_HOME": sys.argv[2]}, Path(sys.argv[1]))
 host = build_host(paths, cli_paths=[], no_extensions=False, trust_project=False, timeout=None,
                   warn=lambda m: None, ui=None)

@@ -13,9 +13,9 @@ from pathlib import Path
 
 def extension_flags_help(extension_paths: Sequence[str], *, no_extensions: bool, trust_project: bool) -> str:
     """An "extension flags" section, or "" when no extension declares a flag."""
+    from tau_coding.app.extension_presence import maybe_build_host
     from tau_coding.config.paths import TauPaths
     from tau_coding.config.settings import load_settings
-    from tau_coding.extensions.presence import maybe_build_host
 
     paths = TauPaths.from_env(os.environ, Path.cwd())
     settings, _ = load_settings(paths.user_settings, paths.project_settings)

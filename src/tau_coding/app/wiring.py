@@ -23,12 +23,12 @@ from tau_agent.tools import AgentTool
 from tau_ai.catalog import builtin_models
 from tau_ai.model import Model
 from tau_ai.models_config import ModelsConfig, load_models_config
+from tau_coding.app.extension_presence import maybe_build_host
 from tau_coding.common.diagnostics import Diagnostic
 from tau_coding.config.auth import AuthError, AuthStore, KeyResolver, missing_key_message, resolve_api_key
 from tau_coding.config.model_resolve import ModelNotFoundError, resolve_model
 from tau_coding.config.paths import TauPaths
 from tau_coding.config.settings import Settings, load_settings, read_json_object
-from tau_coding.extensions.presence import maybe_build_host
 from tau_coding.resources.loader import load_resources
 from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.compaction.settings import CompactionSettings
@@ -77,7 +77,7 @@ class Options:
     no_prompt_templates: bool = False
     max_turns: int | None = None
     warnings: list[str] = field(default_factory=list)
-    # extensions and shell hooks (tau_coding.extensions.setup)
+    # extensions and shell hooks (tau_coding.app.extension_setup)
     extensions: Sequence[str] = ()
     no_extensions: bool = False
     trust_project: bool = False
@@ -192,7 +192,7 @@ def build_session(
     log = _open_log(options, session_manager(options, environ, cwd))
     make = provider_factory or _http_provider
     if host is not None and provider_factory is None:
-        from tau_coding.extensions.setup import hooked_http_provider
+        from tau_coding.app.extension_setup import hooked_http_provider
 
         make = hooked_http_provider(host)
 

@@ -11,9 +11,9 @@ from typing import Any
 from tau_agent.messages import ToolResultMessage
 from tau_agent.testing import FakeProvider
 from tau_ai.model import Model
+from tau_coding.app.extension_setup import builtin_commands
 from tau_coding.extensions.host import ExtensionHost
 from tau_coding.extensions.loader import ExtensionSource, from_path
-from tau_coding.extensions.setup import builtin_commands
 from tau_coding.extensions.ui import HeadlessUI
 from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.events import SessionEvent

@@ -47,7 +47,7 @@ def maybe_build_host(
         settings=settings,
     ):
         return None
-    from tau_coding.extensions.setup import build_host
+    from tau_coding.app.extension_setup import build_host
 
     timeout = settings.get("extensionTimeout")
     return build_host(
