@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from tau_agent.cancellation import CancellationToken
-from tau_agent.content import ImageContent, TextContent
+from tau_agent.content import ImageContent, TextContent, text_of
 from tau_agent.events import AgentEvent, MessageEndEvent
 from tau_agent.harness import AgentBusyError, AgentHarness, QueueMode
 from tau_agent.messages import AgentMessage, AssistantMessage, BashExecutionMessage, UserMessage
@@ -343,7 +343,7 @@ class CodingSession:
             on_update or (lambda _: None),
         )
         details: dict[str, Any] = result.details if isinstance(result.details, dict) else {}
-        output = "".join(b.text for b in result.content if isinstance(b, TextContent))
+        output = text_of(result.content)
         if result.is_error and "\n\nCommand " in output:
             output = output.rsplit("\n\nCommand ", 1)[0]  # the status line: the message carries it as data
         message = BashExecutionMessage(

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tau_agent.content import TextContent
+from tau_agent.content import text_of
 from tau_agent.harness import AgentBusyError, QueueMode
 from tau_agent.messages import AssistantMessage, UserMessage
 from tau_agent.provider import THINKING_LEVELS, ThinkingLevel
@@ -46,12 +46,6 @@ class ControlError(ValueError):
 class ForkMessage:
     entry_id: str
     text: str
-
-
-def user_text(message: UserMessage) -> str:
-    if isinstance(message.content, str):
-        return message.content
-    return "".join(b.text for b in message.content if isinstance(b, TextContent))
 
 
 class SessionControl:
@@ -117,7 +111,7 @@ class SessionControl:
             if isinstance(entry, MessageEntry):
                 message = entry.message
                 if isinstance(message, UserMessage):
-                    out.append(ForkMessage(entry.id, user_text(message)))
+                    out.append(ForkMessage(entry.id, text_of(message.content)))
         return out
 
     def fork(self, entry_id: str) -> str:
@@ -135,7 +129,7 @@ class SessionControl:
         else:
             forked = self.manager.fork(log, entry.parent_id)
         self._replace_log(forked)
-        return user_text(message)
+        return text_of(message.content)
 
     def list_sessions(self, *, everywhere: bool = False) -> list[SessionInfo]:
         return self.manager.list_all() if everywhere else self.manager.list_cwd()
@@ -281,4 +275,4 @@ def _queue_mode(mode: str) -> QueueMode:
     return "all" if mode == "all" else "one-at-a-time"
 
 
-__all__ = ["ControlError", "ForkMessage", "SessionControl", "user_text"]
+__all__ = ["ControlError", "ForkMessage", "SessionControl"]

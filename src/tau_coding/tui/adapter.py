@@ -11,6 +11,7 @@ import asyncio
 from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
 
+from tau_agent.content import text_of
 from tau_agent.events import AgentEvent
 from tau_agent.harness import AgentHarness
 from tau_agent.messages import AgentMessage, BashExecutionMessage, CustomMessage, UserMessage
@@ -26,7 +27,6 @@ from tau_coding.tui.port import (
     TreeFilter,
     TreeRows,
 )
-from tau_coding.tui.state import user_text
 
 BASH_OUTPUT_LIMIT = 50_000
 UNSUPPORTED = CommandResult("This session is not stored, so it has no such operation.", is_error=True)
@@ -78,8 +78,8 @@ class HarnessSessionAdapter:
     def clear_queues(self) -> QueuedMessages:
         steering, follow = self.harness.clear_queues()
         return QueuedMessages(
-            [user_text(m.content) for m in steering if isinstance(m, UserMessage)],
-            [user_text(m.content) for m in follow if isinstance(m, UserMessage)],
+            [text_of(m.content, image="[image]") for m in steering if isinstance(m, UserMessage)],
+            [text_of(m.content, image="[image]") for m in follow if isinstance(m, UserMessage)],
         )
 
     def info(self) -> SessionInfo:

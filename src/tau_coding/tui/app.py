@@ -15,6 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.theme import Theme
 
+from tau_agent.content import text_of
 from tau_agent.messages import UserMessage
 from tau_coding.tui import commands, session_commands
 from tau_coding.tui.bridge import AgentEventMessage, FrameScheduler, RunFinished, start_run
@@ -34,7 +35,6 @@ from tau_coding.tui.state import (
     queue_message,
     set_status,
     take_queue,
-    user_text,
 )
 from tau_coding.tui.style_cache import release_style_caches
 from tau_coding.tui.submission import Submission, classify
@@ -128,7 +128,7 @@ class TauApp(CommandHost):
             list_files=self._list_files,
         )
         history = PromptHistory(
-            user_text(m.content) for m in self.port.messages if isinstance(m, UserMessage)
+            text_of(m.content, image="[image]") for m in self.port.messages if isinstance(m, UserMessage)
         )
         self.transcript = Transcript()
         self.editor = PromptEditor(sources, history)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from tau_agent.content import ImageContent, TextContent, ToolCall
+from tau_agent.content import ToolCall, text_of
 from tau_agent.events import (
     AgentEndEvent,
     AgentEvent,
@@ -34,7 +34,6 @@ from tau_agent.messages import (
     UserMessage,
 )
 from tau_agent.stream_events import ToolCallDeltaEvent, ToolCallEndEvent, ToolCallStartEvent
-from tau_agent.tools import result_text
 from tau_coding.tui.items import (
     RETRY_HINT,
     AssistantItem,
@@ -96,12 +95,6 @@ class TuiState:
         return self._tools.get(call_id)
 
 
-def user_text(content: str | list[TextContent | ImageContent]) -> str:
-    if isinstance(content, str):
-        return content
-    return "".join(b.text if isinstance(b, TextContent) else "[image]" for b in content)
-
-
 def from_messages(
     messages: Iterable[AgentMessage], render_custom: Callable[[CustomMessage], str | None] | None = None
 ) -> TuiState:
@@ -116,7 +109,7 @@ def from_messages(
 def add_message(state: TuiState, message: AgentMessage) -> None:
     """Append a finished message from the record (history, or ``!cmd`` output)."""
     if isinstance(message, UserMessage):
-        state.add(UserItem(user_text(message.content)))
+        state.add(UserItem(text_of(message.content, image="[image]")))
     elif isinstance(message, AssistantMessage):
         state.add(AssistantItem(message, done=True))
         for call in message.tool_calls:
@@ -128,7 +121,7 @@ def add_message(state: TuiState, message: AgentMessage) -> None:
             item = state.items[index]
             assert isinstance(item, ToolItem)
             item.status = "error" if message.is_error else "ok"
-            item.output = result_text(message.content)
+            item.output = text_of(message.content)
             item.details = message.details
             state._open_tools.discard(message.tool_call_id)
             state.touch(index)
@@ -148,7 +141,7 @@ def add_message(state: TuiState, message: AgentMessage) -> None:
         state.add(NoticeItem("Returned from another branch: " + message.summary, "branch"))
     elif isinstance(message, CustomMessage) and message.display:
         shown = state.render_custom(message) if state.render_custom is not None else None
-        state.add(NoticeItem(shown or user_text(message.content), "info"))
+        state.add(NoticeItem(shown or text_of(message.content, image="[image]"), "info"))
 
 
 def add_notice(state: TuiState, text: str, tone: NoticeTone = "info") -> None:
@@ -185,7 +178,7 @@ def apply(state: TuiState, event: AgentEvent, now: float) -> None:
         if index is not None:
             item = state.items[index]
             assert isinstance(item, ToolItem)
-            item.output = result_text(event.partial_result.content)
+            item.output = text_of(event.partial_result.content)
             item.details = event.partial_result.details
             state.touch(index)
     elif isinstance(event, MessageStartEvent):
@@ -207,7 +200,7 @@ def apply(state: TuiState, event: AgentEvent, now: float) -> None:
             assert isinstance(item, ToolItem)
             item.status = "error" if event.is_error else "ok"
             item.ended = now
-            item.output = result_text(event.result.content)
+            item.output = text_of(event.result.content)
             item.details = event.result.details
             state._open_tools.discard(event.tool_call_id)
             state.touch(index)
@@ -237,7 +230,7 @@ def _on_message_start(state: TuiState, message: AgentMessage) -> None:
         state._assistant = state.add(AssistantItem(message))
         state.turns += 1
     elif isinstance(message, UserMessage):
-        text = user_text(message.content)
+        text = text_of(message.content, image="[image]")
         for i, queued in enumerate(state.queue):
             if queued.text == text:
                 del state.queue[i]
@@ -331,5 +324,4 @@ __all__ = [
     "queue_message",
     "set_status",
     "take_queue",
-    "user_text",
 ]

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tau_agent.content import TextContent
+from tau_agent.content import TextContent, text_of
 from tau_coding.extensions.api import ExtensionAPI
 from tau_coding.extensions.events import (
     CompactEvent,
@@ -145,7 +145,7 @@ class ShellHooks:
             event.tool_name, event.tool_call_id, event.input, self.project
         )
         if event.is_error:
-            data |= {"error": payload.result_text(event.content), "is_interrupt": False}
+            data |= {"error": text_of(event.content), "is_interrupt": False}
         else:
             data["tool_response"] = payload.tool_response(
                 event.tool_name, event.input, event.content, event.details, self.project

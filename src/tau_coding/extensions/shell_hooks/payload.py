@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from tau_agent.content import TextContent, ToolResultContent
+from tau_agent.content import ToolResultContent, text_of
 from tau_coding.extensions.shell_hooks.tool_names import claude_name, to_claude_input
 
 
@@ -36,7 +36,7 @@ def tool_response(
     tool: str, args: Mapping[str, Any], content: Sequence[ToolResultContent], details: Any, cwd: Path
 ) -> dict[str, Any]:
     """A tool's result in the shape hook scripts read (Bash: stdout; file tools: filePath)."""
-    text = "".join(b.text for b in content if isinstance(b, TextContent))
+    text = text_of(content)
     response: dict[str, Any] = {"output": text, "success": True}
     if tool == "bash":
         response.update(
@@ -45,7 +45,3 @@ def tool_response(
     if isinstance(args.get("path"), str):
         response["filePath"] = str((cwd / args["path"]).resolve())
     return response
-
-
-def result_text(content: Sequence[ToolResultContent]) -> str:
-    return "".join(b.text for b in content if isinstance(b, TextContent))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator, Sequence
 
+from tau_agent.content import text_of
 from tau_agent.events import AgentEvent
 from tau_agent.messages import AgentMessage, BashExecutionMessage, CustomMessage, UserMessage
 from tau_agent.provider import THINKING_LEVELS, ThinkingLevel
@@ -19,7 +20,6 @@ from tau_coding.modes.interactive.session_port_control import ControlPort
 from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.events import is_agent_event
 from tau_coding.tui.port import CommandResult, CommandSpec, QueuedMessages, SessionInfo
-from tau_coding.tui.state import user_text
 
 
 class CodingSessionPort(ControlPort):
@@ -54,8 +54,8 @@ class CodingSessionPort(ControlPort):
     def clear_queues(self) -> QueuedMessages:
         steering, follow = self.session.harness.clear_queues()
         return QueuedMessages(
-            [user_text(m.content) for m in steering if isinstance(m, UserMessage)],
-            [user_text(m.content) for m in follow if isinstance(m, UserMessage)],
+            [text_of(m.content, image="[image]") for m in steering if isinstance(m, UserMessage)],
+            [text_of(m.content, image="[image]") for m in follow if isinstance(m, UserMessage)],
         )
 
     def info(self) -> SessionInfo:

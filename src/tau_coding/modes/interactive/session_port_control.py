@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from tau_agent.content import text_of
 from tau_agent.harness import AgentBusyError
 from tau_agent.messages import UserMessage
 from tau_agent.session.entries import MessageEntry
@@ -20,7 +21,7 @@ from tau_agent.session.jsonl import SessionLockedError
 from tau_agent.session.log import SessionLog
 from tau_agent.session.storage import SessionReadOnlyError
 from tau_coding.modes.interactive.tree_rows import tree_rows
-from tau_coding.session.control import ControlError, SessionControl, user_text
+from tau_coding.session.control import ControlError, SessionControl
 from tau_coding.session.store.manager import SessionNotFoundError
 from tau_coding.tui.git_branch import git_branch
 from tau_coding.tui.port import CommandResult, ForkPoint, StoredSession, TreeFilter, TreeRows
@@ -123,7 +124,7 @@ class ControlPort:
         def switch() -> str:
             self.control.switch_session(ref)
             session = self.control.session
-            first = next((user_text(m) for m in session.messages if isinstance(m, UserMessage)), "")
+            first = next((text_of(m.content) for m in session.messages if isinstance(m, UserMessage)), "")
             title = session.log.name or " ".join(first.split())[:60] or Path(ref).name
             return f"Resumed: {title}"
 
@@ -167,7 +168,7 @@ class ControlPort:
             raise ControlError(f"no entry {entry_id!r} in this session")
         message = entry.message if isinstance(entry, MessageEntry) else None
         if isinstance(message, UserMessage):
-            return entry.parent_id, user_text(message)
+            return entry.parent_id, text_of(message.content)
         return entry_id, None
 
     def navigate(self, entry_id: str) -> CommandResult:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from tau_agent.content import ImageContent, TextContent, ThinkingContent, ToolCall
+from tau_agent.content import ThinkingContent, ToolCall, text_of
 from tau_agent.messages import (
     AgentMessage,
     AssistantMessage,
@@ -35,15 +35,7 @@ def _clip(text: str, limit: int) -> str:
 
 
 def _user_text(content: str | Sequence[object]) -> str:
-    if isinstance(content, str):
-        return content
-    parts: list[str] = []
-    for block in content:
-        if isinstance(block, TextContent):
-            parts.append(block.text)
-        elif isinstance(block, ImageContent):
-            parts.append(f"[image: {block.mime_type}]")
-    return "\n".join(parts)
+    return text_of(content, image=lambda b: f"[image: {b.mime_type}]", sep="\n")
 
 
 def _call_text(call: ToolCall) -> str:

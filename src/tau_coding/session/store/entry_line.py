@@ -9,7 +9,7 @@ characters with an ellipsis.
 
 from __future__ import annotations
 
-from tau_agent.content import TextContent, ToolCall
+from tau_agent.content import ToolCall, text_of
 from tau_agent.messages import (
     AssistantMessage,
     BashExecutionMessage,
@@ -87,7 +87,7 @@ def _content_text(content: str | list[object] | object) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "".join(b.text for b in content if isinstance(b, TextContent)) or "(image)"
+        return text_of(content) or "(image)"
     return ""
 
 

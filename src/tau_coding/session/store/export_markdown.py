@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 
-from tau_agent.content import ImageContent, TextContent, ThinkingContent, ToolCall
+from tau_agent.content import ImageContent, TextContent, ThinkingContent, ToolCall, text_of
 from tau_agent.messages import (
     AgentMessage,
     AssistantMessage,
@@ -34,9 +34,7 @@ def fence(body: str, language: str = "") -> str:
 
 
 def _content(content: str | list[TextContent | ImageContent]) -> str:
-    if isinstance(content, str):
-        return content
-    return "\n\n".join(b.text if isinstance(b, TextContent) else f"*[image: {b.mime_type}]*" for b in content)
+    return text_of(content, image=lambda b: f"*[image: {b.mime_type}]*", sep="\n\n")
 
 
 def _assistant(message: AssistantMessage) -> list[str]:

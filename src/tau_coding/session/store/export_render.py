@@ -19,7 +19,7 @@ from pygments.lexer import Lexer
 from pygments.lexers import JsonLexer, get_lexer_by_name, get_lexer_for_filename
 from pygments.util import ClassNotFound
 
-from tau_agent.content import ImageContent, TextContent, ThinkingContent, ToolCall
+from tau_agent.content import ImageContent, TextContent, ThinkingContent, ToolCall, text_of
 from tau_agent.messages import (
     AgentMessage,
     AssistantMessage,
@@ -134,7 +134,7 @@ def render_message(message: AgentMessage, calls: dict[str, ToolCall]) -> tuple[s
             )
         return "assistant", "".join(parts)
     if isinstance(message, ToolResultMessage):
-        text = "\n".join(b.text if isinstance(b, TextContent) else "[image]" for b in message.content)
+        text = text_of(message.content, image="[image]", sep="\n")
         lexer = _file_lexer(calls.get(message.tool_call_id))
         return "tool", _output(f"{message.tool_name} result", text, lexer, message.is_error)
     if isinstance(message, BashExecutionMessage):
