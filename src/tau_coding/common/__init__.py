@@ -1,1 +1,1 @@
-"""The ground floor: diagnostics, atomic file writes and exit codes. Imports nothing else of Tau."""
+"""The ground floor: diagnostics and exit codes. Imports nothing else of Tau."""

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tau_agent.atomic_write import atomic_write_bytes
 from tau_agent.content import text_of
 from tau_agent.harness import AgentBusyError, QueueMode
 from tau_agent.messages import AssistantMessage, UserMessage
@@ -28,7 +29,6 @@ from tau_agent.session.stats import session_stats
 from tau_agent.session.storage import InMemorySessionStorage
 from tau_ai.model import Model
 from tau_coding.session.coding_session import CodingSession
-from tau_coding.session.store.export import write_atomically
 from tau_coding.session.store.export_html import session_html
 from tau_coding.session.store.listing import SessionInfo
 from tau_coding.session.store.manager import SessionManager
@@ -226,7 +226,7 @@ class SessionControl:
         target = Path(out).expanduser() if out else self.session.cwd / f"{stem}.html"
         if not target.is_absolute():
             target = self.session.cwd / target
-        write_atomically(target, session_html(log.header, log.entries, log.state()))
+        atomic_write_bytes(target, session_html(log.header, log.entries, log.state()).encode("utf-8"))
         return target
 
     # -- compaction (provided by CodingSession when that feature is present) -------------------------

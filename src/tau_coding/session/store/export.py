@@ -6,10 +6,9 @@ and the output is written atomically: a temp file in the same folder, then a ren
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
+from tau_agent.atomic_write import atomic_write_bytes
 from tau_agent.session.jsonl import JsonlSessionStorage
 from tau_agent.session.log import SessionLog
 from tau_coding.session.store.export_html import session_html
@@ -26,20 +25,8 @@ def export_session(source: Path, out: Path | None = None) -> Path:
             text = session_markdown(storage.header, state)
         else:
             text = session_html(storage.header, storage.entries, state)
-    write_atomically(target, text)
+    atomic_write_bytes(target, text.encode("utf-8"))
     return target
 
 
-def write_atomically(target: Path, text: str) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(temp, target)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-
-
-__all__ = ["export_session", "write_atomically"]
+__all__ = ["export_session"]
