@@ -31,7 +31,7 @@ import time, asyncio
 start = time.perf_counter()
 from tau_agent.harness import AgentHarness
 from tau_agent.testing import FakeProvider
-from tau_coding.tui.adapter import HarnessSessionAdapter
+from tests.coding.tui.harness_port import HarnessSessionAdapter
 from tau_coding.tui.app import TauApp
 
 async def main():
@@ -85,7 +85,8 @@ class _Trickle:
 
 
 async def _stream_through_app(n: int) -> float:
-    from tau_coding.tui.adapter import HarnessSessionAdapter
+    from tests.coding.tui.harness_port import HarnessSessionAdapter
+
     from tau_coding.tui.app import TauApp
     from tau_coding.tui.widgets.assistant_view import AssistantView
 
@@ -132,9 +133,9 @@ def reducer_delta_cost(n: int) -> float:
 def keystroke_ms(messages: int, keys: int = 40) -> float:
     """Milliseconds from a key event to the editor holding the new text and the screen repainted,
     with ``messages`` loaded in the transcript (Pilot's own idle waits are left out)."""
+    from tests.coding.tui.harness_port import HarnessSessionAdapter
     from textual import events
 
-    from tau_coding.tui.adapter import HarnessSessionAdapter
     from tau_coding.tui.app import TauApp
 
     history: list[AgentMessage] = [

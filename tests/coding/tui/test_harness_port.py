@@ -9,8 +9,8 @@ import pytest
 
 from tau_agent.harness import AgentHarness
 from tau_agent.testing import FakeProvider
-from tau_coding.tui.adapter import HarnessSessionAdapter
 from tau_coding.tui.port import SessionPort
+from tests.coding.tui.harness_port import HarnessSessionAdapter
 
 
 def test_adapter_satisfies_the_port_and_reports_git_branch(tmp_path: Path) -> None:

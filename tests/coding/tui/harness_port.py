@@ -1,8 +1,8 @@
 """HarnessSessionAdapter: the SessionPort over a bare AgentHarness.
 
-Used by the tests and by ``tau`` until CodingSession exists. It keeps nothing on disk: there is
-no session file, so there is nothing to resume, and models switch only among the providers it
-was given.
+A test double for the TUI's tests and benchmarks; Tau itself drives the TUI through
+``modes/interactive/session_port``. It keeps nothing on disk: there is no session file, so
+there is nothing to resume, and models switch only among the providers it was given.
 """
 
 from __future__ import annotations
