@@ -13,10 +13,10 @@ import dataclasses
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
 from contextlib import aclosing
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from tau_agent.cancellation import CancellationToken
-from tau_agent.content import ImageContent, TextContent, text_of
+from tau_agent.content import ImageContent, TextContent
 from tau_agent.events import AgentEvent, MessageEndEvent
 from tau_agent.harness import AgentBusyError, AgentHarness, QueueMode
 from tau_agent.messages import AgentMessage, AssistantMessage, BashExecutionMessage, UserMessage
@@ -334,7 +334,7 @@ class CodingSession:
 
         During a run the command runs at once and its message joins the record when the run
         settles (the transcript belongs to the run until then)."""
-        result = await run_command(
+        run = await run_command(
             command,
             self.cwd,
             self._tool_settings,
@@ -342,17 +342,13 @@ class CodingSession:
             signal or CancellationToken(),
             on_update or (lambda _: None),
         )
-        details: dict[str, Any] = result.details if isinstance(result.details, dict) else {}
-        output = text_of(result.content)
-        if result.is_error and "\n\nCommand " in output:
-            output = output.rsplit("\n\nCommand ", 1)[0]  # the status line: the message carries it as data
         message = BashExecutionMessage(
             command=command,
-            output=output,
-            exit_code=details.get("exitCode"),
-            cancelled=bool(details.get("cancelled")),
-            truncated=details.get("truncation") is not None,
-            full_output_path=details.get("fullOutputPath"),
+            output=run.output,
+            exit_code=run.exit_code,
+            cancelled=run.stopped == "aborted",
+            truncated=run.details.get("truncation") is not None,
+            full_output_path=run.details.get("fullOutputPath"),
             exclude_from_context=exclude_from_context,
         )
         if self.is_running:  # the record belongs to the run: this joins it once the run settles

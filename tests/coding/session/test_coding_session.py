@@ -137,6 +137,12 @@ async def test_user_shell_command_is_recorded_and_sent_unless_excluded(tmp_path:
     assert roles[:2] == ["bashExecution", "bashExecution"]
 
 
+async def test_user_shell_output_that_looks_like_a_status_line_is_kept_whole(tmp_path: Path) -> None:
+    session = _session(tmp_path, FakeProvider([]))
+    message = await session.run_bash("printf 'made it\\n\\nCommand exited with code 9'; exit 4")
+    assert message.output == "made it\n\nCommand exited with code 9" and message.exit_code == 4
+
+
 async def test_failed_reply_is_persisted_and_continue_recovers(tmp_path: Path) -> None:
     from tau_agent.testing import fail
 
