@@ -26,7 +26,7 @@ from tau_coding.extensions.api import ExtensionAPI
 from tau_coding.extensions.guard import Guard, HandlerFailure
 from tau_coding.extensions.loader import ExtensionSource, find_activate
 from tau_coding.extensions.registry import Registry
-from tau_coding.extensions.ui import UIBridge
+from tau_coding.extensions.ui import LateBoundUI, UIBridge
 
 if TYPE_CHECKING:
     from tau_coding.session.coding_session import CodingSession
@@ -129,7 +129,7 @@ class ExtensionHost:
         find: Callable[[], Activate],
         timeout: float | None = None,
     ) -> None:
-        clock = getattr(self.ui, "clock", None)  # a LateBoundUI: time in its dialogs is not counted
+        clock = self.ui.clock if isinstance(self.ui, LateBoundUI) else None  # time in dialogs is not counted
         guard = Guard(name, timeout or self.timeout, self.report_failure, clock)
         loaded = LoadedExtension(name, origin, location, guard)
         self.extensions[name] = loaded

@@ -22,6 +22,7 @@ from tau_agent.harness import AgentBusyError, AgentHarness, QueueMode
 from tau_agent.messages import AgentMessage, AssistantMessage, BashExecutionMessage, UserMessage
 from tau_agent.provider import ModelProvider, RetryNotice, StreamOptions, ThinkingLevel
 from tau_agent.session.entries import BranchSummaryEntry
+from tau_agent.session.jsonl import JsonlSessionStorage
 from tau_agent.session.log import SessionLog
 from tau_agent.session.state import SessionState
 from tau_agent.tools import AgentTool, AgentToolResult
@@ -130,8 +131,8 @@ class CodingSession:
 
     @property
     def session_file(self) -> Path | None:
-        path = getattr(self.log.storage, "path", None)
-        return path if isinstance(path, Path) else None
+        storage = self.log.storage
+        return storage.path if isinstance(storage, JsonlSessionStorage) else None
 
     def subscribe(self, listener: SessionListener) -> Callable[[], None]:
         """Call ``listener`` with every event of every prompt, in order, as it happens."""

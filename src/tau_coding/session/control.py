@@ -12,7 +12,6 @@ callers hold the control object and read ``control.session`` each time.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +28,8 @@ from tau_agent.session.stats import session_stats
 from tau_agent.session.storage import InMemorySessionStorage
 from tau_ai.model import Model
 from tau_coding.session.coding_session import CodingSession
+from tau_coding.session.compaction.context_usage import ContextUsage
+from tau_coding.session.compaction.result import CompactionResult
 from tau_coding.session.store.export_html import session_html
 from tau_coding.session.store.listing import SessionInfo
 from tau_coding.session.store.manager import SessionManager
@@ -229,19 +230,18 @@ class SessionControl:
         atomic_write_bytes(target, session_html(log.header, log.entries, log.state()).encode("utf-8"))
         return target
 
-    # -- compaction (provided by CodingSession when that feature is present) -------------------------
+    # -- compaction ----------------------------------------------------------------------------------
 
-    async def compact(self, custom_instructions: str | None = None) -> Any:
-        """Summarise older messages now; the result as the session reports it."""
+    async def compact(self, custom_instructions: str | None = None) -> CompactionResult:
+        """Summarise older messages now."""
         self._ensure_idle("compact")
-        result = _feature(self.session, "compact")(custom_instructions)
-        return await result if inspect.isawaitable(result) else result
+        return await self.session.compact(custom_instructions)
 
     def set_auto_compaction(self, enabled: bool) -> None:
-        _feature(self.session, "set_auto_compaction")(enabled)
+        self.session.set_auto_compaction(enabled)
 
-    def context_usage(self) -> Any:
-        return _feature(self.session, "context_usage")()
+    def context_usage(self) -> ContextUsage:
+        return self.session.context_usage()
 
     @property
     def auto_compaction_enabled(self) -> bool:
@@ -260,13 +260,6 @@ class SessionControl:
             raise ControlError("reload is not available for this session")
         self.session = self._rebuild(self.session)
         return self.session
-
-
-def _feature(session: CodingSession, name: str) -> Callable[..., Any]:
-    method: object = getattr(session, name, None)
-    if not callable(method):
-        raise ControlError(f"{name.replace('_', ' ')} is not available in this build of Tau")
-    return method
 
 
 def _queue_mode(mode: str) -> QueueMode:

@@ -74,15 +74,11 @@ class CodingSessionPort(ControlPort):
         )
 
     def _context_tokens(self) -> int | None:
-        """From ``CodingSession.context_usage`` when this build has it; None (unknown) otherwise."""
-        usage = getattr(self.session, "context_usage", None)
-        if not callable(usage):
-            return None
+        """The session's estimate of the context's size; None (unknown) if estimating fails."""
         try:
-            tokens = getattr(usage(), "tokens", None)
+            return self.session.context_usage().tokens
         except Exception:  # an estimate must never break the footer
             return None
-        return tokens if isinstance(tokens, int) else None
 
     def commands(self) -> Sequence[CommandSpec]:
         specs: list[CommandSpec] = []

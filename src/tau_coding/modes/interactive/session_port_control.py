@@ -188,18 +188,12 @@ class ControlPort:
         )
 
     async def branch_with_summary(self, entry_id: str) -> CommandResult:
-        """Uses ``CodingSession.navigate(..., summarize=True)`` when this build has it."""
-        move = getattr(self.control.session, "navigate", None)
-        if not callable(move):
-            return CommandResult(
-                "Branch summaries are not available in this build of Tau; Enter moves without one.",
-                is_error=True,
-            )
+        """Move to ``entry_id`` and summarise the branch left behind (``CodingSession.navigate``)."""
         try:
             if self.control.session.is_running:
                 raise AgentBusyError("Cannot move in the tree while the agent is running; abort it first")
             parent, text = self._target(entry_id)
-            await move(parent, summarize=True)
+            await self.control.session.navigate(parent, summarize=True)
         except Exception as exc:  # the summary run may fail in any way; the user reads why
             return CommandResult(f"Branch summary failed: {exc or type(exc).__name__}", is_error=True)
         return CommandResult(
@@ -232,10 +226,8 @@ class ControlPort:
             result = await self.control.compact(focus or None)
         except Exception as exc:  # any failure of the summary run is for the user to read
             return CommandResult(f"Compaction failed: {exc or type(exc).__name__}", is_error=True)
-        before = getattr(result, "tokens_before", None)
-        summary = str(getattr(result, "summary", "") or "")
-        head = f"Compacted {before} tokens" if isinstance(before, int) else "Compacted"
-        first = summary.strip().splitlines()[0] if summary.strip() else ""
+        head = f"Compacted {result.tokens_before} tokens"
+        first = result.summary.strip().splitlines()[0] if result.summary.strip() else ""
         return CommandResult(f"{head}. {first}".strip(), replaced_transcript=True)
 
     def export_html(self, path: str | None) -> CommandResult:

@@ -141,7 +141,7 @@ def render_message(message: AgentMessage, calls: dict[str, ToolCall]) -> tuple[s
         return "bash", _output(f"$ {message.command}", message.output or "(no output)")
     if isinstance(message, CustomMessage):
         return "note", _blocks(message.content)
-    return "note", markdown(getattr(message, "summary", ""))
+    return "note", markdown(message.summary)
 
 
 def render_entry(entry: SessionEntry, calls: dict[str, ToolCall]) -> tuple[str, str]:
