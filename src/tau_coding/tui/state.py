@@ -8,8 +8,9 @@ the screen never re-renders what did not change. Nothing here imports Textual.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from tau_agent.content import ToolCall, text_of
 from tau_agent.events import (
@@ -116,15 +117,7 @@ def add_message(state: TuiState, message: AgentMessage) -> None:
             _tool_item(state, call)
         _finish_reply(state, message)
     elif isinstance(message, ToolResultMessage):
-        index = state._tools.get(message.tool_call_id)
-        if index is not None:
-            item = state.items[index]
-            assert isinstance(item, ToolItem)
-            item.status = "error" if message.is_error else "ok"
-            item.output = text_of(message.content)
-            item.details = message.details
-            state._open_tools.discard(message.tool_call_id)
-            state.touch(index)
+        _finish_tool(state, message.tool_call_id, message.is_error, message.content, message.details)
     elif isinstance(message, BashExecutionMessage):
         state.add(
             BashItem(
@@ -142,6 +135,29 @@ def add_message(state: TuiState, message: AgentMessage) -> None:
     elif isinstance(message, CustomMessage) and message.display:
         shown = state.render_custom(message) if state.render_custom is not None else None
         state.add(NoticeItem(shown or text_of(message.content, image="[image]"), "info"))
+
+
+def _finish_tool(
+    state: TuiState,
+    call_id: str,
+    is_error: bool,
+    content: Sequence[object],
+    details: Any,
+    ended: float | None = None,
+) -> None:
+    """A tool's result reached its row (from a live run's end event or a loaded session's message)."""
+    index = state._tools.get(call_id)
+    if index is None:
+        return
+    item = state.items[index]
+    assert isinstance(item, ToolItem)
+    item.status = "error" if is_error else "ok"
+    if ended is not None:
+        item.ended = ended
+    item.output = text_of(content)
+    item.details = details
+    state._open_tools.discard(call_id)
+    state.touch(index)
 
 
 def add_notice(state: TuiState, text: str, tone: NoticeTone = "info") -> None:
@@ -194,16 +210,9 @@ def apply(state: TuiState, event: AgentEvent, now: float) -> None:
         item.status, item.started, item.args = "running", now, event.args
         state.touch(index)
     elif isinstance(event, ToolExecutionEndEvent):
-        index = state._tools.get(event.tool_call_id)
-        if index is not None:
-            item = state.items[index]
-            assert isinstance(item, ToolItem)
-            item.status = "error" if event.is_error else "ok"
-            item.ended = now
-            item.output = text_of(event.result.content)
-            item.details = event.result.details
-            state._open_tools.discard(event.tool_call_id)
-            state.touch(index)
+        _finish_tool(
+            state, event.tool_call_id, event.is_error, event.result.content, event.result.details, now
+        )
     elif isinstance(event, AgentStartEvent):
         set_status(state, "running")
     elif isinstance(event, AgentEndEvent):
