@@ -142,8 +142,8 @@ def hooked_http_provider(host: ExtensionHost) -> Callable[[Model, str | None], M
 def builtin_commands(tau: ExtensionAPI) -> None:
     async def reload(args: str) -> str:
         count = tau.reload()
-        session = tau._host.session  # the fresh extensions hear session_start, as at start-up
-        if session is not None and session.hooks is not None:
+        session = tau.session  # bound: commands run from the session's input
+        if session.hooks is not None:  # the fresh extensions hear session_start, as at start-up
             await session.hooks.on_start()
         return f"Reloaded {count} extension(s)."
 
