@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from tau_ai.testing.scripted_streams import ScriptedCall, ScriptedReply
-from tau_coding.rpc_client import RpcClient
+from tau_coding.sdk.rpc_client import RpcClient
 from tests.e2e.scripted_project import MODEL, Project, server
 
 API = "openai-completions"

@@ -1,7 +1,7 @@
 """Which shell runs commands, and how a whole command tree is stopped.
 
 Every command group Tau starts is kept in a process-wide set until it is reaped, so that an
-exit by a signal (SIGTERM, SIGHUP: see ``tau_coding.exit_signals``) can kill them all at once.
+exit by a signal (SIGTERM, SIGHUP: see ``tau_coding.app.exit_signals``) can kill them all at once.
 """
 
 from __future__ import annotations
