@@ -24,6 +24,7 @@ from tau_agent.content import ImageContent
 from tau_agent.hooks import BeforeToolCallResult, ToolCallContext
 from tau_agent.messages import AgentMessage, AssistantMessage, CustomMessage
 from tau_agent.tools import AgentToolResult
+from tau_ai.request_cache import plain_body
 from tau_ai.wire_api import HttpRequestSpec
 from tau_coding.extensions.events import (
     CompactEvent,
@@ -285,7 +286,7 @@ def request_hook(host: ExtensionHost, provider: str, model: str) -> Any:
         handlers = host.registry.handlers.get("before_provider_request")
         if not handlers:
             return spec
-        payload = dict(spec.body)
+        payload = plain_body(spec.body)  # a copy: handlers may edit it, the cached history stays intact
         for owner, handler in list(handlers):
             if owner not in host.extensions:
                 continue
