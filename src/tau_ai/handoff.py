@@ -78,8 +78,12 @@ def normalize_tool_id(call_id: str, api: str) -> str:
     return f"{cleaned}_{_base62(_digest(call_id), 8)}"
 
 
+def _has_surrogate(text: str) -> bool:
+    return not text.isascii() and _SURROGATE.search(text) is not None  # isascii: a fast no
+
+
 def _clean(text: str) -> str:
-    return _SURROGATE.sub("\ufffd", text) if _SURROGATE.search(text) else text
+    return _SURROGATE.sub("\ufffd", text) if _has_surrogate(text) else text
 
 
 def _is_same_model(message: AssistantMessage, model: Model) -> bool:
@@ -100,7 +104,7 @@ def _convert_blocks(
                 blocks.append(TextContent(_clean(block.thinking)))
         elif isinstance(block, TextContent):
             text = _clean(block.text)
-            if same and text is block.text:
+            if text is block.text and (same or block.text_signature is None):
                 blocks.append(block)
             else:
                 blocks.append(TextContent(text, block.text_signature if same else None))
@@ -120,7 +124,7 @@ def _clean_user(message: UserMessage) -> UserMessage:
     if isinstance(content, str):
         cleaned = _clean(content)
         return message if cleaned is content else msgspec.structs.replace(message, content=cleaned)
-    if not any(isinstance(b, TextContent) and _SURROGATE.search(b.text) for b in content):
+    if not any(isinstance(b, TextContent) and _has_surrogate(b.text) for b in content):
         return message
     blocks = [TextContent(_clean(b.text)) if isinstance(b, TextContent) else b for b in content]
     return msgspec.structs.replace(message, content=blocks)
@@ -186,8 +190,8 @@ class Handoff:
             if not any(call.id == new_id for call in self._pending):
                 return out  # a result with no call before it: every API refuses it
             self._answered.add(new_id)
-            texts_clean = all(
-                not (isinstance(b, TextContent) and _SURROGATE.search(b.text)) for b in message.content
+            texts_clean = not any(
+                isinstance(b, TextContent) and _has_surrogate(b.text) for b in message.content
             )
             if new_id == message.tool_call_id and texts_clean:
                 out.append(message)

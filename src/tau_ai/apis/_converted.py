@@ -23,9 +23,11 @@ def freeze(item: Json) -> Item:
     """``item`` as its encoded JSON (``encode_body``), or ``item`` itself if it holds
     something JSON cannot say: that one then fails where the whole body is encoded."""
     try:
-        return orjson.Fragment(encode_body(item))
+        encoded = encode_body(item)
     except TypeError:
         return item
+    # orjson's result sits in a buffer of at least 4 KiB; a copy keeps only its length.
+    return orjson.Fragment(memoryview(encoded).tobytes())
 
 
 class ConvertedList:
