@@ -286,3 +286,22 @@ def test_a_message_holding_a_lone_surrogate_survives_a_reopen(tmp_path: Path) ->
             UserMessage("odd \ud83d text", 1),
             AssistantMessage([TextContent("ok")], timestamp=2),
         ]
+
+
+def test_a_copy_is_written_whole_kept_locked_and_appendable_without_reading_it_back(tmp_path: Path) -> None:
+    source = answered(tmp_path / "source.jsonl", turns=3000)  # past one write piece (1 MiB)
+    entries = list(source.storage.entries)
+    source.close()
+    header = SessionHeader.new("/project")
+    copy = JsonlSessionStorage.create_from(tmp_path / "copy.jsonl", header, entries, fsync="never")
+    assert all(a is b for a, b in zip(copy.entries, entries, strict=True)), "the entries themselves are kept"
+    with pytest.raises(SessionLockedError):
+        JsonlSessionStorage.open(tmp_path / "copy.jsonl")
+    log = SessionLog(copy)
+    log.append_message(UserMessage("after the copy"))
+    log.close()
+    reread = JsonlSessionStorage.open(tmp_path / "copy.jsonl", read_only=True)
+    assert reread.header == header and list(reread.entries)[:-1] == entries and not reread.warnings
+    assert {p.name for p in tmp_path.iterdir()} == {"source.jsonl", "copy.jsonl"}, "no temporary file is left"
+    with pytest.raises(FileExistsError):
+        JsonlSessionStorage.create_from(tmp_path / "copy.jsonl", header, entries, fsync="never")
