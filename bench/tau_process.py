@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
@@ -58,7 +59,17 @@ class Project:
             provider = {"baseUrl": server.url, "api": API, "apiKey": "test-key", "models": [{"id": "m"}]}
             (self.home / ".tau").mkdir(parents=True, exist_ok=True)
             (self.home / ".tau" / "models.json").write_text(json.dumps({"providers": {"local": provider}}))
-            return measure([*tau_executable(), "--model", "local/m", *args], self.root, self.env, stdin)
+            return measure([*command(self.env), "--model", "local/m", *args], self.root, self.env, stdin)
+
+
+def command(env: dict[str, str]) -> list[str]:
+    """The tau command; with ``TAU_BENCH_SRC`` set, the tau whose sources are in that folder
+    (``python -m tau_coding`` with it first on the path), to compare two versions in one batch."""
+    source = env.get("TAU_BENCH_SRC")
+    if not source:
+        return tau_executable()
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (source, env.get("PYTHONPATH", "")) if p)
+    return [sys.executable, "-m", "tau_coding"]
 
 
 @contextmanager

@@ -69,9 +69,13 @@ class RequestCache:
             self._handoff = Handoff(self._model)
             converter = self._converter = incremental.new_converter(self._model, context.system_prompt, True)
         handoff = self._handoff
-        for message in messages[known:]:
-            for prepared in handoff.add(message):
-                converter.add(prepared)
+        try:
+            for message in messages[known:]:
+                for prepared in handoff.add(message):
+                    converter.add(prepared)
+        except BaseException:
+            self._converter = None  # half advanced: the next request starts over
+            raise
         self._seen.extend(messages[known:])
         closing = handoff.closing()  # results for calls still open at the end: this request only
         if closing:

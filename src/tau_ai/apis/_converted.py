@@ -23,9 +23,12 @@ def freeze(item: Json) -> Item:
     """``item`` as its encoded JSON (``encode_body``), or ``item`` itself if it holds
     something JSON cannot say: that one then fails where the whole body is encoded."""
     try:
-        encoded = encode_body(item)
+        encoded = orjson.dumps(item, option=orjson.OPT_NON_STR_KEYS)
     except TypeError:
-        return item
+        try:
+            encoded = encode_body(item)
+        except TypeError:
+            return item
     # orjson's result sits in a buffer of at least 4 KiB; a copy keeps only its length.
     return orjson.Fragment(memoryview(encoded).tobytes())
 

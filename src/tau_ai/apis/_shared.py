@@ -55,6 +55,8 @@ def data_url(image: ImageContent) -> str:
 
 
 def text_of(blocks: list[TextContent | ImageContent]) -> str:
+    if len(blocks) == 1 and type(blocks[0]) is TextContent:  # the usual tool result: one text block
+        return blocks[0].text
     return "".join(block.text for block in blocks if isinstance(block, TextContent))
 
 
