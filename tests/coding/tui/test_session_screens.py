@@ -13,13 +13,13 @@ from textual.theme import Theme
 from textual.widgets import Input, OptionList, Static
 
 from tau_agent.testing import FakeProvider
-from tau_coding.tui.app import TauApp
 from tau_coding.tui.screens.fork_picker import ForkPicker
 from tau_coding.tui.screens.scoped_models import ScopedModels
 from tau_coding.tui.screens.session_picker import SessionPicker
 from tau_coding.tui.screens.text_panel import TextPanel
 from tau_coding.tui.screens.text_prompt import TextPrompt
 from tau_coding.tui.screens.tree_view import TreeScreen
+from tau_coding.tui.shell.app import TauApp
 from tau_coding.tui.state import ErrorItem, NoticeItem, UserItem
 from tau_coding.tui.widgets.row_list import RowList
 

@@ -17,13 +17,13 @@ from textual.theme import Theme
 
 from tau_agent.content import text_of
 from tau_agent.messages import UserMessage
-from tau_coding.tui import commands, session_commands
 from tau_coding.tui.bridge import AgentEventMessage, FrameScheduler, RunFinished, start_run
-from tau_coding.tui.command_host import CommandHost
 from tau_coding.tui.external_editor import ExternalEditorError, edit_text, editor_command
 from tau_coding.tui.files import project_files
 from tau_coding.tui.history import PromptHistory
 from tau_coding.tui.port import SessionPort
+from tau_coding.tui.shell import commands, session_commands
+from tau_coding.tui.shell.command_host import CommandHost
 from tau_coding.tui.state import (
     NoticeTone,
     TuiState,
@@ -55,7 +55,7 @@ TREE_WINDOW_SECONDS = 1.0  # Esc, Esc on an empty idle editor opens /tree
 class TauApp(CommandHost):
     """The interactive agent. ``run()`` returns the "resume with ..." line to print, if any."""
 
-    CSS_PATH = Path(__file__).parent / "theme" / "app.tcss"  # absolute: subclasses live elsewhere
+    CSS_PATH = Path(__file__).parent.parent / "theme" / "app.tcss"  # absolute: subclasses live elsewhere
     TITLE = "τ"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -13,7 +13,6 @@ from collections.abc import Awaitable, Callable
 from rich.table import Table
 from rich.text import Text
 
-from tau_coding.tui.command_host import CommandHost
 from tau_coding.tui.port import CommandResult, CommandSpec
 from tau_coding.tui.screens.fork_picker import ForkPicker
 from tau_coding.tui.screens.scoped_models import ScopedModels
@@ -21,6 +20,7 @@ from tau_coding.tui.screens.session_picker import SessionPicker
 from tau_coding.tui.screens.text_panel import TextPanel
 from tau_coding.tui.screens.text_prompt import TextPrompt
 from tau_coding.tui.screens.tree_view import TreeChoice, TreeScreen
+from tau_coding.tui.shell.command_host import CommandHost
 from tau_coding.tui.state import add_error, set_status
 
 SPECS = [
