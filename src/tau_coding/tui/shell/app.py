@@ -121,9 +121,10 @@ class TauApp(CommandHost):
 
     def compose(self) -> ComposeResult:
         info = self.port.info()
+        own = {spec.name for spec in commands.BUILTIN}  # /reload is both: the same command
         sources = CompletionSources(
             cwd=Path(info.cwd),
-            commands=[*commands.BUILTIN, *self.port.commands()],
+            commands=[*commands.BUILTIN, *(c for c in self.port.commands() if c.name not in own)],
             arguments={
                 "model": self.port.models,
                 "thinking": self.port.thinking_levels,
