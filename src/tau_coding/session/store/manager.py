@@ -25,6 +25,21 @@ from tau_coding.session.store.listing import (
 )
 from tau_coding.session.store.paths import session_dir, session_file_name
 
+REPAIR_DETAILS = 3  # problems named in the notice; the rest are counted
+
+
+def repair_notice(log: SessionLog) -> str | None:
+    """One line saying what loading the session's file found and repaired, or None if nothing."""
+    problems = [w.split(": ", 1)[-1] for w in log.storage.warnings]
+    if not problems:
+        return None
+    shown = "; ".join(problems[:REPAIR_DETAILS])
+    more = f"; and {len(problems) - REPAIR_DETAILS} more" if len(problems) > REPAIR_DETAILS else ""
+    storage = log.storage
+    side = storage.side_file if isinstance(storage, JsonlSessionStorage) else None
+    kept = f" (bytes the repair removes are kept in {side.name})" if side is not None else ""
+    return f"session {log.header.id[:8]} was repaired: {shown}{more}{kept}"
+
 
 class SessionNotFoundError(LookupError):
     """No session matches a path or id prefix (or more than one id does)."""
