@@ -43,6 +43,7 @@ def run_interactive(
         startup_notices=[*problems, *key_problems],
         start_with_resume=resume,
         type_ahead=type_ahead.take() if type_ahead is not None else "",
+        load_themes=(lambda: load_user_themes(tau_home / "themes")) if tau_home else None,
     )
     if ui is not None:  # extensions' dialogs become the app's own from here on
         from tau_coding.modes.interactive.tui_ui import TuiUI

@@ -93,14 +93,17 @@ class TauApp(CommandHost):
         environ: Mapping[str, str] | None = None,
         start_with_resume: bool = False,
         type_ahead: str = "",
+        load_themes: Callable[[], tuple[Sequence[Theme], Sequence[str]]] | None = None,
     ) -> None:
         """``user_themes``, ``keymap`` and ``startup_notices`` (problems found loading them) come
-        from the mode, which reads the user's files; ``environ`` gives $VISUAL/$EDITOR;
-        ``type_ahead`` is what the user typed before the app ran, replayed into the editor."""
+        from the mode, which reads the user's files (``load_themes`` reads the themes again, on
+        ``/reload``); ``environ`` gives $VISUAL/$EDITOR; ``type_ahead`` is what the user typed
+        before the app ran, replayed into the editor."""
         super().__init__()
         self._initial_prompt = initial_prompt
         self._type_ahead = type_ahead
         self._user_themes = list(user_themes)
+        self._load_themes = load_themes
         self._keymap = dict(keymap or {})
         self._startup_notices = list(startup_notices)
         self._environ = os.environ if environ is None else environ
@@ -237,6 +240,15 @@ class TauApp(CommandHost):
     def notice(self, text: str, tone: NoticeTone = "info") -> None:
         add_notice(self.state, text, tone)
         self._scheduler.request()
+
+    def reload_themes(self) -> list[str]:
+        if self._load_themes is None:
+            return []
+        themes, problems = self._load_themes()
+        for theme in themes:
+            self.register_theme(theme)
+        self._user_themes = list(themes)
+        return list(problems)
 
     async def reset_transcript(self) -> None:
         await self.transcript.clear_all()

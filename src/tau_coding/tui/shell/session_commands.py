@@ -135,8 +135,14 @@ async def export(app: CommandHost, args: str) -> None:
 
 
 async def reload(app: CommandHost, args: str) -> None:
-    if not _busy(app, "reloading"):
-        await show_result(app, app.port.reload())
+    """The session's one reload (settings, models, extensions, skills, prompts), then themes."""
+    if _busy(app, "reloading"):
+        return
+    result = app.port.reload()
+    await show_result(app, result)
+    if not result.is_error:
+        for problem in app.reload_themes():
+            app.notice(problem, "warning")
 
 
 async def settings(app: CommandHost, args: str) -> None:
