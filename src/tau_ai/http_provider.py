@@ -161,12 +161,22 @@ class HttpProvider:
                 write=self._idle_timeout,
                 pool=self._connect_timeout,
             )
-            self._client = httpx.AsyncClient(
-                transport=self._transport,
-                timeout=timeout,
-                trust_env=True,
-                verify=_needs_tls(self._model.base_url),
-            )
+            verify = _needs_tls(self._model.base_url)
+            if self._transport is not None:
+                self._client = httpx.AsyncClient(
+                    transport=self._transport, timeout=timeout, trust_env=True, verify=verify
+                )
+            else:
+                from tau_ai.http_proxies import proxy_mounts
+                from tau_ai.http_transport import StreamingTransport
+
+                self._client = httpx.AsyncClient(
+                    transport=StreamingTransport(),
+                    mounts=proxy_mounts(verify),
+                    timeout=timeout,
+                    trust_env=True,
+                    verify=verify,
+                )
         return self._client
 
     def stream(self, context: Context, options: StreamOptions) -> AsyncIterator[AssistantMessageEvent]:
@@ -217,7 +227,10 @@ class HttpProvider:
             emit(batch)
 
         try:
-            await self._attempts(context, options, attempt, deliver)
+            if options.signal.cancelled:  # aborted before it began: no connection is opened
+                deliver(attempt.abort(options.signal.reason or "Request was aborted"))
+            else:
+                await self._attempts(context, options, attempt, deliver)
         except asyncio.CancelledError:
             deliver(attempt.abort(options.signal.reason or "Request was aborted"))
         except Exception as error:  # a bug below, not a provider failure: surface it
