@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     import httpx
 
 _Batch = list[AssistantMessageEvent]
+_FINAL = (DoneEvent, ErrorEvent)
 RequestHook = Callable[[HttpRequestSpec], Awaitable[HttpRequestSpec]]
 
 
@@ -193,9 +194,9 @@ class HttpProvider:
                     return
                 if isinstance(batch, _Raise):
                     raise batch.error
+                if batch and isinstance(batch[-1], _FINAL):  # a final event always ends its batch
+                    ended = True
                 for event in batch:
-                    if isinstance(event, DoneEvent | ErrorEvent):
-                        ended = True
                     yield event
         finally:
             if worker.done():
