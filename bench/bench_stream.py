@@ -114,6 +114,48 @@ def run_stream(api: str, n: int, mode: str) -> Run:
         return _child_cpu([*base, "-p", *extra, "go"], root, env, None)
 
 
+# The floor: the least a Python client can do with the same stream. One socket, chunked
+# framing undone per read, events split on blank lines, each data line decoded with orjson,
+# the text written out. No retries, no events, no session: what any design must still pay.
+FLOOR = """
+import socket, sys, orjson
+host, port = sys.argv[1].rsplit("/", 1)[-1].split(":")
+s = socket.create_connection((host, int(port)))
+s.sendall(b"POST /v1/chat/completions HTTP/1.1\\r\\nhost: x\\r\\ncontent-length: 2\\r\\n\\r\\n{}")
+buf = b""
+while b"\\r\\n\\r\\n" not in buf:
+    buf += s.recv(65536)
+rest = buf.split(b"\\r\\n\\r\\n", 1)[1]
+from tau_ai.http1_framing import ChunkedDecoder
+chunks, pending, out = ChunkedDecoder(), b"", []
+data = rest
+while True:
+    body = pending + chunks.feed(data)
+    *events, pending = body.split(b"\\n\\n")
+    for event in events:
+        line = event[event.rfind(b"data: ") + 6 :]
+        if line != b"[DONE]":
+            out.append(orjson.loads(line)["choices"][0]["delta"].get("content") or "")
+    if chunks.done:
+        break
+    data = s.recv(262144)
+sys.stdout.write("".join(out))
+"""
+
+
+def run_floor(n: int) -> Run:
+    """The floor client (above) on the openai-completions stream of n one-char deltas."""
+    api = "openai-completions"
+    with ReplayServerThread(scripted_stream(api, n)) as server, _project(api, server.url) as (root, env):
+        return _child_cpu([sys.executable, "-c", FLOOR, server.url], root, env, None)
+
+
+def floor_cost(n: int, repeats: int = 3) -> float:
+    full = min(run_floor(n).cpu for _ in range(repeats))
+    base = min(run_floor(1).cpu for _ in range(repeats))
+    return max(full - base, 0.0) / (n - 1) * 1e6
+
+
 def delta_cost(api: str, n: int, mode: str = "print", repeats: int = 3) -> float:
     """µs of tau's CPU per delta: best of ``repeats`` n-delta runs minus best one-delta run."""
     full = min(run_stream(api, n, mode).cpu for _ in range(repeats))
@@ -134,6 +176,9 @@ def cases(smoke: bool) -> list[tuple[str, Any, str, float | None]]:
                 5.0,
             )
         )
+    out.append(
+        (f"stream: floor, bare Python client, {n} one-char deltas", lambda: floor_cost(n), "us/delta", None)
+    )
     for mode in ("json", "rpc"):
         out.append(
             (
