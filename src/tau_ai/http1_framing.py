@@ -47,13 +47,17 @@ def header(headers: Headers, name: bytes) -> bytes | None:
     return None
 
 
-def body_framing(method: str, status: int, headers: Headers) -> tuple[bool, int | None, bool]:
+def body_framing(
+    method: str, status: int, headers: Headers, *, http10: bool = False
+) -> tuple[bool, int | None, bool]:
     """(chunked, length, reusable): how the body of this response ends, per RFC 9112 §6.3.
 
     ``length`` None with ``chunked`` False means the body runs until the server closes the
-    connection, which is then not reusable; neither is one the server said to close.
+    connection, which is then not reusable; neither is one the server said to close, nor an
+    HTTP/1.0 server's that did not ask to keep it alive.
     """
-    reusable = b"close" not in (header(headers, b"connection") or b"").lower()
+    connection = (header(headers, b"connection") or b"").lower()
+    reusable = b"keep-alive" in connection if http10 else b"close" not in connection
     if 100 <= status < 200:  # 101 Switching Protocols: the connection is no longer HTTP
         return False, 0, False
     if method == "HEAD" or status in NO_BODY_STATUSES:

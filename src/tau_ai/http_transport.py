@@ -14,8 +14,9 @@ waits for data). What a caller may rely on:
 * Keep-alive: a response read to its end and closed gives its connection back for the next
   request to the same origin; a response closed early closes its connection. Idle
   connections are dropped after ``keepalive_expiry`` seconds. A request whose reused
-  connection turns out closed by the server before any response byte is sent again once on
-  a new connection, as httpx does.
+  connection turns out closed by the server before any response byte (the server's idle
+  timeout racing the request) is sent again once on a new connection. No limit on
+  connections: Tau makes a handful of requests at a time, not hundreds.
 * http and https origins (certificates checked with httpx's default context, loaded on the
   first https connection). Proxies are not this transport's business: ``trust_env`` clients
   route proxied origins through httpx's own proxy transports (see ``HttpProvider``).
@@ -168,13 +169,14 @@ class StreamingTransport(httpx.AsyncBaseTransport):
                 raise httpx.WriteError(f"{_STALE}: {error}", request=request) from error
             read_timeout = timeouts.get("read")
             while True:
-                status, reason, headers = await _read_head(reader, read_timeout, request)
+                status, reason, headers, http10 = await _read_head(reader, read_timeout, request)
                 if status >= 200 or status == 101:
                     break  # 1xx interim responses (100 Continue, 103 Early Hints) are skipped
         except BaseException:
             connection.close()
             raise
-        stream = _Body(self._give_back, connection, request, status, headers, read_timeout)
+        stream = _Body(self._give_back, connection, request, (status, headers, http10), read_timeout)
+
         return httpx.Response(
             status,
             headers=headers,
@@ -189,7 +191,8 @@ _STALE = "the connection was closed before the response began"
 
 async def _read_head(
     reader: asyncio.StreamReader, timeout: float | None, request: httpx.Request
-) -> tuple[int, bytes, Headers]:
+) -> tuple[int, bytes, Headers, bool]:
+    """(status, reason, headers, whether the server speaks HTTP/1.0) of the next response."""
     try:
         async with asyncio.timeout(timeout):
             raw = await reader.readuntil(b"\r\n\r\n")
@@ -203,9 +206,10 @@ async def _read_head(
     except OSError as error:
         raise httpx.ReadError(f"{_STALE}: {error}", request=request) from error
     try:
-        return parse_head(raw)
+        status, reason, headers = parse_head(raw)
     except ValueError as error:
         raise httpx.RemoteProtocolError(str(error), request=request) from None
+    return status, reason, headers, raw.startswith(b"HTTP/1.0")
 
 
 class _Body(httpx.AsyncByteStream):
@@ -216,8 +220,7 @@ class _Body(httpx.AsyncByteStream):
         give_back: Callable[[_Connection], None],
         connection: _Connection,
         request: httpx.Request,
-        status: int,
-        headers: Headers,
+        head: tuple[int, Headers, bool],
         read_timeout: float | None,
     ) -> None:
         self._give_back = give_back
@@ -225,7 +228,8 @@ class _Body(httpx.AsyncByteStream):
         self._request = request
         self._timeout = read_timeout
         self._complete = False
-        chunked, self._length, self._reusable = body_framing(request.method, status, headers)
+        status, headers, http10 = head
+        chunked, self._length, self._reusable = body_framing(request.method, status, headers, http10=http10)
         self._chunked = ChunkedDecoder() if chunked else None
 
     async def __aiter__(self) -> AsyncIterator[bytes]:

@@ -73,3 +73,6 @@ def test_how_a_body_ends_follows_the_headers_and_the_status() -> None:
     assert body_framing("HEAD", 200, [(b"content-length", b"12")]) == (False, 0, True)
     assert body_framing("GET", 304, []) == (False, 0, True)
     assert body_framing("GET", 101, []) == (False, 0, False)
+    assert body_framing("GET", 200, [(b"content-length", b"1")], http10=True) == (False, 1, False)
+    keep = [(b"content-length", b"1"), (b"Connection", b"Keep-Alive")]
+    assert body_framing("GET", 200, keep, http10=True) == (False, 1, True)
