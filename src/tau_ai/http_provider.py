@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
@@ -38,7 +37,6 @@ from tau_agent.stream_events import AssistantMessageEvent, DoneEvent, ErrorEvent
 from tau_ai.cost import apply_cost
 from tau_ai.handoff import transform_messages
 from tau_ai.http_attempt import Attempt, Failure, run_attempt
-from tau_ai.httpx_loader import load_httpx
 from tau_ai.model import Model
 from tau_ai.retry import RetryPolicy, delay_refused_text, plan_retry, refused_delay
 from tau_ai.wire_api import HttpRequestSpec, WireApi
@@ -155,29 +153,14 @@ class HttpProvider:
 
     def _http_client(self) -> httpx.AsyncClient:
         if self._client is None:
-            httpx = load_httpx()
-            timeout = httpx.Timeout(
-                connect=self._connect_timeout,
-                read=self._idle_timeout,
-                write=self._idle_timeout,
-                pool=self._connect_timeout,
-            )
-            verify = _needs_tls(self._model.base_url)
-            if self._transport is not None:
-                self._client = httpx.AsyncClient(
-                    transport=self._transport, timeout=timeout, trust_env=True, verify=verify
-                )
-            else:
-                from tau_ai.http_proxies import proxy_mounts
-                from tau_ai.http_transport import StreamingTransport
+            from tau_ai.http_client import make_client
 
-                self._client = httpx.AsyncClient(
-                    transport=StreamingTransport(),
-                    mounts=proxy_mounts(verify),
-                    timeout=timeout,
-                    trust_env=True,
-                    verify=verify,
-                )
+            self._client = make_client(
+                self._model.base_url,
+                self._transport,
+                connect_timeout=self._connect_timeout,
+                idle_timeout=self._idle_timeout,
+            )
         return self._client
 
     def stream(self, context: Context, options: StreamOptions) -> AsyncIterator[AssistantMessageEvent]:
@@ -306,20 +289,6 @@ class HttpProvider:
 
 
 _finishing: set[asyncio.Task[None]] = set()  # workers past their message, closing their response
-
-_PROXY_VARIABLES = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy")
-
-
-def _needs_tls(base_url: str) -> bool:
-    """Whether the client must load certificates: not for a plain-HTTP server reached directly.
-
-    Loading the system's CA bundle costs ~40 ms of every start; a local model server (Ollama,
-    llama.cpp, a test server) on http:// never uses it. With a proxy configured it is kept,
-    since the proxy itself may be reached over TLS.
-    """
-    if not base_url.lower().startswith("http://"):
-        return True
-    return any(os.environ.get(name) for name in _PROXY_VARIABLES)
 
 
 async def _wait_unless_aborted(delay: float, abort: CancellationToken | None) -> bool:

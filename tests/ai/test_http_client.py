@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tau_ai.http_proxies import environment_routes
+from tau_ai.http_client import environment_routes
 
 VARIABLES = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY")
 
