@@ -63,32 +63,34 @@ def _clean_env(home: Path) -> dict[str, str]:
 
 def _child_cpu(argv: list[str], cwd: Path, env: dict[str, str], command: bytes | None) -> Run:
     """Run ``argv`` to its end; with ``command`` (RPC), send it and close stdin at agent_end."""
-    process = subprocess.Popen(
-        argv,
-        cwd=cwd,
-        env=env,
-        stdin=subprocess.PIPE if command is not None else subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-    )
-    assert process.stdout is not None
-    if command is None:
-        output = process.stdout.read()
-    else:
-        assert process.stdin is not None
-        process.stdin.write(command)
-        process.stdin.flush()
-        lines = []
-        for line in process.stdout:
-            lines.append(line)
-            if b'"agent_end"' in line:
-                break
-        process.stdin.close()
-        output = b"".join(lines) + process.stdout.read()
-    _, status, usage = os.wait4(process.pid, 0)
-    process.returncode = code = os.waitstatus_to_exitcode(status)
-    if code != 0:
-        raise RuntimeError(f"tau failed ({code}): {output.decode(errors='replace')[-2000:]}")
+    with tempfile.TemporaryFile() as err:
+        process = subprocess.Popen(
+            argv,
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.PIPE if command is not None else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=err,
+        )
+        assert process.stdout is not None
+        if command is None:
+            output = process.stdout.read()
+        else:
+            assert process.stdin is not None
+            process.stdin.write(command)
+            process.stdin.flush()
+            lines = []
+            for line in process.stdout:
+                lines.append(line)
+                if b'"agent_end"' in line:
+                    break
+            process.stdin.close()
+            output = b"".join(lines) + process.stdout.read()
+        _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = code = os.waitstatus_to_exitcode(status)
+        if code != 0:
+            err.seek(0)
+            raise RuntimeError(f"tau failed ({code}): {err.read().decode(errors='replace')[-2000:]}")
     return Run(usage.ru_utime + usage.ru_stime, output)
 
 
