@@ -25,7 +25,7 @@ def tau_executable() -> list[str]:
     """The tau command; with TAU_BENCH_SRC set, the tau of that source tree (bench/compare)."""
     src = os.environ.get("TAU_BENCH_SRC")
     if src:
-        start = f"import sys; sys.path.insert(0, {src!r}); from tau_coding.cli import main; sys.exit(main())"
+        start = f"import sys, runpy; sys.path.insert(0, {src!r}); runpy.run_module('tau_coding', run_name='__main__')"
         return [sys.executable, "-c", start]
     script = Path(sys.executable).with_name("tau")
     if script.exists():
