@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import statistics
 import subprocess
@@ -21,6 +22,11 @@ def _median_ms(argv: list[str], runs: int) -> float:
 
 
 def tau_executable() -> list[str]:
+    """The tau command; with TAU_BENCH_SRC set, the tau of that source tree (bench/compare)."""
+    src = os.environ.get("TAU_BENCH_SRC")
+    if src:
+        start = f"import sys, runpy; sys.path.insert(0, {src!r}); runpy.run_module('tau_coding', run_name='__main__')"
+        return [sys.executable, "-c", start]
     script = Path(sys.executable).with_name("tau")
     if script.exists():
         return [str(script)]

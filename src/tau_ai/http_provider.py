@@ -25,7 +25,6 @@ httpx is imported on first use, so importing this module costs a cold start almo
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
@@ -37,7 +36,6 @@ from tau_agent.stream_events import AssistantMessageEvent, DoneEvent, ErrorEvent
 from tau_ai.body_encoding import encode_body
 from tau_ai.cost import apply_cost
 from tau_ai.http_attempt import Attempt, Failure, run_attempt
-from tau_ai.httpx_loader import load_httpx
 from tau_ai.model import Model
 from tau_ai.request_cache import RequestCache
 from tau_ai.retry import RetryPolicy, delay_refused_text, plan_retry, refused_delay
@@ -47,6 +45,7 @@ if TYPE_CHECKING:
     import httpx
 
 _Batch = list[AssistantMessageEvent]
+_FINAL = (DoneEvent, ErrorEvent)
 RequestHook = Callable[[HttpRequestSpec], Awaitable[HttpRequestSpec]]
 
 
@@ -147,18 +146,13 @@ class HttpProvider:
 
     def _http_client(self) -> httpx.AsyncClient:
         if self._client is None:
-            httpx = load_httpx()
-            timeout = httpx.Timeout(
-                connect=self._connect_timeout,
-                read=self._idle_timeout,
-                write=self._idle_timeout,
-                pool=self._connect_timeout,
-            )
-            self._client = httpx.AsyncClient(
-                transport=self._transport,
-                timeout=timeout,
-                trust_env=True,
-                verify=_needs_tls(self._model.base_url),
+            from tau_ai.http_client import make_client
+
+            self._client = make_client(
+                self._model.base_url,
+                self._transport,
+                connect_timeout=self._connect_timeout,
+                idle_timeout=self._idle_timeout,
             )
         return self._client
 
@@ -176,9 +170,9 @@ class HttpProvider:
                     return
                 if isinstance(batch, _Raise):
                     raise batch.error
+                if batch and isinstance(batch[-1], _FINAL):  # a final event always ends its batch
+                    ended = True
                 for event in batch:
-                    if isinstance(event, DoneEvent | ErrorEvent):
-                        ended = True
                     yield event
         finally:
             if worker.done():
@@ -210,7 +204,10 @@ class HttpProvider:
             emit(batch)
 
         try:
-            await self._attempts(context, options, attempt, deliver)
+            if options.signal.cancelled:  # aborted before it began: no connection is opened
+                deliver(attempt.abort(options.signal.reason or "Request was aborted"))
+            else:
+                await self._attempts(context, options, attempt, deliver)
         except asyncio.CancelledError:
             deliver(attempt.abort(options.signal.reason or "Request was aborted"))
         except Exception as error:  # a bug below, not a provider failure: surface it
@@ -284,20 +281,6 @@ class HttpProvider:
 
 
 _finishing: set[asyncio.Task[None]] = set()  # workers past their message, closing their response
-
-_PROXY_VARIABLES = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy")
-
-
-def _needs_tls(base_url: str) -> bool:
-    """Whether the client must load certificates: not for a plain-HTTP server reached directly.
-
-    Loading the system's CA bundle costs ~40 ms of every start; a local model server (Ollama,
-    llama.cpp, a test server) on http:// never uses it. With a proxy configured it is kept,
-    since the proxy itself may be reached over TLS.
-    """
-    if not base_url.lower().startswith("http://"):
-        return True
-    return any(os.environ.get(name) for name in _PROXY_VARIABLES)
 
 
 async def _wait_unless_aborted(delay: float, abort: CancellationToken | None) -> bool:

@@ -14,12 +14,15 @@ split at arbitrary offsets by a test; this decoder is one pass over bytes per ch
 from __future__ import annotations
 
 import codecs
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class SseEvent:
-    """One dispatched event. ``event`` is "message" when the stream named none."""
+class SseEvent(NamedTuple):
+    """One dispatched event. ``event`` is "message" when the stream named none.
+
+    Immutable; a NamedTuple because one is made per streamed token and a frozen dataclass
+    costs three times as much to build.
+    """
 
     event: str
     data: str

@@ -12,6 +12,8 @@ import asyncio
 import json
 from typing import TextIO
 
+import orjson
+
 from tau_agent.content import ImageContent
 from tau_agent.events import MessageEndEvent
 from tau_agent.messages import AssistantMessage
@@ -85,7 +87,13 @@ class JsonLinesRenderer:
             self._ok = event.message.stop_reason not in ("error", "aborted")
 
     def _write(self, data: object) -> None:
-        self._out.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n")
+        # orjson: a line per streamed token, at a fifth of the stdlib encoder's cost. What it
+        # refuses (a lone surrogate in model text, an integer beyond 64 bits) takes the stdlib.
+        try:
+            line = orjson.dumps(data, option=orjson.OPT_APPEND_NEWLINE).decode()
+        except TypeError:
+            line = json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
+        self._out.write(line)
 
     def finish(self) -> bool:
         self._out.flush()
