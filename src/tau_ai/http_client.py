@@ -4,6 +4,7 @@ The client runs on ``StreamingTransport``. httpx honours HTTP(S)_PROXY, ALL_PROX
 NO_PROXY only for a client on its own transport, so the proxy routes are mounted here with
 the rules httpx applies (curl's NO_PROXY conventions): a proxied origin goes through httpx's
 proxy transport, every other one (NO_PROXY hosts included) through ``StreamingTransport``.
+``TAU_HTTP_TRANSPORT=httpx`` in the environment puts every request on httpx's own transport.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ def make_client(
     verify = needs_tls(base_url)
     if transport is not None:
         return httpx.AsyncClient(transport=transport, timeout=timeout, trust_env=True, verify=verify)
+    if os.environ.get("TAU_HTTP_TRANSPORT") == "httpx":  # the way back, should a server need it
+        return httpx.AsyncClient(timeout=timeout, trust_env=True, verify=verify)
     return httpx.AsyncClient(
         transport=StreamingTransport(),
         mounts=proxy_mounts(verify),

@@ -37,3 +37,19 @@ def test_no_proxy_star_turns_every_proxy_off(monkeypatch: pytest.MonkeyPatch) ->
 
 def test_no_variables_no_routes() -> None:
     assert environment_routes() == {}
+
+
+def test_tau_http_transport_httpx_puts_requests_on_httpx_own_transport(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import httpx
+
+    from tau_ai.http_client import make_client
+    from tau_ai.http_transport import StreamingTransport
+
+    monkeypatch.setenv("TAU_HTTP_TRANSPORT", "httpx")
+    fallback = make_client("http://127.0.0.1:1", None, connect_timeout=1, idle_timeout=1)
+    monkeypatch.delenv("TAU_HTTP_TRANSPORT")
+    default = make_client("http://127.0.0.1:1", None, connect_timeout=1, idle_timeout=1)
+    assert isinstance(fallback._transport, httpx.AsyncHTTPTransport)
+    assert isinstance(default._transport, StreamingTransport)

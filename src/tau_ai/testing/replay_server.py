@@ -9,7 +9,7 @@ its connection unless the server was made with ``keep_alive=True``, when a conne
 request after request as real providers' do (a cut or stalled response still ends it).
 Every request is recorded (method, path, headers, body); the server counts the connections
 it accepted and the clients that hung up on a stalled or slow response, so a test can see
-connection reuse and an abort.
+connection reuse and an abort. With ``tls`` (a server-side SSLContext) it serves HTTPS.
 
     async with ReplayServer([Scripted(429, {"retry-after": "0"}), Scripted(body=sse)]) as server:
         ... point a model at server.url ...
@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import ssl
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from http import HTTPStatus
@@ -73,7 +74,14 @@ class RecordedRequest:
 class ReplayServer:
     """Serve ``responses`` in order on 127.0.0.1 (random port) until stopped."""
 
-    def __init__(self, responses: Scripted | Iterable[Scripted], *, keep_alive: bool = False) -> None:
+    def __init__(
+        self,
+        responses: Scripted | Iterable[Scripted],
+        *,
+        keep_alive: bool = False,
+        tls: ssl.SSLContext | None = None,
+    ) -> None:
+        self._tls = tls
         self._script = [responses] if isinstance(responses, Scripted) else list(responses)
         if not self._script:
             raise ValueError("ReplayServer needs at least one scripted response")
@@ -90,10 +98,10 @@ class ReplayServer:
     def url(self) -> str:
         assert self._server is not None, "start the server first"
         host, port = self._server.sockets[0].getsockname()[:2]
-        return f"http://{host}:{port}"
+        return f"{'https' if self._tls else 'http'}://{host}:{port}"
 
     async def start(self) -> ReplayServer:
-        self._server = await asyncio.start_server(self._accept, "127.0.0.1", 0)
+        self._server = await asyncio.start_server(self._accept, "127.0.0.1", 0, ssl=self._tls)
         return self
 
     async def stop(self) -> None:
