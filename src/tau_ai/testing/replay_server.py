@@ -4,9 +4,13 @@ Each request gets the next ``Scripted`` response (the last one repeats). A respo
 status, headers and a body sent the way a flaky network might: split at given byte offsets
 or into fixed-size pieces, with a delay between pieces, cut off after N bytes (the socket is
 closed mid-body), or stalled after N bytes (nothing more is sent until the client gives up).
-Bodies go out with chunked transfer encoding unless ``chunked=False``; every response closes
-its connection. Every request is recorded (method, path, headers, body), and the server
-counts clients that hung up on a stalled or slow response, so a test can see an abort.
+Bodies go out with chunked transfer encoding unless ``chunked=False``. Every response closes
+its connection unless the server is made with ``keep_alive=True``: then a connection serves
+request after request (a cut or stalled response still ends it), as real providers do. Instead
+of a list, ``responses`` may be a function of the request and its index, for long or
+conversation-driven scripts. Every request is recorded (method, path, headers, body); the
+server counts connections opened and open, and clients that hung up on a stalled or slow
+response, so a test can see an abort or a leaked connection.
 
     async with ReplayServer([Scripted(429, {"retry-after": "0"}), Scripted(body=sse)]) as server:
         ... point a model at server.url ...
@@ -19,7 +23,7 @@ import asyncio
 import contextlib
 import itertools
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from pathlib import Path
@@ -67,15 +71,34 @@ class RecordedRequest:
         return json.loads(self.body)
 
 
-class ReplayServer:
-    """Serve ``responses`` in order on 127.0.0.1 (random port) until stopped."""
+Responder = Callable[[RecordedRequest, int], Scripted]
+"""Chooses the response to a request given the request and its 0-based index."""
 
-    def __init__(self, responses: Scripted | Iterable[Scripted]) -> None:
-        self._script = [responses] if isinstance(responses, Scripted) else list(responses)
-        if not self._script:
-            raise ValueError("ReplayServer needs at least one scripted response")
+
+class ReplayServer:
+    """Serve ``responses`` in order (or as ``responses(request, index)`` says) on 127.0.0.1
+    (random port) until stopped."""
+
+    def __init__(
+        self, responses: Scripted | Iterable[Scripted] | Responder, *, keep_alive: bool = False
+    ) -> None:
+        self._responder: Responder | None = None
+        self._script: list[Scripted] = []
+        if isinstance(responses, Scripted):
+            self._script = [responses]
+        elif callable(responses):
+            self._responder = responses
+        else:
+            self._script = list(responses)
+            if not self._script:
+                raise ValueError("ReplayServer needs at least one scripted response")
+        self.keep_alive = keep_alive
         self.requests: list[RecordedRequest] = []
         self.hangups = 0
+        self.connections = 0
+        """Connections accepted so far."""
+        self.open_connections = 0
+        """Connections accepted and not yet closed by either side."""
         self._served = 0
         self._server: asyncio.Server | None = None
         self._handlers: set[asyncio.Task[None]] = set()
@@ -116,21 +139,28 @@ class ReplayServer:
             return False
         return True
 
-    def _next(self) -> Scripted:
-        index = min(self._served, len(self._script) - 1)
+    def _next(self, request: RecordedRequest) -> Scripted:
+        served = self._served
         self._served += 1
-        return self._script[index]
+        if self._responder is not None:
+            return self._responder(request, served)
+        return self._script[min(served, len(self._script) - 1)]
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
         assert task is not None
         self._handlers.add(task)
+        self.connections += 1
+        self.open_connections += 1
         graceful = False
         try:
-            request = await _read_request(reader)
-            if request is not None:
+            reuse = True
+            while reuse:
+                request = await _read_request(reader)
+                if request is None:
+                    break
                 self.requests.append(request)
-                await self._respond(self._next(), reader, writer)
+                reuse = await self._respond(self._next(request), reader, writer) and self.keep_alive
             graceful = True
         except (ConnectionError, asyncio.IncompleteReadError):
             self._note_hangup()
@@ -138,6 +168,7 @@ class ReplayServer:
             pass
         finally:
             self._handlers.discard(task)
+            self.open_connections -= 1
             if graceful:  # flush what was written (a "cut" is a clean close mid-body)
                 writer.close()
                 with contextlib.suppress(ConnectionError):
@@ -151,7 +182,8 @@ class ReplayServer:
 
     async def _respond(
         self, script: Scripted, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
-    ) -> None:
+    ) -> bool:
+        """Send ``script``; False when the response was cut or stalled (the connection ends)."""
         try:
             reason = HTTPStatus(script.status).phrase
         except ValueError:
@@ -162,29 +194,30 @@ class ReplayServer:
             lines.append("transfer-encoding: chunked")
         else:
             lines.append(f"content-length: {len(script.body)}")
-        lines.append("connection: close")
+        lines.append("connection: keep-alive" if self.keep_alive else "connection: close")
         writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
         sent = 0
         for piece in script.pieces():
             if script.cut_after is not None and sent >= script.cut_after:
-                return  # _accept closes the connection: the body ends mid-way
+                return False  # _accept closes the connection: the body ends mid-way
             if script.stall_after is not None and sent >= script.stall_after:
                 await writer.drain()
                 await self._stall(reader)
-                return
+                return False
             writer.write(b"%x\r\n%s\r\n" % (len(piece), piece) if script.chunked else piece)
             sent += len(piece)
             await writer.drain()
             if script.delay:
                 await asyncio.sleep(script.delay)
         if script.cut_after is not None and sent >= script.cut_after:
-            return
+            return False
         if script.stall_after is not None and sent >= script.stall_after:
             await self._stall(reader)
-            return
+            return False
         if script.chunked:
             writer.write(b"0\r\n\r\n")
         await writer.drain()
+        return True
 
     async def _stall(self, reader: asyncio.StreamReader) -> None:
         """Send nothing more; return when the client closes its end (noted as a hang-up)."""
@@ -196,8 +229,8 @@ class ReplayServer:
 async def _read_request(reader: asyncio.StreamReader) -> RecordedRequest | None:
     try:
         head = await reader.readuntil(b"\r\n\r\n")
-    except asyncio.IncompleteReadError:
-        return None
+    except (asyncio.IncompleteReadError, ConnectionError):
+        return None  # the client closed its end between requests
     request_line, *header_lines = head.decode("latin-1").split("\r\n")
     method, path, _ = request_line.split(" ", 2)
     headers: dict[str, str] = {}
@@ -237,11 +270,13 @@ class ReplayServerThread:
             subprocess.run([... "--model", ...], env={... server.url ...})
     """
 
-    def __init__(self, responses: Scripted | Iterable[Scripted]) -> None:
+    def __init__(
+        self, responses: Scripted | Iterable[Scripted] | Responder, *, keep_alive: bool = False
+    ) -> None:
         import threading
 
         self._loop = asyncio.new_event_loop()
-        self.server = ReplayServer(responses)
+        self.server = ReplayServer(responses, keep_alive=keep_alive)
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
 
     def __enter__(self) -> ReplayServer:
