@@ -27,12 +27,17 @@ Json = Mapping[str, Any]
 
 def read_entries(path: Path) -> tuple[list[Json], list[str], bool]:
     """(objects of the whole lines, format problems, whether the last line was torn)."""
+    numbered, problems, torn = _numbered(path)
+    return [value for _, value in numbered], problems, torn
+
+
+def _numbered(path: Path) -> tuple[list[tuple[int, Json]], list[str], bool]:
     data = path.read_bytes()
     problems: list[str] = []
     lines = data.split(b"\n")
     torn = lines[-1] != b""
     body = lines[:-1]
-    objects: list[Json] = []
+    objects: list[tuple[int, Json]] = []
     for number, raw in enumerate(body, 1):
         try:
             value = json.loads(raw)
@@ -42,12 +47,12 @@ def read_entries(path: Path) -> tuple[list[Json], list[str], bool]:
         if not isinstance(value, dict):
             problems.append(f"line {number} is not an object")
             continue
-        objects.append(value)
+        objects.append((number, value))
     if torn:
         try:  # a whole entry that lacks only its newline is not a loss
             value = json.loads(lines[-1])
             if isinstance(value, dict):
-                objects.append(value)
+                objects.append((len(lines), value))
         except ValueError:
             pass
     return objects, problems, torn
@@ -55,16 +60,16 @@ def read_entries(path: Path) -> tuple[list[Json], list[str], bool]:
 
 def format_problems(path: Path) -> list[str]:
     """What breaks the session format's rules in the file at ``path`` (empty: none)."""
-    objects, problems, _ = read_entries(path)
+    objects, problems, _ = _numbered(path)
     if not objects:
         return [*problems, "no header"] if path.stat().st_size else problems
-    header, *entries = objects
+    (_, header), *entries = objects
     if header.get("type") != "session" or not isinstance(header.get("id"), str):
         problems.append("the first line is not a session header")
     if header.get("version") != 3:
         problems.append(f"header version {header.get('version')!r}, not 3")
     seen: set[str] = set()
-    for number, entry in enumerate(entries, 2):
+    for number, entry in entries:
         entry_id, parent = entry.get("id"), entry.get("parentId")
         if not isinstance(entry.get("type"), str) or not isinstance(entry_id, str):
             problems.append(f"line {number} has no type or id")
