@@ -11,7 +11,7 @@ request only (see tau_ai.testing.faults). A case passes when the run ends as spe
 * transient faults: exit 0, the answer printed exactly once, the retry visible (a line on stderr
   in text mode, ``auto_retry_start`` in JSON mode);
 * 401: exit 1, one line on stderr, no second request;
-* context overflow: compacted and answered, or exit 1 with one line on stderr;
+* context overflow: compacted and answered, or exit 1 with the provider's overflow message last;
 
 and, always, the session file valid (bench/session_rules.py): readable, every tool call with
 exactly one result, no answer recorded twice. Exits 1 when any case fails.
@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.session_rules import session_problems
 from bench.tau_project import ANSWER, TauProject, answer, body, read_call
+from tau_ai.overflow import is_overflow_text
 from tau_ai.testing.faults import FAULTS, expected, fault_response
 from tau_ai.testing.replay_server import RecordedRequest, ReplayServerThread, Scripted
 from tau_ai.testing.scripted_streams import APIS
@@ -108,12 +109,25 @@ def _answer_and_retry(mode: str, out: str, err: str) -> tuple[int, bool]:
     return answers, any(e.get("type") == "auto_retry_start" for e in events)
 
 
+def _event_errors(out: str) -> list[str]:
+    """The error messages of the assistant replies in JSON-mode output."""
+    events = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    return [
+        str(e["message"]["errorMessage"])
+        for e in events
+        if e.get("type") == "message_end" and e.get("message", {}).get("errorMessage")
+    ]
+
+
 def judge(
     fault: str, mode: str, code: int, out: str, err: str, requests: int, project: TauProject
 ) -> tuple[bool, str]:
     """(passed, what happened in a few words). Configuration warnings do not count as output."""
     said = [line for line in err.strip().splitlines() if not line.startswith("tau: warning:")]
-    first_line = said[-1][:100] if said else ""
+    if mode == "json" and not said:  # the error travels in the events
+        said = _event_errors(out)[-1:]
+    last_line = said[-1] if said else ""
+    first_line = last_line[:100]
     if code == -1:
         return False, f"still running after {RUN_TIMEOUT:.0f}s ({requests} requests)"
     files = project.session_files()
@@ -130,7 +144,7 @@ def judge(
         verdict = (True, f"answered after {requests} requests")
     elif code == 0 and answers == 1:
         verdict = (False, "answered, but the retry was not shown")
-    elif want == "overflow" and code == 1 and "context" in first_line.lower():
+    elif want == "overflow" and code == 1 and is_overflow_text(last_line):
         verdict = (True, f"clear error: {first_line}")
     elif code == 0:
         verdict = (False, f"exit 0 with the answer {answers} times")
