@@ -205,8 +205,10 @@ def _is_failed_reply(message: AgentMessage) -> bool:
 def repair_dangling_tool_calls(messages: list[AgentMessage], start: int = 0) -> int:
     """Give every tool call from ``start`` on without a result an error result, right after its reply.
 
-    Providers refuse a transcript in which a call has no result; a run that was interrupted
-    between a call and its result leaves exactly that. Returns how many results were added.
+    Providers refuse a transcript in which a call has no result. The loop closes a failed or
+    aborted reply's calls itself; this is the safety net for a run whose consumer stopped
+    listening before it could (and for records written by older versions). Returns how many
+    results were added.
     """
     added = 0
     index = start

@@ -7,7 +7,8 @@ next. The rules (architecture.md, rule 7):
   record) before its ``message_end`` is yielded;
 * every exit (no tool calls, ``max_turns``, a failed or aborted reply) closes the open
   ``turn_start``/``turn_end`` and ``agent_start``/``agent_end`` pairs;
-* every tool call gets exactly one result (tool_execution.py).
+* every tool call gets exactly one result (tool_execution.py); the calls of a failed or
+  aborted reply get an error result each, recorded and announced before its ``turn_end``.
 
 Steering messages are read after each tool call (the rest of the reply's calls are then
 skipped) and after each turn; follow-ups only when the run would otherwise stop.
@@ -21,6 +22,7 @@ from contextlib import aclosing
 from dataclasses import dataclass, field
 
 from tau_agent.cancellation import CancellationToken
+from tau_agent.content import TextContent
 from tau_agent.events import (
     AgentEndEvent,
     AgentEvent,
@@ -36,6 +38,7 @@ from tau_agent.messages import (
     AgentMessage,
     AssistantMessage,
     LlmMessage,
+    ToolResultMessage,
     context_for_model,
     convert_to_llm,
     is_empty_failure,
@@ -43,8 +46,10 @@ from tau_agent.messages import (
 )
 from tau_agent.provider import Context, ModelProvider, StreamOptions
 from tau_agent.stream_events import DoneEvent, ErrorEvent, StartEvent
-from tau_agent.tool_execution import ToolBatch, ToolRunner, execute_tool_calls
+from tau_agent.tool_execution import INTERRUPTED, ToolBatch, ToolRunner, execute_tool_calls
 from tau_agent.tools import AgentTool, ExecutionMode, tool_spec
+
+NOT_RUN = "Tool call not run: the reply carrying it failed"
 
 
 @dataclass(slots=True)
@@ -131,7 +136,13 @@ async def run_agent_loop(
                     yield event
             reply = holder[0]
             if reply.stop_reason in ("error", "aborted"):
-                yield TurnEndEvent(reply, [])
+                closed: list[ToolResultMessage] = []
+                for result in unrun_results(reply):  # a failed reply's calls are closed at once
+                    record(result)
+                    closed.append(result)
+                    yield MessageStartEvent(result)
+                    yield MessageEndEvent(result)
+                yield TurnEndEvent(reply, closed)
                 yield AgentEndEvent(new)
                 return
 
@@ -229,6 +240,20 @@ async def _stream_reply(
     if partial is None:
         yield MessageStartEvent(final)
     yield MessageEndEvent(final)
+
+
+def unrun_results(reply: AssistantMessage) -> list[ToolResultMessage]:
+    """An error result for each tool call of a failed or aborted ``reply``, none of which ran:
+    providers refuse a call without a result, and the record must say what became of it."""
+    if not reply.tool_calls:
+        return []
+    if reply.stop_reason == "aborted":
+        text = INTERRUPTED
+    else:
+        text = f"{NOT_RUN}: {reply.error_message}" if reply.error_message else NOT_RUN
+    return [
+        ToolResultMessage(call.id, call.name, [TextContent(text)], is_error=True) for call in reply.tool_calls
+    ]
 
 
 def _broken(provider: ModelProvider, partial: AssistantMessage | None, text: str) -> AssistantMessage:

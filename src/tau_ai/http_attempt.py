@@ -8,6 +8,7 @@ never returned: it is delivered at once as the ``error`` that ends the message.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import AsyncIterator, Callable, Mapping
@@ -24,6 +25,8 @@ if TYPE_CHECKING:
     import httpx
 
 MAX_ERROR_CHARS = 1000
+DRAIN_SECONDS = 1.0
+DRAIN_BYTES = 64 * 1024
 _SSE_START = re.compile(rb"(?:data|event|id|retry)?:")
 Deliver = Callable[[list[AssistantMessageEvent]], None]
 
@@ -170,22 +173,33 @@ async def run_attempt(
     idle_timeout: float,
     max_error_bytes: int,
 ) -> Failure | None:
+    """One request, its response always closed and its connection always given back.
+
+    The response is closed on every path (done, failure, cancellation) by ``release``, which
+    a cancellation cannot interrupt: an interrupted close would keep the connection checked
+    out of the pool for good, and after the pool's 100 the next request would wait forever.
+    """
     import httpx
 
     # Per request, so an injected client gets the same connect and idle limits.
     timeout = httpx.Timeout(
         connect=connect_timeout, read=idle_timeout, write=idle_timeout, pool=connect_timeout
     )
+    response: httpx.Response | None = None
     try:
-        async with client.stream(method, url, headers=headers, content=body, timeout=timeout) as response:
-            status = response.status_code
-            chunks = response.aiter_bytes()
-            if not 200 <= status < 300:
-                raw = await _read_capped(chunks, b"", max_error_bytes)
-                return Failure(attempt.error_text(status, raw), status, response.headers)
-            return await _consume(response, chunks, attempt, deliver, max_error_bytes)
+        request = client.build_request(method, url, headers=headers, content=body, timeout=timeout)
+        response = await client.send(request, stream=True)
+        status = response.status_code
+        chunks = response.aiter_bytes()
+        if not 200 <= status < 300:
+            raw = await _read_capped(chunks, b"", max_error_bytes)
+            return Failure(attempt.error_text(status, raw), status, response.headers)
+        return await _consume(response, chunks, attempt, deliver, max_error_bytes)
     except httpx.ConnectTimeout:
         return attempt.failed(f"Connection timed out after {connect_timeout:g}s", deliver, retryable=True)
+    except httpx.PoolTimeout:
+        text = f"No free HTTP connection after {connect_timeout:g}s: every pooled connection is in use"
+        return attempt.failed(text, deliver, retryable=True)
     except httpx.TimeoutException:
         text = f"No data from the provider for {idle_timeout:g}s; the stream stalled"
         return attempt.failed(text, deliver, retryable=True)
@@ -195,6 +209,40 @@ async def run_attempt(
     except httpx.HTTPError as error:
         text = one_line(f"HTTP error: {type(error).__name__}: {error}")
         return attempt.failed(text, deliver, retryable=False)
+    finally:
+        if response is not None:
+            await release(response)
+
+
+_closing: set[asyncio.Task[None]] = set()  # closes in flight, held so none is collected mid-way
+
+
+async def release(response: httpx.Response) -> None:
+    """Close ``response`` to the end even if the caller is cancelled meanwhile."""
+    task = asyncio.ensure_future(response.aclose())
+    _closing.add(task)
+    task.add_done_callback(_closing.discard)
+    await asyncio.shield(task)
+
+
+async def _drain(chunks: AsyncIterator[bytes]) -> None:
+    """Read what follows the end of a message (an end marker, the last chunk's terminator).
+
+    A response read to its end lets httpx put the connection back in the pool for the next
+    request; one closed early is thrown away, and every model call would pay a new connect.
+    Bounded, so a server that keeps a finished stream open cannot hold the caller.
+    """
+    import httpx
+
+    size = 0
+    try:
+        async with asyncio.timeout(DRAIN_SECONDS):
+            async for chunk in chunks:
+                size += len(chunk)
+                if size > DRAIN_BYTES:
+                    return
+    except (TimeoutError, httpx.HTTPError):
+        pass
 
 
 async def _consume(
@@ -218,7 +266,10 @@ async def _consume(
     if start[:1] in (b"{", b"[") or (start and not labelled_sse and not _SSE_START.match(start)):
         raw = await _read_capped(chunks, head, max_error_bytes)
         status = _status_in_body(raw, response.status_code)
-        return Failure(attempt.error_text(status, raw), status, response.headers)
+        text = attempt.error_text(status, raw)
+        if 200 <= status < 300:  # an error dressed as a success: judged by its words, as in a stream
+            return Failure(text, None, response.headers, retryable=is_retryable_error_text(text))
+        return Failure(text, status, response.headers)
 
     parser = attempt.start()
     decoder = SseDecoder()
@@ -234,7 +285,7 @@ async def _consume(
             if out:
                 attempt.push(out, deliver)
             text = one_line(f"Malformed data from the provider ({error}): {sse.data}", 500)
-            return True, attempt.failed(text, deliver, retryable=False)
+            return True, attempt.failed(text, deliver, retryable=True)
         if not out:
             return False, None
         failure = attempt.push(out, deliver)
@@ -242,12 +293,16 @@ async def _consume(
 
     over, failure = step(decoder.feed(head))
     if over:
+        if failure is None:
+            await _drain(chunks)
         return failure
     async for chunk in chunks:
         events = decoder.feed(chunk)
         if events:
             over, failure = step(events)
             if over:
+                if failure is None:
+                    await _drain(chunks)
                 return failure
     over, failure = step(decoder.flush())
     if over:

@@ -40,7 +40,7 @@ from tau_ai.handoff import transform_messages
 from tau_ai.http_attempt import Attempt, Failure, run_attempt
 from tau_ai.httpx_loader import load_httpx
 from tau_ai.model import Model
-from tau_ai.retry import RetryPolicy, plan_retry
+from tau_ai.retry import RetryPolicy, delay_refused_text, plan_retry, refused_delay
 from tau_ai.wire_api import HttpRequestSpec, WireApi
 
 if TYPE_CHECKING:
@@ -175,6 +175,7 @@ class HttpProvider:
     async def _stream(self, context: Context, options: StreamOptions) -> AsyncIterator[AssistantMessageEvent]:
         queue: asyncio.Queue[_Batch | _Raise | None] = asyncio.Queue()
         worker = asyncio.create_task(self._work(context, options, queue.put_nowait))
+        ended = False
         try:
             while True:
                 batch = await queue.get()
@@ -183,9 +184,18 @@ class HttpProvider:
                 if isinstance(batch, _Raise):
                     raise batch.error
                 for event in batch:
+                    if isinstance(event, DoneEvent | ErrorEvent):
+                        ended = True
                     yield event
         finally:
-            if not worker.done():
+            if worker.done():
+                pass
+            elif ended:
+                # The message is complete; the worker is only reading the response to its end
+                # and handing the connection back. Cancelling it there would cost the connection.
+                _finishing.add(worker)
+                worker.add_done_callback(_finishing.discard)
+            else:
                 worker.cancel()
                 await asyncio.wait([worker])
 
@@ -249,7 +259,7 @@ class HttpProvider:
                 return
             delay = self._plan(failure, retries + 1, waited) if options.retry else None
             if delay is None:
-                deliver(attempt.give_up(failure.message))
+                deliver(attempt.give_up(self._give_up_text(failure) if options.retry else failure.message))
                 return
             retries += 1
             if options.on_retry is not None:
@@ -261,6 +271,11 @@ class HttpProvider:
                 return
             waited += delay
             attempt.reset()
+
+    def _give_up_text(self, failure: Failure) -> str:
+        """The failure's words, saying so when its server asked for a longer wait than allowed."""
+        requested = refused_delay(self._retry, failure.headers, self._clock()) if failure.retryable else None
+        return failure.message if requested is None else delay_refused_text(failure.message, requested)
 
     def _plan(self, failure: Failure, retry_number: int, waited: float) -> float | None:
         if not failure.retryable:
@@ -275,6 +290,8 @@ class HttpProvider:
             now=self._clock(),
         )
 
+
+_finishing: set[asyncio.Task[None]] = set()  # workers past their message, closing their response
 
 _PROXY_VARIABLES = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy")
 

@@ -147,18 +147,48 @@ def plan_retry(
     return delay
 
 
+DELAY_REFUSED = "longer than retry.provider.maxRetryDelayMs allows"
+
+
+def delay_refused_text(error: str, requested: float) -> str:
+    """The error of a request given up because its server asked for too long a wait.
+
+    The wording carries ``DELAY_REFUSED``, by which ``is_refused_delay`` (and so the session's
+    agent-level retry) knows not to try again soon either.
+    """
+    return f"{error} (the server asked to wait {requested:g}s, {DELAY_REFUSED})"
+
+
+def is_refused_delay(message: str) -> bool:
+    return DELAY_REFUSED in message
+
+
+def refused_delay(policy: RetryPolicy, headers: Mapping[str, str], now: float) -> float | None:
+    """The wait a server asked for when it is longer than ``policy.max_server_delay`` (which
+    makes ``plan_retry`` give up at once), else None."""
+    requested = parse_retry_after(headers, now)
+    return requested if requested is not None and requested > policy.max_server_delay else None
+
+
 _RETRYABLE_TEXT = re.compile(
-    r"overloaded|rate.?limit|too many requests|resource.?exhausted|service unavailable|"
-    r"temporarily unavailable|internal (?:server )?error|server error|bad gateway|gateway timeout|"
-    r"try again|timed? ?out|connection (?:reset|lost|closed|error)|ended (?:unexpectedly|early)",
+    r"overloaded|rate.?limit|too many requests|resource.?exhausted|service.?unavailable|"
+    r"temporarily unavailable|internal.?(?:server.?)?error|server.?error|bad gateway|gateway.?timeout|"
+    r"provider.?returned.?error|upstream.?(?:connect|error)|try again|timed? ?out|timeout|"
+    r"connection.?(?:reset|lost|closed|error|refused|aborted)|network.?error|"
+    r"ended (?:unexpectedly|early|without)|stream stalled|"
+    r"malformed (?:data|chunk|end of stream)|incomplete chunked read|peer closed|"
+    r"remoteprotocolerror|readerror|reset by peer|broken pipe|socket hang up|fetch failed|"
+    r"\b(?:http|status|code)[ :=]*(?:408|409|425|429|5\d\d)\b",
     re.IGNORECASE,
 )
 
 
 def is_retryable_error_text(message: str) -> bool:
-    """Whether an error reported inside a 200 stream (before any content) reads as transient.
+    """Whether an error reported as text (no status to go by) reads as transient.
 
-    Anthropic's ``overloaded_error`` event and similar in-stream failures carry no status, so
-    the decision rests on their wording.
+    Used for an error event inside a 200 stream (Anthropic's ``overloaded_error``) and for a
+    failed reply as a whole: rate limits, overload, 5xx wording or ``HTTP 5xx`` statuses,
+    timeouts and stalls, dropped or refused connections, a stream cut short, malformed data
+    from the provider. Not: authentication, bad requests, a context that is too long.
     """
     return bool(_RETRYABLE_TEXT.search(message))

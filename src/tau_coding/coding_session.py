@@ -2,9 +2,10 @@
 
 It does not re-implement the loop. A prompt is expanded (``/template``, ``/skill:name``), run
 by the AgentHarness, and every message is written to the session on its ``message_end``
-before anybody else hears of it (persist, then announce). Retries a provider makes are
-reported as ``auto_retry_*`` events, and ``agent_settled`` closes every prompt once nothing
-more will happen for it. Model and thinking-level changes become session entries.
+before anybody else hears of it (persist, then announce). A run that ends with a transient
+failure is run again after a backoff (agent_retry.py); those retries and the ones a provider
+makes are reported as ``auto_retry_*`` events, and ``agent_settled`` closes every prompt once
+nothing more will happen for it. Model and thinking-level changes become session entries.
 """
 
 from __future__ import annotations
@@ -26,18 +27,14 @@ from tau_agent.session.log import SessionLog
 from tau_agent.session.state import SessionState
 from tau_agent.tools import AgentTool, AgentToolResult
 from tau_ai.model import Model
+from tau_coding.agent_retry import RETRY_CANCELLED, AgentRetry, step_back_over
 from tau_coding.compaction.context_usage import ContextUsage
 from tau_coding.compaction.result import CompactionResult
 from tau_coding.compaction.session_compactor import SessionCompactor
 from tau_coding.compaction.settings import CompactionSettings
+from tau_coding.reply_retry import RetrySettings
 from tau_coding.resources.loader import Resources
-from tau_coding.session_events import (
-    AgentSettledEvent,
-    AutoRetryEndEvent,
-    AutoRetryStartEvent,
-    InputHandledEvent,
-    SessionEvent,
-)
+from tau_coding.session_events import AgentSettledEvent, InputHandledEvent, SessionEvent
 from tau_coding.session_hooks import SessionHooks
 from tau_coding.tools.bash import run_command
 from tau_coding.tools.config import ToolSettings
@@ -65,6 +62,7 @@ class CodingSession:
         follow_up_mode: QueueMode = "one-at-a-time",
         compaction: CompactionSettings | None = None,
         summary_model: Model | None = None,
+        retry: RetrySettings | None = None,
     ) -> None:
         self.log = log
         self.cwd = cwd
@@ -74,7 +72,7 @@ class CodingSession:
         self._tool_settings = tool_settings or ToolSettings()
         self._listeners: tuple[SessionListener, ...] = ()
         self._pending: list[SessionEvent] = []
-        self._retrying: RetryNotice | None = None
+        self.retry = AgentRetry(retry or RetrySettings())
         self._deferred: list[AgentMessage] = []  # user shell commands that ran during a run
         # Which frontend types the prompts, for extensions' input handlers (the mode sets it).
         self.input_source: Literal["interactive", "print", "rpc", "extension"] = "print"
@@ -82,7 +80,10 @@ class CodingSession:
         self._hooks_started = False
         state = log.state()
         options = StreamOptions(
-            thinking_level=thinking_level, session_id=log.header.id, on_retry=self._on_retry
+            thinking_level=thinking_level,
+            session_id=log.header.id,
+            on_retry=self._on_retry,
+            abort_retry=CancellationToken(),
         )
         self.harness = AgentHarness(
             provider_factory(model),
@@ -204,39 +205,40 @@ class CodingSession:
         self.harness.follow_up(self.expand(text))
 
     def cancel(self) -> None:
+        """Stop the run, a compaction, and any retry of this prompt (a wait for one included)."""
         self.harness.cancel()
         self.compactor.cancel()
+        self.retry.cancel()
 
     async def _drive(
         self, start: Callable[[], AsyncIterator[AgentEvent]], *, check_first: bool
     ) -> AsyncGenerator[SessionEvent, None]:
-        """One prompt to its settled end: compaction before and after, one retry on overflow."""
+        """One prompt to its settled end: compaction before and after, one retry on overflow,
+        transient failures retried (``_run_retrying``)."""
         compactor = self.compactor
         compactor.begin_prompt()
+        self.retry.begin_prompt()
         if check_first and compactor.should_compact():
             async for event in compactor.auto("threshold"):
                 yield self._announce(event)
-        async for event in self._relay(start()):
+        async for event in self._run_retrying(start()):
             yield event
-        compactor.finish_run()
         failed = compactor.overflowed_reply() if compactor.settings.enabled else None
         if failed is not None:
             compactor.drop_failed_reply(failed)
             async for event in compactor.auto("overflow", will_retry=True):
                 yield self._announce(event)
             if compactor.succeeded:
-                async for event in self._relay(self.harness.continue_()):
+                async for event in self._run_retrying(self.harness.continue_()):
                     yield event
-                compactor.finish_run()
         if self.hooks is not None:  # a stop hook may keep the run going with a new message
             for round_ in range(MAX_STOP_CONTINUATIONS):
                 reply = next((m for m in reversed(self.messages) if isinstance(m, AssistantMessage)), None)
                 more = await self.hooks.on_stop(round_ > 0, reply)
                 if more is None:
                     break
-                async for event in self._relay(self.harness.prompt_message(UserMessage(more))):
+                async for event in self._run_retrying(self.harness.prompt_message(UserMessage(more))):
                     yield event
-                compactor.finish_run()
         last = self.harness.messages[-1] if self.harness.messages else None
         aborted = isinstance(last, AssistantMessage) and last.stop_reason == "aborted"
         if not aborted and compactor.overflowed_reply() is None and compactor.should_compact():
@@ -247,6 +249,39 @@ class CodingSession:
             self._record_user_message(message)
         yield self._announce(AgentSettledEvent())
 
+    async def _run_retrying(self, run: AsyncIterator[AgentEvent]) -> AsyncGenerator[SessionEvent, None]:
+        """Relay ``run``; while it ends with a transient failure, wait, drop the failed reply
+        from the context (it stays in the file, on a side branch) and run again."""
+        retry = self.retry
+        while True:
+            async for event in self._relay(run):
+                yield event
+            self.compactor.finish_run()
+            plan = retry.plan(self.messages, self._model.context_window)
+            if plan is None:
+                failure = next((m for m in reversed(self.messages) if isinstance(m, AssistantMessage)), None)
+                ended = retry.gave_up((failure.error_message if failure else None) or "Retry stopped")
+                if ended is not None:  # the plan changed its mind (retry switched off meanwhile)
+                    yield self._announce(ended)
+                return
+            yield self._announce(retry.start(plan))
+            if await retry.wait(plan.delay):
+                if step_back_over(self.log, plan.reply):
+                    self.compactor.reload()
+                else:  # an extension moved the leaf: leave the file alone
+                    self.harness.replace_messages([m for m in self.messages if m is not plan.reply])
+                try:
+                    run = self.harness.continue_()
+                    continue
+                except ValueError as exc:  # nothing a model could answer: the failure stands
+                    error = str(exc)
+            else:
+                error = RETRY_CANCELLED
+            ended = retry.gave_up(error)
+            if ended is not None:
+                yield self._announce(ended)
+            return
+
     async def _relay(self, run: AsyncIterator[AgentEvent]) -> AsyncGenerator[SessionEvent, None]:
         async with aclosing(run) as events:  # type: ignore[type-var]
             async for event in events:
@@ -254,8 +289,11 @@ class CodingSession:
                     yield pending
                 if isinstance(event, MessageEndEvent):
                     self.log.append_message(event.message)  # persist before announcing
-                    if isinstance(event.message, AssistantMessage) and self._retrying is not None:
-                        yield self._announce(self._retry_end(event.message))
+                    if isinstance(event.message, AssistantMessage):
+                        window = self._model.context_window
+                        ended = self.retry.reply_ended(event.message, self.messages, window)
+                        if ended is not None:
+                            yield self._announce(ended)
                 yield self._announce(event)
         for pending in self._take_pending():
             yield pending
@@ -273,18 +311,7 @@ class CodingSession:
 
     def _on_retry(self, notice: RetryNotice) -> None:
         """Called by the provider before it waits to retry: listeners hear of it at once."""
-        self._retrying = notice
-        event = AutoRetryStartEvent(
-            notice.attempt, notice.max_attempts, notice.delay_ms, notice.error_message
-        )
-        self._announce(event)
-        self._pending.append(event)
-
-    def _retry_end(self, message: AssistantMessage) -> AutoRetryEndEvent:
-        notice, self._retrying = self._retrying, None
-        assert notice is not None
-        failed = message.stop_reason in ("error", "aborted")
-        return AutoRetryEndEvent(not failed, notice.attempt, message.error_message if failed else None)
+        self._pending.append(self._announce(self.retry.started(notice)))
 
     # -- context and compaction (compaction/session_compactor.py does the work) ---------------
 
@@ -379,15 +406,21 @@ class CodingSession:
             self.harness.transform_context = self.compactor.transform
 
     def abort_retry(self) -> None:
-        """Stop a provider's wait to retry: the failure it was retrying is reported instead."""
+        """Stop a wait to retry (the provider's or the session's): the failure being retried is
+        reported instead, and the run ends as usual."""
         token = self.harness.options.abort_retry
         if token is not None:
             token.cancel("retry aborted")
         self.harness.options.abort_retry = CancellationToken()
+        self.retry.abort_wait()
+
+    @property
+    def auto_retry_enabled(self) -> bool:
+        return self.retry.settings.enabled
 
     def set_auto_retry(self, enabled: bool) -> None:
-        """Whether the provider retries transient failures (429, 5xx, dropped connections)."""
-        self.harness.options.retry = enabled
+        """Whether a reply that failed for a transient reason is tried again (``retry.enabled``)."""
+        self.retry.settings = dataclasses.replace(self.retry.settings, enabled=enabled)
 
     def use_log(self, log: SessionLog) -> None:
         """Continue in ``log`` (a new, forked or other session, or the same one re-navigated):

@@ -31,6 +31,7 @@ from tau_coding.config.paths import TauPaths
 from tau_coding.config.settings import Settings, load_settings, read_json_object
 from tau_coding.diagnostics import Diagnostic
 from tau_coding.extensions.presence import maybe_build_host
+from tau_coding.reply_retry import DEFAULT_IDLE_TIMEOUT, RetrySettings
 from tau_coding.resources.loader import load_resources
 from tau_coding.sessions.manager import SessionManager, SessionNotFoundError
 from tau_coding.tools.builtin import ALL_TOOLS, DEFAULT_TOOLS, create_coding_tools
@@ -190,11 +191,12 @@ def build_session(
         warn(str(diagnostic))
     summary_model = _summary_model(settings, config, model, lambda p: key_for(p) is not None, warn)
     log = _open_log(options, session_manager(options, environ, cwd))
-    make = provider_factory or _http_provider
+    retry = RetrySettings.from_settings(settings.get)
+    make = provider_factory or http_provider(retry)
     if host is not None and provider_factory is None:
         from tau_coding.extensions.setup import hooked_http_provider
 
-        make = hooked_http_provider(host)
+        make = hooked_http_provider(host, retry)
 
     def provider_for(m: Model) -> ModelProvider:
         if m.provider in custom:
@@ -216,6 +218,7 @@ def build_session(
         follow_up_mode=settings.get("followUpMode", "one-at-a-time"),
         compaction=CompactionSettings.from_settings(settings.get),
         summary_model=summary_model,
+        retry=retry,
     )
     if host is not None:
         rest = host.registry.parse_flags(options.extension_args)
@@ -309,11 +312,22 @@ def _summary_model(
     return chosen
 
 
-def _http_provider(model: Model, api_key: str | None) -> ModelProvider:
-    from tau_ai.apis import wire_api
-    from tau_ai.http_provider import HttpProvider
+def http_provider(retry: RetrySettings) -> Callable[[Model, str | None], ModelProvider]:
+    """HTTP providers with the ``retry.provider.*`` limits."""
 
-    return HttpProvider(model, wire_api(model.api), api_key=api_key)
+    def make(model: Model, api_key: str | None) -> ModelProvider:
+        from tau_ai.apis import wire_api
+        from tau_ai.http_provider import HttpProvider
+
+        return HttpProvider(
+            model,
+            wire_api(model.api),
+            api_key=api_key,
+            retry=retry.provider_policy(),
+            idle_timeout=retry.idle_timeout(DEFAULT_IDLE_TIMEOUT),
+        )
+
+    return make
 
 
 def _active_tools(

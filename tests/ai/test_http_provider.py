@@ -163,7 +163,9 @@ async def test_server_delay_beyond_the_cap_is_not_waited_for() -> None:
         started = time.monotonic()
         events, notices = await run(provider(server, retry=policy))
     assert time.monotonic() - started < 2.0
-    assert final(events).error_message == "HTTP 429: later"
+    assert final(events).error_message == (
+        "HTTP 429: later (the server asked to wait 3600s, longer than retry.provider.maxRetryDelayMs allows)"
+    )
     assert notices == [] and len(server.requests) == 1
 
 
@@ -231,10 +233,37 @@ async def test_malformed_json_after_content_ends_with_error_keeping_text() -> No
     assert notices == []
 
 
-async def test_malformed_json_before_content_is_reported_not_retried() -> None:
+async def test_malformed_json_before_content_is_retried_then_reported() -> None:
     async with ReplayServer(Scripted(body=b"data: [1,\n\n")) as server:
         events, notices = await run(provider(server))
-    assert final(events).stop_reason == "error" and notices == [] and len(server.requests) == 1
+    message = final(events)
+    assert message.stop_reason == "error" and message.content == []
+    assert (message.error_message or "").startswith("Malformed data from the provider")
+    assert len(notices) == 3 and len(server.requests) == 4
+
+
+async def test_malformed_chunk_before_content_then_a_good_stream_answers() -> None:
+    script = [Scripted(body=b"data: {broken\n\n"), Scripted(body=toy_text_stream(["ok"]))]
+    async with ReplayServer(script) as server:
+        events, notices = await run(provider(server))
+    assert final(events).text == "ok" and len(notices) == 1
+
+
+async def test_status_200_with_an_overloaded_json_body_is_retried() -> None:
+    overloaded = json.dumps({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}})
+    script = [Scripted(200, JSON, overloaded.encode()), Scripted(body=toy_text_stream(["ok"]))]
+    async with ReplayServer(script) as server:
+        events, notices = await run(provider(server))
+    assert final(events).text == "ok"
+    assert len(notices) == 1 and "Overloaded" in notices[0].error_message
+
+
+async def test_status_200_with_a_json_error_that_is_not_transient_is_reported_at_once() -> None:
+    body = error_body("Invalid request: unknown field")
+    async with ReplayServer(Scripted(200, JSON, body)) as server:
+        events, notices = await run(provider(server))
+    assert final(events).error_message == "HTTP 200: Invalid request: unknown field"
+    assert notices == [] and len(server.requests) == 1
 
 
 @pytest.mark.parametrize(

@@ -9,10 +9,13 @@ import pytest
 
 from tau_ai.retry import (
     RetryPolicy,
+    delay_refused_text,
+    is_refused_delay,
     is_retryable_error_text,
     is_retryable_status,
     parse_retry_after,
     plan_retry,
+    refused_delay,
     should_retry_header,
 )
 
@@ -105,14 +108,49 @@ def test_disabled_policy_never_retries() -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["Overloaded", "Rate limit exceeded", "Internal server error", "Service Unavailable"]
+    "text",
+    [
+        "Overloaded",
+        "Rate limit exceeded",
+        "Internal server error",
+        "Service Unavailable",
+        "HTTP 503: upstream unavailable",
+        "HTTP 200: {'type': 'error', 'error': {'type': 'overloaded_error'}}",
+        "No data from the provider for 300s; the stream stalled",
+        "Connection error: ConnectError: [Errno 111] Connection refused",
+        "Connection error: RemoteProtocolError: peer closed connection without sending complete "
+        "message body (incomplete chunked read)",
+        "stream ended unexpectedly",
+        "Provider stream ended without a final message",
+        "Malformed data from the provider (Expecting value): {not json",
+        "Malformed end of stream (unterminated)",
+        "Connection timed out after 15s",
+    ],
 )
 def test_transient_in_stream_errors_are_recognised(text: str) -> None:
     assert is_retryable_error_text(text)
 
 
 @pytest.mark.parametrize(
-    "text", ["Invalid API key", "prompt is too long: 5 tokens > 4 maximum", "tool_use_failed"]
+    "text",
+    [
+        "Invalid API key",
+        "prompt is too long: 5 tokens > 4 maximum",
+        "tool_use_failed",
+        "HTTP 401: invalid x-api-key",
+        "HTTP 400: messages: roles must alternate",
+        "HTTP 404: model not found",
+    ],
 )
 def test_permanent_in_stream_errors_are_not(text: str) -> None:
     assert not is_retryable_error_text(text)
+
+
+def test_a_refused_server_delay_is_named_and_recognised() -> None:
+    headers = {"retry-after": "18000"}
+    assert refused_delay(POLICY, headers, NOW) == 18000.0
+    assert refused_delay(POLICY, {"retry-after": "5"}, NOW) is None
+    assert refused_delay(POLICY, {}, NOW) is None
+    text = delay_refused_text("HTTP 429: quota", 18000.0)
+    assert text.startswith("HTTP 429: quota (the server asked to wait 18000s") and is_refused_delay(text)
+    assert not is_refused_delay("HTTP 429: quota")

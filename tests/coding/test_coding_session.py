@@ -140,7 +140,7 @@ async def test_user_shell_command_is_recorded_and_sent_unless_excluded(tmp_path:
 async def test_failed_reply_is_persisted_and_continue_recovers(tmp_path: Path) -> None:
     from tau_agent.testing import fail
 
-    provider = FakeProvider([fail("HTTP 500: boom"), "Second try worked."])
+    provider = FakeProvider([fail("HTTP 400: bad request"), "Second try worked."])
     session = _session(tmp_path, provider)
     await _drain(session.prompt("go"))
     assert isinstance(session.messages[-1], AssistantMessage) and session.messages[-1].stop_reason == "error"

@@ -110,6 +110,8 @@ async def test_provider_failure_mid_run_exits_1_and_keeps_the_session(chat_proje
         ScriptedReply(text="Reading.", calls=[_call("read", {"path": "a.txt"})]),
         Scripted(body=broken, cut_after=len(broken) // 2),
     ]
+    chat_project.tau_home.mkdir(parents=True, exist_ok=True)  # no agent-level retry of the cut
+    (chat_project.tau_home / "settings.json").write_text(json.dumps({"retry": {"enabled": False}}))
     async with server(chat_project.api, replies) as srv:
         chat_project.configure(srv.url)
         result = await chat_project.tau("-p", "--model", MODEL, "go")

@@ -46,6 +46,9 @@ _SCHEMA: dict[str, tuple[type | tuple[type, ...], tuple[Any, ...] | None]] = {
     "retry.maxRetries": (int, None),
     "retry.baseDelayMs": (int, None),
     "retry.maxDelayMs": (int, None),
+    "retry.provider.timeoutMs": (int, None),
+    "retry.provider.maxRetries": (int, None),
+    "retry.provider.maxRetryDelayMs": (int, None),
     "toolOutput.maxLines": (int, None),
     "toolOutput.maxBytes": (int, None),
     "thinkingBudgets": (dict, None),
@@ -58,7 +61,8 @@ _SCHEMA: dict[str, tuple[type | tuple[type, ...], tuple[Any, ...] | None]] = {
     "disableAllHooks": (bool, None),
     "extensionTimeout": ((int, float), None),  # seconds any one extension handler may take
 }
-_OBJECTS = {key.split(".")[0] for key in _SCHEMA if "." in key}
+_OBJECTS = {key.rsplit(".", 1)[0] for key in _SCHEMA if "." in key}
+_OBJECTS |= {key.split(".")[0] for key in _OBJECTS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,21 +106,21 @@ def read_json_object(path: Path, diagnostics: list[Diagnostic]) -> dict[str, Any
     return data
 
 
-def _check(data: dict[str, Any], source: str, diagnostics: list[Diagnostic]) -> dict[str, Any]:
-    """Drop (with a diagnostic) values of the wrong type; warn about unknown keys."""
+def _check(
+    data: dict[str, Any], source: str, diagnostics: list[Diagnostic], prefix: str = ""
+) -> dict[str, Any]:
+    """Drop (with a diagnostic) values of the wrong type; warn about unknown keys. Objects
+    (``retry``, ``retry.provider``) are checked key by key."""
     out: dict[str, Any] = {}
-    for key, value in data.items():
+    for name, value in data.items():
+        key = prefix + name
         if key in _OBJECTS:
             if not isinstance(value, dict):
                 diagnostics.append(Diagnostic("error", source, f"{key} must be an object; ignored"))
                 continue
-            nested = {}
-            for sub, sub_value in value.items():
-                if _valid(f"{key}.{sub}", sub_value, source, diagnostics):
-                    nested[sub] = sub_value
-            out[key] = nested
+            out[name] = _check(value, source, diagnostics, key + ".")
         elif _valid(key, value, source, diagnostics):
-            out[key] = value
+            out[name] = value
     return out
 
 

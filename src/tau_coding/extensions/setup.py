@@ -23,6 +23,7 @@ from tau_coding.extensions.host import DEFAULT_TIMEOUT, ExtensionHost
 from tau_coding.extensions.loader import ExtensionSource, from_entry_points, from_path, in_directory
 from tau_coding.extensions.trust import TrustStore
 from tau_coding.extensions.ui import HeadlessUI, UIBridge
+from tau_coding.reply_retry import DEFAULT_IDLE_TIMEOUT, RetrySettings
 
 if TYPE_CHECKING:
     from tau_coding.hooks.config import HookConfig
@@ -128,16 +129,26 @@ def build_host(
     return host
 
 
-def hooked_http_provider(host: ExtensionHost) -> Callable[[Model, str | None], ModelProvider]:
-    """HTTP providers whose requests pass through ``before_provider_request`` handlers."""
+def hooked_http_provider(
+    host: ExtensionHost, retry: RetrySettings | None = None
+) -> Callable[[Model, str | None], ModelProvider]:
+    """HTTP providers whose requests pass through ``before_provider_request`` handlers, with
+    the ``retry.provider.*`` limits of ``retry``."""
+    limits = retry or RetrySettings()
 
     def make(model: Model, api_key: str | None) -> ModelProvider:
         from tau_ai.apis import wire_api
         from tau_ai.http_provider import HttpProvider
         from tau_coding.extensions.doors import request_hook
 
-        hook = request_hook(host, model.provider, model.id)
-        return HttpProvider(model, wire_api(model.api), api_key=api_key, on_request=hook)
+        return HttpProvider(
+            model,
+            wire_api(model.api),
+            api_key=api_key,
+            on_request=request_hook(host, model.provider, model.id),
+            retry=limits.provider_policy(),
+            idle_timeout=limits.idle_timeout(DEFAULT_IDLE_TIMEOUT),
+        )
 
     return make
 

@@ -17,7 +17,8 @@ from tau_agent.messages import AgentMessage, BashExecutionMessage, CustomMessage
 from tau_agent.provider import THINKING_LEVELS, ThinkingLevel
 from tau_coding.coding_session import CodingSession
 from tau_coding.modes.session_port_control import ControlPort
-from tau_coding.session_events import is_agent_event
+from tau_coding.session_events import AutoRetryEndEvent, AutoRetryStartEvent, is_agent_event
+from tau_coding.tui.items import RunNotice
 from tau_coding.tui.port import CommandResult, CommandSpec, QueuedMessages, SessionInfo
 from tau_coding.tui.state import user_text
 
@@ -37,10 +38,18 @@ class CodingSessionPort(ControlPort):
     def is_running(self) -> bool:
         return self.session.is_running
 
-    async def prompt(self, text: str) -> AsyncGenerator[AgentEvent, None]:
+    async def prompt(self, text: str) -> AsyncGenerator[AgentEvent | RunNotice, None]:
         async for event in self.session.prompt(text):
             if is_agent_event(event):
                 yield event
+            elif isinstance(event, AutoRetryStartEvent):
+                seconds = event.delay_ms / 1000
+                yield RunNotice(
+                    f"{event.error_message}; retrying in {seconds:.1f}s ({event.attempt}/{event.max_attempts})",
+                    "warning",
+                )
+            elif isinstance(event, AutoRetryEndEvent) and not event.success:
+                yield RunNotice(f"Retry stopped: {event.final_error or 'failed'}", "warning")
 
     def steer(self, text: str) -> None:
         self.session.steer(text)

@@ -15,13 +15,14 @@ from textual.message import Message
 from textual.worker import Worker
 
 from tau_agent.events import AgentEvent
+from tau_coding.tui.items import RunNotice
 from tau_coding.tui.port import SessionPort
 
 FRAME_SECONDS = 1 / 30  # streaming text needs no more; each frame costs Textual a relayout
 
 
 class AgentEventMessage(Message):
-    def __init__(self, event: AgentEvent) -> None:
+    def __init__(self, event: AgentEvent | RunNotice) -> None:
         super().__init__()
         self.event = event
 

@@ -12,6 +12,15 @@ RunStatus: TypeAlias = Literal["idle", "running", "cancelling"]
 QueueKind: TypeAlias = Literal["steer", "follow_up"]
 NoticeTone: TypeAlias = Literal["info", "warning", "compaction", "branch", "command"]
 
+
+@dataclass(frozen=True, slots=True)
+class RunNotice:
+    """A line a port adds to a run's events (a retry, say): shown as a notice, not an agent event."""
+
+    text: str
+    tone: NoticeTone = "info"
+
+
 RETRY_HINT = "Send a message to retry, or switch model with /model."
 
 

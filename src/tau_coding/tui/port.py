@@ -20,6 +20,7 @@ from typing import Protocol, runtime_checkable
 
 from tau_agent.events import AgentEvent
 from tau_agent.messages import AgentMessage, BashExecutionMessage, CustomMessage
+from tau_coding.tui.items import RunNotice
 from tau_coding.tui.tree_port import TreeFilter, TreeRow, TreeRows
 
 __all__ = [  # the tree's vocabulary lives in tree_port; importing it from here keeps working
@@ -110,8 +111,9 @@ class SessionPort(Protocol):
     @property
     def is_running(self) -> bool: ...
 
-    def prompt(self, text: str) -> AsyncIterator[AgentEvent]:
-        """Start a run with ``text`` as the user's message; events flow as the iterator is consumed."""
+    def prompt(self, text: str) -> AsyncIterator[AgentEvent | RunNotice]:
+        """Start a run with ``text`` as the user's message; events flow as the iterator is consumed
+        (with a ``RunNotice`` where the session has something to say, e.g. a retry)."""
         ...
 
     def steer(self, text: str) -> None:

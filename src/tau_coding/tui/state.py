@@ -46,6 +46,7 @@ from tau_coding.tui.items import (
     NoticeTone,
     QueuedMessage,
     QueueKind,
+    RunNotice,
     RunStatus,
     ToolItem,
     UsageTotals,
@@ -176,9 +177,11 @@ def set_status(state: TuiState, status: RunStatus) -> None:
     state._footer_changed = True
 
 
-def apply(state: TuiState, event: AgentEvent, now: float) -> None:
+def apply(state: TuiState, event: AgentEvent | RunNotice, now: float) -> None:
     """Fold one event into ``state`` in O(1) (amortised; a finished reply walks its own blocks once)."""
-    if isinstance(event, MessageUpdateEvent):
+    if isinstance(event, RunNotice):
+        add_notice(state, event.text, event.tone)
+    elif isinstance(event, MessageUpdateEvent):
         _on_update(state, event, now)
     elif isinstance(event, ToolExecutionUpdateEvent):
         index = state._tools.get(event.tool_call_id)

@@ -72,3 +72,19 @@ def test_invalid_utf8_is_reported(tmp_path: Path) -> None:
     user.write_bytes(b'{"theme": "\xff"}')
     _, diagnostics = load_settings(user, tmp_path / "none.json")
     assert diagnostics and diagnostics[0].message.startswith("cannot read")
+
+
+def test_retry_provider_settings_are_read_and_checked_key_by_key(tmp_path: Path) -> None:
+    user = _write(
+        tmp_path / "home/settings.json",
+        {"retry": {"maxRetries": 5, "provider": {"timeoutMs": 9000, "maxRetries": "two", "extra": 1}}},
+    )
+    project = _write(tmp_path / "proj/.tau/settings.json", {"retry": {"provider": {"maxRetryDelayMs": 0}}})
+    settings, diagnostics = load_settings(user, project)
+    assert settings.get("retry.maxRetries") == 5
+    assert settings.get("retry.provider.timeoutMs") == 9000
+    assert settings.get("retry.provider.maxRetryDelayMs") == 0
+    assert settings.get("retry.provider.maxRetries") is None
+    messages = [str(d) for d in diagnostics]
+    assert any("retry.provider.maxRetries must be a int" in m for m in messages), messages
+    assert any("unknown setting 'retry.provider.extra'" in m for m in messages), messages

@@ -54,11 +54,8 @@ async def abort_retry(server: RpcServer, fields: Fields, request_id: Any) -> Any
 
 
 async def set_auto_retry(server: RpcServer, fields: Fields, request_id: Any) -> Any:
-    enabled = fields.flag("enabled")
-    setter = getattr(server.control.session, "set_auto_retry", None)
-    if not callable(setter):
-        raise CommandError("set auto retry is not available in this build of Tau")
-    setter(enabled)
+    """Agent-level retry of transient failures on or off (``retry.enabled``) for this process."""
+    server.control.session.set_auto_retry(fields.flag("enabled"))
     return NO_DATA
 
 

@@ -1,0 +1,36 @@
+"""The TUI shows a retry: the port turns retry events into notices the transcript displays."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tau_agent.testing import fail
+from tau_coding.reply_retry import RetrySettings
+from tau_coding.tui.items import NoticeItem, RunNotice
+from tau_coding.tui.state import TuiState, apply
+from tests.coding.tui.session_helpers import Rig
+
+CUT = "Connection error: RemoteProtocolError: peer closed connection"
+
+
+async def test_a_retried_reply_shows_a_retry_notice_then_the_answer(tmp_path: Path) -> None:
+    rig = Rig(tmp_path, [fail(CUT, "half an answer"), "The whole answer."])
+    rig.control.session.retry.settings = RetrySettings(base_delay_ms=1)
+    state = TuiState()
+    notices: list[RunNotice] = []
+    async for event in rig.port.prompt("question"):
+        if isinstance(event, RunNotice):
+            notices.append(event)
+        apply(state, event, 0.0)
+    assert [n.tone for n in notices] == ["warning"]
+    assert CUT in notices[0].text and "retrying in" in notices[0].text and "(1/3)" in notices[0].text
+    shown = [i for i in state.items if isinstance(i, NoticeItem)]
+    assert [i.text for i in shown] == [notices[0].text]
+    assert rig.control.session.messages[-1].text == "The whole answer."  # type: ignore[union-attr]
+
+
+async def test_a_retry_that_gives_up_says_so(tmp_path: Path) -> None:
+    rig = Rig(tmp_path, [fail(CUT, "a"), fail(CUT, "b")])
+    rig.control.session.retry.settings = RetrySettings(base_delay_ms=1, max_retries=1)
+    notices = [e async for e in rig.port.prompt("question") if isinstance(e, RunNotice)]
+    assert len(notices) == 2 and notices[1].text == f"Retry stopped: {CUT}"
