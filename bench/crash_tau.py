@@ -3,7 +3,7 @@
     python bench/crash_tau.py --trials 200 [--seed N]
 
 Each trial runs ``tau -p`` against a local model that reads config.py turn after turn, waits
-until the model has seen a random number of requests (1-40), sleeps a random few milliseconds
+until the model has seen a random number of requests (1-25), sleeps a random few milliseconds
 and kills the process. The session file left behind must then follow the format's rules, open
 in Tau's reader, and hold every message that the run had finished before the kill: when request
 k reached the model, replies 1..k-1 and their tool results were already on disk (Tau writes a
@@ -38,7 +38,7 @@ def trial(rng: random.Random, folder: Path) -> list[str]:
     def respond(request: RecordedRequest, index: int) -> Scripted:
         return Scripted(body=body(API, read_call(index + 1)))
 
-    target = rng.randint(1, 40)
+    target = rng.randint(1, 25)
     with ReplayServerThread(respond) as server:
         project = TauProject.create(folder, API, server.url)
         process = subprocess.Popen(
