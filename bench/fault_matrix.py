@@ -11,7 +11,8 @@ request only (see tau_ai.testing.faults). A case passes when the run ends as spe
 * transient faults: exit 0, the answer printed exactly once, the retry visible (a line on stderr
   in text mode, ``auto_retry_start`` in JSON mode);
 * 401: exit 1, one line on stderr, no second request;
-* context overflow: compacted and answered, or exit 1 with the provider's overflow message last;
+* context overflow on the first request: compacted and answered, or exit 1 with the provider's
+  overflow message last; after the first tool turn: that turn summarised, then the answer;
 
 and, always, the session file valid (bench/session_rules.py): readable, every tool call with
 exactly one result, no answer recorded twice. Exits 1 when any case fails.
@@ -33,12 +34,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.session_rules import session_problems
 from bench.tau_project import ANSWER, TauProject, answer, body, read_call
 from tau_ai.overflow import is_overflow_text
-from tau_ai.testing.faults import FAULTS, expected, fault_response
+from tau_ai.testing.faults import FAULTS, expected, fault_request, fault_response
 from tau_ai.testing.replay_server import RecordedRequest, ReplayServerThread, Scripted
 from tau_ai.testing.scripted_streams import APIS
 
 # Agent-level retries wait little; a stalled stream is given up after 2 s (Pi's setting names).
-SETTINGS = {"retry": {"enabled": True, "baseDelayMs": 20, "provider": {"timeoutMs": 2000}}}
+# A tiny keepRecentTokens lets an overflow after the first tool turn compact that turn.
+SETTINGS = {
+    "retry": {"enabled": True, "baseDelayMs": 20, "provider": {"timeoutMs": 2000}},
+    "compaction": {"keepRecentTokens": 1},
+}
 RUN_TIMEOUT = 30.0
 SUMMARY = "## Goal\nFind the port.\n\n## Progress\n### Done\n- read config.py"
 
@@ -71,7 +76,7 @@ def run_case(api: str, fault: str, mode: str = "text", folder: Path | None = Non
 def _run_case(api: str, fault: str, mode: str, tmp: Path) -> CaseResult:
     def respond(request: RecordedRequest, index: int) -> Scripted:
         good = healthy(api, request)
-        return fault_response(api, fault, good) if index == 0 else Scripted(body=good)
+        return fault_response(api, fault, good) if index == fault_request(fault) else Scripted(body=good)
 
     with ReplayServerThread(respond) as server:
         project = TauProject.create(tmp, api, server.url, settings=SETTINGS)
@@ -86,7 +91,8 @@ def _run_case(api: str, fault: str, mode: str, tmp: Path) -> CaseResult:
             code, out, err = -1, _text(exc.stdout), _text(exc.stderr)
         seconds = time.perf_counter() - start
         requests = len(server.requests)
-    ok, outcome = judge(fault, mode, code, out, err, requests, project)
+        summaries = sum(b"<conversation>" in r.body for r in server.requests)
+    ok, outcome = judge(fault, mode, code, out, err, requests, project, summaries)
     return CaseResult(api, fault, mode, ok, outcome, seconds, requests)
 
 
@@ -120,7 +126,14 @@ def _event_errors(out: str) -> list[str]:
 
 
 def judge(
-    fault: str, mode: str, code: int, out: str, err: str, requests: int, project: TauProject
+    fault: str,
+    mode: str,
+    code: int,
+    out: str,
+    err: str,
+    requests: int,
+    project: TauProject,
+    summaries: int = 0,
 ) -> tuple[bool, str]:
     """(passed, what happened in a few words). Configuration warnings do not count as output."""
     said = [line for line in err.strip().splitlines() if not line.startswith("tau: warning:")]
@@ -140,6 +153,11 @@ def judge(
             verdict: tuple[bool, str] = (True, "exit 1, one line, not retried")
         else:
             verdict = (False, f"exit {code}, {lines} stderr lines, {requests} requests: {first_line}")
+    elif want == "compacted":
+        if code == 0 and answers == 1 and summaries:
+            verdict = (True, f"compacted, then answered ({requests} requests)")
+        else:
+            verdict = (False, f"exit {code}, answer {answers} times, {summaries} summaries: {first_line}")
     elif code == 0 and answers == 1 and (retried or want == "overflow"):
         verdict = (True, f"answered after {requests} requests")
     elif code == 0 and answers == 1:
@@ -158,7 +176,7 @@ def judge(
 def markdown(results: list[CaseResult]) -> str:
     apis = list(dict.fromkeys(r.api for r in results))
     faults = list(dict.fromkeys(r.fault for r in results))
-    modes = sorted({r.mode for r in results})
+    modes = list(dict.fromkeys(r.mode for r in results))
     cell = {(r.api, r.fault, r.mode): r for r in results}
     lines = [
         f"| fault ({'/'.join(modes)}) | " + " | ".join(apis) + " |",

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tau_ai.testing.faults import ARGS_MARK, CONTENT_MARK, FAULTS, expected, fault_response
+from tau_ai.testing.faults import ARGS_MARK, CONTENT_MARK, FAULTS, expected, fault_request, fault_response
 from tau_ai.testing.scripted_streams import APIS, ScriptedCall, ScriptedReply, sse_body
 
 REPLY = ScriptedReply(text="Let me look.", calls=[ScriptedCall("call_1", "read", {"path": "config.py"})])
@@ -47,8 +47,10 @@ def test_the_stream_faults_keep_the_text_and_then_fail(api: str) -> None:
     assert stall.stall_after is not None and CONTENT_MARK in body[: stall.stall_after]
 
 
-def test_only_401_and_overflow_are_not_answered_after_a_retry() -> None:
+def test_only_401_and_overflows_are_not_answered_after_a_plain_retry() -> None:
     assert {f: expected(f) for f in FAULTS if expected(f) != "answer"} == {
         "http-401": "auth-error",
         "context-overflow": "overflow",
+        "context-overflow-after-tool": "compacted",
     }
+    assert [f for f in FAULTS if fault_request(f) != 0] == ["context-overflow-after-tool"]

@@ -5,7 +5,8 @@
 the API's error JSON, an error event inside the stream after some text, a connection cut at a
 given point (before any content, after the text, inside a tool call's arguments), a stall, a
 malformed chunk, an error JSON under HTTP 200, an authentication failure or a context-window
-overflow. ``expected(fault)`` says how a run that meets the fault once must end.
+overflow. ``fault_request(fault)`` says which request it hits, ``expected(fault)`` how a run
+that meets the fault once must end.
 
 Cut points are found in ``body`` by content: a reply used with the cut faults must carry text
 (``CONTENT_MARK`` is searched for the end of the first text event) and, for
@@ -36,11 +37,13 @@ FAULTS: tuple[str, ...] = (
     "malformed-chunk",
     "http-401",
     "context-overflow",
+    "context-overflow-after-tool",
 )
 
-Outcome = Literal["answer", "auth-error", "overflow"]
+Outcome = Literal["answer", "auth-error", "overflow", "compacted"]
 """``answer``: retried, the answer printed, exit 0. ``auth-error``: exit 1 with one line, no
-retry. ``overflow``: compacted then answered, or exit 1 with one clear line."""
+retry. ``overflow`` (nothing to compact yet): compacted then answered, or exit 1 with one clear
+line. ``compacted``: the history was summarised, then the answer printed, exit 0."""
 
 CONTENT_MARK = b"Let me look."
 ARGS_MARK = b"config.py"
@@ -93,7 +96,15 @@ def expected(fault: str) -> Outcome:
         return "auth-error"
     if fault == "context-overflow":
         return "overflow"
+    if fault == "context-overflow-after-tool":
+        return "compacted"
     return "answer"
+
+
+def fault_request(fault: str) -> int:
+    """Which request (0-based) the fault hits: the first, or for ``context-overflow-after-tool``
+    the second (the one carrying the tool result, when there is history to compact)."""
+    return 1 if fault == "context-overflow-after-tool" else 0
 
 
 def error_json(api: str, message: str, kind: str = "overloaded_error", code: int = 529) -> bytes:
@@ -171,7 +182,7 @@ def fault_response(api: str, fault: str, body: bytes) -> Scripted:
         return Scripted(200, JSON_HEADERS, error_json(api, _OVERLOADED), chunked=False)
     if fault == "http-401":
         return Scripted(401, JSON_HEADERS, error_json(api, "Invalid API key", "authentication_error", 401))
-    if fault == "context-overflow":
+    if fault in ("context-overflow", "context-overflow-after-tool"):
         return Scripted(400, JSON_HEADERS, json.dumps(_OVERFLOW_BODIES[api]).encode())
     if fault == "overloaded-in-stream":
         cut = _after_text(body)
