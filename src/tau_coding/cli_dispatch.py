@@ -5,10 +5,13 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tau_coding.cli import EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE
 from tau_coding.diagnostics import warning_line
+
+if TYPE_CHECKING:
+    from tau_coding.modes.type_ahead import TypeAhead
 
 
 def _fail(message: str) -> int:
@@ -106,7 +109,18 @@ def _rpc_mode(args: Any) -> int:
 
 
 def _interactive_mode(args: Any) -> int:
-    """``tau``, ``tau "prompt"`` or ``tau -r`` in a terminal: the TUI over a real, persisted session."""
+    """``tau``, ``tau "prompt"`` or ``tau -r`` in a terminal: the TUI over a real, persisted session.
+    Keys typed while it starts are kept for the editor (modes/type_ahead.py)."""
+    from tau_coding.modes.type_ahead import TypeAhead
+
+    type_ahead = TypeAhead.start(sys.stdin)  # first: the sooner, the fewer keys in line mode
+    try:
+        return _run_interactive(args, type_ahead)
+    finally:
+        type_ahead.restore()
+
+
+def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
     from tau_coding.config.auth import AuthStore
     from tau_coding.config.paths import TauPaths
     from tau_coding.config.settings import load_settings
@@ -142,6 +156,7 @@ def _interactive_mode(args: Any) -> int:
             theme=theme if isinstance(theme, str) else None,
             resume=bool(args.resume),
             ui=ui,
+            type_ahead=type_ahead,
         )
     finally:
         control.session.close()

@@ -5,7 +5,9 @@ by the AgentHarness, and every message is written to the session on its ``messag
 before anybody else hears of it (persist, then announce). A run that ends with a transient
 failure is run again after a backoff (agent_retry.py); those retries and the ones a provider
 makes are reported as ``auto_retry_*`` events, and ``agent_settled`` closes every prompt once
-nothing more will happen for it. Model and thinking-level changes become session entries.
+nothing more will happen for it. A model or thinking level becomes a session entry only when it
+differs from what the current path records: when it is set, when a new session starts, and
+before a prompt (after a resume with ``--model``, or on a branch the tree moved to).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from tau_agent.messages import AgentMessage, AssistantMessage, BashExecutionMess
 from tau_agent.provider import ModelProvider, RetryNotice, StreamOptions, ThinkingLevel
 from tau_agent.session.entries import BranchSummaryEntry
 from tau_agent.session.log import SessionLog
-from tau_agent.session.state import SessionState
+from tau_agent.session.state import ModelRef, PathSettings
 from tau_agent.tools import AgentTool, AgentToolResult
 from tau_ai.model import Model
 from tau_coding.agent_retry import RETRY_CANCELLED, AgentRetry, step_back_over
@@ -36,12 +38,14 @@ from tau_coding.reply_retry import RetrySettings
 from tau_coding.resources.loader import Resources
 from tau_coding.session_events import AgentSettledEvent, InputHandledEvent, SessionEvent
 from tau_coding.session_hooks import SessionHooks
+from tau_coding.session_settings import SessionSettings
 from tau_coding.tools.bash import run_command
 from tau_coding.tools.config import ToolSettings
 
 ProviderFactory = Callable[[Model], ModelProvider]
 MAX_STOP_CONTINUATIONS = 8  # a stop hook that always says "keep going" cannot loop forever
 SessionListener = Callable[[SessionEvent], None]
+SettingsRestorer = Callable[[PathSettings, SessionSettings], SessionSettings]
 
 
 class CodingSession:
@@ -63,7 +67,11 @@ class CodingSession:
         compaction: CompactionSettings | None = None,
         summary_model: Model | None = None,
         retry: RetrySettings | None = None,
+        restore_settings: SettingsRestorer | None = None,
     ) -> None:
+        """``restore_settings`` chooses the model and thinking level to continue another
+        session with, from what its path records and what is in force (``use_log``)."""
+        self.restore_settings = restore_settings
         self.log = log
         self.cwd = cwd
         self.resources = resources
@@ -105,7 +113,8 @@ class CodingSession:
         )
         self.compactor.emit = lambda event: self._pending.append(self._announce(event))
         self.compactor.before_compact = self._before_compact
-        self._record_settings(state)
+        if log.leaf_id is None:
+            self.record_settings()
 
     # -- state ------------------------------------------------------------------------------
 
@@ -124,6 +133,16 @@ class CodingSession:
     @property
     def is_running(self) -> bool:
         return self.harness.is_running or self.compactor.is_compacting
+
+    @property
+    def is_compacting(self) -> bool:
+        """A compaction (manual or automatic) or a branch summary is being made now."""
+        return self.compactor.is_compacting
+
+    @property
+    def auto_compaction_enabled(self) -> bool:
+        """Whether the session compacts by itself (threshold and overflow); see set_auto_compaction."""
+        return self.compactor.settings.enabled
 
     @property
     def session_id(self) -> str:
@@ -216,6 +235,7 @@ class CodingSession:
         """One prompt to its settled end: compaction before and after, one retry on overflow,
         transient failures retried (``_run_retrying``)."""
         compactor = self.compactor
+        self.record_settings()
         compactor.begin_prompt()
         self.retry.begin_prompt()
         if check_first and compactor.should_compact():
@@ -335,14 +355,29 @@ class CodingSession:
     # -- settings that become entries ----------------------------------------------------------
 
     def set_model(self, model: Model) -> None:
-        """Switch model for the next request; recorded as a model_change entry."""
-        self.harness.provider = self._provider_factory(model)
-        self._model = model
-        self.log.append_model_change(model.provider, model.id)
+        """Switch model for the next request; a model_change entry unless the path has it."""
+        self._use_model(model)
+        self.record_settings()
 
     def set_thinking_level(self, level: ThinkingLevel) -> None:
+        """Set the level for the next request; an entry unless the path already has it."""
         self.harness.options.thinking_level = level
-        self.log.append_thinking_level_change(level)
+        self.record_settings()
+
+    def _use_model(self, model: Model) -> None:
+        if model is not self._model:
+            self.harness.provider = self._provider_factory(model)
+            self._model = model
+
+    def record_settings(self) -> None:
+        """Append a model_change and/or thinking_level_change for what the current path does
+        not already record; nothing when it records the model and level in force."""
+        recorded = self.log.settings()
+        model = self._model
+        if recorded.model != ModelRef(model.provider, model.id):
+            self.log.append_model_change(model.provider, model.id)
+        if recorded.thinking_level != self.thinking_level:
+            self.log.append_thinking_level_change(self.thinking_level)
 
     def set_name(self, name: str) -> None:
         self.log.set_name(name)
@@ -422,21 +457,25 @@ class CodingSession:
         """Whether a reply that failed for a transient reason is tried again (``retry.enabled``)."""
         self.retry.settings = dataclasses.replace(self.retry.settings, enabled=enabled)
 
-    def use_log(self, log: SessionLog) -> None:
-        """Continue in ``log`` (a new, forked or other session, or the same one re-navigated):
-        the transcript becomes its path; the current model and thinking level carry over and
-        are recorded there if it says otherwise. The caller closes the previous log. Not while
-        a prompt runs (AgentBusyError)."""
+    def use_log(
+        self, log: SessionLog, settings: SessionSettings | None = None, *, restore: bool = False
+    ) -> None:
+        """Continue in ``log`` (a new, forked or other session, or the same one reloaded): the
+        transcript becomes its path, and the model and thinking level become ``settings``;
+        with ``restore``, those ``log`` records (``restore_settings``, see session_settings.py);
+        else the current ones carry over. They are recorded at once in a session with no
+        entries yet, else before the next prompt if the path records others. The caller
+        closes the previous log. Not while a prompt runs (AgentBusyError)."""
         state = log.state()
+        if restore and settings is None and self.restore_settings is not None:
+            current = SessionSettings(self._model, self.thinking_level)
+            settings = self.restore_settings(log.settings(), current)
+        if settings is not None:
+            self._use_model(settings.model)
+            self.harness.options.thinking_level = settings.thinking_level
         self.log = log
         self.compactor.log = log
         self.compactor.reload(state.messages)
         self.harness.options.session_id = log.header.id
-        self._record_settings(state)
-
-    def _record_settings(self, state: SessionState) -> None:
-        model, recorded = self._model, state.model
-        if recorded is None or (recorded.provider, recorded.model_id) != (model.provider, model.id):
-            self.log.append_model_change(model.provider, model.id)
-        if state.thinking_level != self.thinking_level:
-            self.log.append_thinking_level_change(self.thinking_level)
+        if log.leaf_id is None:
+            self.record_settings()

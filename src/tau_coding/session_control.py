@@ -12,7 +12,6 @@ callers hold the control object and read ``control.session`` each time.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +27,8 @@ from tau_agent.session.stats import session_stats
 from tau_agent.session.storage import InMemorySessionStorage
 from tau_ai.model import Model
 from tau_coding.coding_session import CodingSession
+from tau_coding.compaction.context_usage import ContextUsage
+from tau_coding.compaction.result import CompactionResult
 from tau_coding.sessions.export import write_atomically
 from tau_coding.sessions.export_html import session_html
 from tau_coding.sessions.listing import SessionInfo
@@ -79,10 +80,10 @@ class SessionControl:
     def in_memory(self) -> bool:
         return isinstance(self.session.log.storage, InMemorySessionStorage)
 
-    def _replace_log(self, log: SessionLog) -> None:
+    def _replace_log(self, log: SessionLog, *, restore: bool = False) -> None:
         old = self.session.log
         try:
-            self.session.use_log(log)
+            self.session.use_log(log, restore=restore)
         except BaseException:
             log.close()
             raise
@@ -103,12 +104,13 @@ class SessionControl:
             self._replace_log(self.manager.new(parent_session))
 
     def switch_session(self, ref: str | Path) -> None:
-        """Continue in another session file (a path or an id prefix)."""
+        """Continue in another session file (a path or an id prefix), with the model and
+        thinking level it records (``CodingSession.use_log``)."""
         self._ensure_idle("switch sessions")
         path = self.manager.resolve(ref)
         if self.session.session_file is not None and path == self.session.session_file.resolve():
             return
-        self._replace_log(self.manager.open(path))
+        self._replace_log(self.manager.open(path), restore=True)
 
     def fork_messages(self) -> list[ForkMessage]:
         """The user messages on the current path, oldest first: the places a fork may start."""
@@ -121,8 +123,9 @@ class SessionControl:
         return out
 
     def fork(self, entry_id: str) -> str:
-        """A new session holding everything before user message ``entry_id``; returns that
-        message's text so a frontend can put it back in the editor for the user to change."""
+        """A new session holding everything before user message ``entry_id``, continued with
+        the model and thinking level that part records; returns that message's text so a
+        frontend can put it back in the editor for the user to change."""
         self._ensure_idle("fork")
         entry = self.session.log.tree.get(entry_id)
         message = entry.message if isinstance(entry, MessageEntry) else None
@@ -134,7 +137,7 @@ class SessionControl:
             forked = SessionLog(InMemorySessionStorage(header, branch_entries(log, entry.parent_id)))
         else:
             forked = self.manager.fork(log, entry.parent_id)
-        self._replace_log(forked)
+        self._replace_log(forked, restore=True)
         return user_text(message)
 
     def list_sessions(self, *, everywhere: bool = False) -> list[SessionInfo]:
@@ -235,27 +238,26 @@ class SessionControl:
         write_atomically(target, session_html(log.header, log.entries, log.state()))
         return target
 
-    # -- compaction (provided by CodingSession when that feature is present) -------------------------
+    # -- compaction ---------------------------------------------------------------------------------
 
-    async def compact(self, custom_instructions: str | None = None) -> Any:
-        """Summarise older messages now; the result as the session reports it."""
+    async def compact(self, custom_instructions: str | None = None) -> CompactionResult:
+        """Summarise older messages now (``CodingSession.compact``: SummaryError says why not)."""
         self._ensure_idle("compact")
-        result = _feature(self.session, "compact")(custom_instructions)
-        return await result if inspect.isawaitable(result) else result
+        return await self.session.compact(custom_instructions)
 
     def set_auto_compaction(self, enabled: bool) -> None:
-        _feature(self.session, "set_auto_compaction")(enabled)
+        self.session.set_auto_compaction(enabled)
 
-    def context_usage(self) -> Any:
-        return _feature(self.session, "context_usage")()
+    def context_usage(self) -> ContextUsage:
+        return self.session.context_usage()
 
     @property
     def auto_compaction_enabled(self) -> bool:
-        return bool(getattr(self.session, "auto_compaction_enabled", False))
+        return self.session.auto_compaction_enabled
 
     @property
     def is_compacting(self) -> bool:
-        return bool(getattr(self.session, "is_compacting", False))
+        return self.session.is_compacting
 
     # -- reload -------------------------------------------------------------------------------------
 
@@ -266,13 +268,6 @@ class SessionControl:
             raise ControlError("reload is not available for this session")
         self.session = self._rebuild(self.session)
         return self.session
-
-
-def _feature(session: CodingSession, name: str) -> Callable[..., Any]:
-    method: object = getattr(session, name, None)
-    if not callable(method):
-        raise ControlError(f"{name.replace('_', ' ')} is not available in this build of Tau")
-    return method
 
 
 def _queue_mode(mode: str) -> QueueMode:

@@ -19,6 +19,7 @@ from urllib.parse import urlparse
 from tau_agent.provider import ModelProvider, ThinkingLevel
 from tau_agent.session.jsonl import SessionFileError, SessionLockedError
 from tau_agent.session.log import SessionLog
+from tau_agent.session.state import PathSettings
 from tau_agent.tools import AgentTool
 from tau_ai.catalog import builtin_models
 from tau_ai.model import Model
@@ -33,6 +34,7 @@ from tau_coding.diagnostics import Diagnostic
 from tau_coding.extensions.presence import maybe_build_host
 from tau_coding.reply_retry import DEFAULT_IDLE_TIMEOUT, RetrySettings
 from tau_coding.resources.loader import load_resources
+from tau_coding.session_settings import Pinned, SessionSettings, resumed_settings
 from tau_coding.sessions.manager import SessionManager, SessionNotFoundError
 from tau_coding.tools.builtin import ALL_TOOLS, DEFAULT_TOOLS, create_coding_tools
 from tau_coding.tools.config import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, ToolSettings
@@ -165,12 +167,7 @@ def build_session(
             [*config.models, *(m for r in custom.values() for m in r.models)], config.providers, config.errors
         )
     key_for = _key_lookup(options, config, paths, environ)
-
-    model, level = choose_model(options, settings, config, lambda p: p in custom or key_for(p) is not None)
-    api_key = None if model.provider in custom else key_for(model.provider)
-    if api_key is None and not _is_local(model) and model.provider not in custom:
-        raise ConfigurationError(missing_key_message(model.provider))
-    thinking: ThinkingLevel = options.thinking or level or settings.get("defaultThinkingLevel") or "off"
+    choose = _settings_chooser(options, settings, config, custom, key_for, warn)
 
     tool_settings = ToolSettings(
         max_lines=settings.get("toolOutput.maxLines", DEFAULT_MAX_LINES),
@@ -189,8 +186,17 @@ def build_session(
     )
     for diagnostic in resources.diagnostics:
         warn(str(diagnostic))
-    summary_model = _summary_model(settings, config, model, lambda p: key_for(p) is not None, warn)
     log = _open_log(options, session_manager(options, environ, cwd))
+    try:
+        chosen = choose(log.settings(), None)
+        model, thinking = chosen.model, chosen.thinking_level
+        api_key = None if model.provider in custom else key_for(model.provider)
+        if api_key is None and not _is_local(model) and model.provider not in custom:
+            raise ConfigurationError(missing_key_message(model.provider))
+        summary_model = _summary_model(settings, config, model, lambda p: key_for(p) is not None, warn)
+    except BaseException:
+        log.close()
+        raise
     retry = RetrySettings.from_settings(settings.get)
     make = provider_factory or http_provider(retry)
     if host is not None and provider_factory is None:
@@ -218,6 +224,7 @@ def build_session(
         follow_up_mode=settings.get("followUpMode", "one-at-a-time"),
         compaction=CompactionSettings.from_settings(settings.get),
         summary_model=summary_model,
+        restore_settings=lambda recorded, current: choose(recorded, lambda: current),
         retry=retry,
     )
     if host is not None:
@@ -233,6 +240,47 @@ def build_session(
             f"unknown option {options.extension_args[0]!r}; tau --help lists the options"
         )
     return session
+
+
+SettingsChooser = Callable[[PathSettings, Callable[[], SessionSettings] | None], SessionSettings]
+
+
+def _settings_chooser(
+    options: Options,
+    settings: Settings,
+    config: ModelsConfig,
+    custom: Mapping[str, object],
+    key_for: Callable[[str], str | None],
+    warn: Callable[[str], object],
+) -> SettingsChooser:
+    """How a session opened from ``options`` picks its model and thinking level
+    (session_settings.py): what the command line names, else what the session's path
+    records, else the fallback (by default the configured default model and level)."""
+
+    def has_key(provider: str) -> bool:
+        return provider in custom or key_for(provider) is not None
+
+    pinned = Pinned(thinking_level=options.thinking)
+    if options.model is not None or options.provider is not None:
+        model, level = choose_model(options, settings, config, has_key)
+        pinned = Pinned(model, options.thinking or level)
+
+    def find(provider: str, model_id: str) -> Model | None:
+        model = next((m for m in config.models if (m.provider, m.id) == (provider, model_id)), None)
+        return model if model is not None and (_is_local(model) or has_key(provider)) else None
+
+    def default() -> SessionSettings:
+        model, level = choose_model(options, settings, config, has_key)
+        thinking: ThinkingLevel = options.thinking or level or settings.get("defaultThinkingLevel") or "off"
+        return SessionSettings(model, thinking)
+
+    def choose(recorded: PathSettings, fallback: Callable[[], SessionSettings] | None) -> SessionSettings:
+        chosen, warning = resumed_settings(recorded, pinned=pinned, find=find, fallback=fallback or default)
+        if warning is not None:
+            warn(warning)
+        return chosen
+
+    return choose
 
 
 def _key_lookup(

@@ -83,5 +83,7 @@ def responses(api: str, replies: Sequence[ScriptedReply | Scripted]) -> list[Scr
     return [r if isinstance(r, Scripted) else Scripted(body=sse_body(api, r)) for r in replies]
 
 
-def server(api: str, replies: Sequence[ScriptedReply | Scripted]) -> ReplayServer:
-    return ReplayServer(responses(api, replies))
+def server(
+    api: str, replies: Sequence[ScriptedReply | Scripted], *, keep_alive: bool = False
+) -> ReplayServer:
+    return ReplayServer(responses(api, replies), keep_alive=keep_alive)

@@ -8,6 +8,10 @@ before the cut (after an earlier summary, if any) is summarised; the tail is kep
 When the cut falls inside a turn (the kept tail starts with an assistant reply rather than
 a user message), the turn's beginning is summarised separately as a *turn prefix*, so a
 single turn too long to keep can still be compacted.
+
+Asked to (a manual compaction, as Pi does it), a context that fits in the tail whole is
+compacted all the same: nothing new is summarised, everything is kept, and the summary
+starts at the first message (or updates the earlier one).
 """
 
 from __future__ import annotations
@@ -88,11 +92,14 @@ def plan_compaction(
     keep_recent_tokens: int,
     tokens_before: int,
     details_for: Callable[[str], Any] = lambda _id: None,
+    keep_all_if_short: bool = False,
 ) -> CompactionPlan | None:
     """The plan for compacting ``messages`` (a replayed context and its entry ids), or None.
 
     ``details_for(entry_id)`` gives the ``details`` of a compaction or branch-summary entry,
-    whose file lists are carried into the new summary.
+    whose file lists are carried into the new summary. With ``keep_all_if_short``, a context
+    with nothing old enough to summarise gets a plan keeping all of it (None only when it
+    holds no message a tail may start at).
     """
     if len(messages) != len(entry_ids):
         raise ValueError("messages and entry_ids differ in length")
@@ -105,6 +112,8 @@ def plan_compaction(
         if entry_ids[0] is not None:
             earlier.append(details_for(entry_ids[0]))
     cut = find_cut(messages, entry_ids, start, max(keep_recent_tokens, 0))
+    if cut is None and keep_all_if_short:
+        cut = next((i for i in range(start, len(messages)) if is_safe_cut(messages[i], entry_ids[i])), None)
     if cut is None:
         return None
     turn_start = cut

@@ -37,13 +37,16 @@ async def compact_log(
     signal: CancellationToken,
     custom_instructions: str | None = None,
     shrink_tail: bool = False,
+    keep_all_if_short: bool = False,
 ) -> CompactionResult:
     """Summarise all but the recent tail of the log's current context; append the entry.
 
     With ``shrink_tail`` (after an overflow: the provider has the last word on size), a
     context that is all "recent" is compacted anyway with a quarter of the tail, then with
     only the latest message kept. Raises ``SummaryError`` (``NothingToCompactError`` when
-    there is nothing to summarise); the log is unchanged then.
+    there is nothing to summarise); the log is unchanged then. With ``keep_all_if_short`` (a
+    manual compaction, as in Pi), a context that is all "recent" is compacted keeping all of
+    it, unless the path already ends in a compaction.
     """
     state = log.state()
     budgets = [keep_recent_tokens, keep_recent_tokens // 4, 0] if shrink_tail else [keep_recent_tokens]
@@ -58,6 +61,19 @@ async def compact_log(
         )
         if plan is not None:
             break
+    if plan is None and keep_all_if_short:
+        if isinstance(log.tree.get(log.leaf_id), CompactionEntry):
+            raise NothingToCompactError("nothing to compact: the session was just compacted")
+        plan = plan_compaction(
+            state.messages,
+            state.message_entry_ids,
+            keep_recent_tokens=keep_recent_tokens,
+            tokens_before=tokens_before,
+            details_for=_details_for(log),
+            keep_all_if_short=True,
+        )
+        if plan is None:
+            raise NothingToCompactError("nothing to compact: the session has no messages yet")
     if plan is None:
         raise NothingToCompactError("nothing to compact: the context is only recent messages")
     summary = await summarize_plan(plan, summarizer, signal, custom_instructions)

@@ -26,7 +26,7 @@ from tau_agent.session.log import SessionLog
 from tau_agent.tools import tool_spec
 from tau_ai.model import Model
 from tau_coding.compaction.context_usage import ContextUsage, TokenTally, context_usage
-from tau_coding.compaction.errors import CompactionCancelledError, SummaryError
+from tau_coding.compaction.errors import CompactionCancelledError, NothingToCompactError, SummaryError
 from tau_coding.compaction.result import CompactionResult
 from tau_coding.compaction.settings import CompactionSettings
 from tau_coding.session_events import AutoCompactionEndEvent, AutoCompactionStartEvent, SessionEvent
@@ -112,7 +112,7 @@ class SessionCompactor:
         except SummaryError as exc:
             cancelled = isinstance(exc, CompactionCancelledError)
             self.gave_up = True
-            self.emit(AutoCompactionEndEvent(None, cancelled, False, None if cancelled else str(exc)))
+            self.emit(AutoCompactionEndEvent(None, cancelled, False, _failure(exc, "threshold")))
             return view
         finally:
             unlink()
@@ -153,7 +153,7 @@ class SessionCompactor:
         return Summarizer(
             provider,
             model,
-            reserve_tokens=self.settings.reserve_tokens,
+            reserve_tokens=self.settings.reserve_for(model.context_window),
             session_id=self.log.header.id,
         )
 
@@ -183,6 +183,7 @@ class SessionCompactor:
             signal=signal,
             custom_instructions=custom_instructions,
             shrink_tail=shrink_tail,
+            keep_all_if_short=trigger == "manual",
         )
 
     async def compact(
@@ -220,7 +221,7 @@ class SessionCompactor:
             return
         except SummaryError as exc:
             self.gave_up = True
-            yield AutoCompactionEndEvent(None, error_message=str(exc))
+            yield AutoCompactionEndEvent(None, error_message=_failure(exc, reason))
             return
         self.succeeded = True
         yield AutoCompactionEndEvent(result, False, will_retry)
@@ -265,6 +266,17 @@ class SessionCompactor:
             self.log.navigate(entry_id)
         self.reload()
         return entry
+
+
+def _failure(exc: SummaryError, reason: Literal["threshold", "overflow"]) -> str | None:
+    """What an automatic compaction that did not happen reports: nothing when there was
+    simply nothing to compact at the threshold (a no-op, as in Pi); after an overflow it
+    says why the reply is not retried."""
+    if isinstance(exc, CompactionCancelledError):
+        return None
+    if isinstance(exc, NothingToCompactError) and reason == "threshold":
+        return None
+    return str(exc)
 
 
 __all__ = ["SessionCompactor"]

@@ -86,11 +86,14 @@ class Summarizer:
         *,
         previous: str | None = None,
         custom_instructions: str | None = None,
+        at_least_once: bool = False,
     ) -> str | None:
-        """Summarise ``messages`` piece by piece, each piece updating the notes so far."""
+        """Summarise ``messages`` piece by piece, each piece updating the notes so far.
+        ``at_least_once``: ask even when there is no message (an empty conversation)."""
         budget = max(MIN_CHUNK_CHARS, self.input_budget_chars - len(previous or ""))
         summary = previous
-        for chunk in chunk_messages(messages, budget):
+        chunks = chunk_messages(messages, budget)
+        for chunk in chunks or ([""] if at_least_once else []):
             step = instruction if summary is None or instruction is not prompts.INITIAL else prompts.UPDATE
             request = prompts.summary_request(
                 chunk, step, previous_summary=summary, custom_instructions=custom_instructions
@@ -112,6 +115,7 @@ async def summarize_plan(
         signal,
         previous=strip_file_lists(plan.previous_summary) if plan.previous_summary else None,
         custom_instructions=custom_instructions,
+        at_least_once=not plan.turn_prefix,  # a plan keeping everything still gets a summary
     )
     summary = history or ""
     if plan.turn_prefix:

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from tau_coding.extensions.ui import LateBoundUI
+from tau_coding.modes.type_ahead import TypeAhead
 from tau_coding.tui.port import SessionPort
 
 
@@ -21,10 +22,12 @@ def run_interactive(
     theme: str | None = None,
     resume: bool = False,
     ui: LateBoundUI | None = None,
+    type_ahead: TypeAhead | None = None,
 ) -> int:
     """Run the TUI until the user quits (sending ``initial_prompt`` first, if given; opening the
     session picker first when ``resume``); then print how to resume, if the session says.
-    Returns the exit code, 0."""
+    What ``type_ahead`` holds when the app starts is replayed into its editor. Returns the
+    exit code, 0."""
     from tau_coding.tui.app import TauApp
     from tau_coding.tui.keymap import load_keybindings
     from tau_coding.tui.theme.user_themes import load_user_themes
@@ -39,6 +42,7 @@ def run_interactive(
         keymap=keymap,
         startup_notices=[*problems, *key_problems],
         start_with_resume=resume,
+        type_ahead=type_ahead.take() if type_ahead is not None else "",
     )
     if ui is not None:  # extensions' dialogs become the app's own from here on
         from tau_coding.modes.tui_ui import TuiUI

@@ -231,11 +231,11 @@ class ControlPort:
             result = await self.control.compact(focus or None)
         except Exception as exc:  # any failure of the summary run is for the user to read
             return CommandResult(f"Compaction failed: {exc or type(exc).__name__}", is_error=True)
-        before = getattr(result, "tokens_before", None)
-        summary = str(getattr(result, "summary", "") or "")
-        head = f"Compacted {before} tokens" if isinstance(before, int) else "Compacted"
-        first = summary.strip().splitlines()[0] if summary.strip() else ""
-        return CommandResult(f"{head}. {first}".strip(), replaced_transcript=True)
+        summary = result.summary.strip()
+        first = summary.splitlines()[0] if summary else ""
+        return CommandResult(
+            f"Compacted {result.tokens_before} tokens. {first}".strip(), replaced_transcript=True
+        )
 
     def export_html(self, path: str | None) -> CommandResult:
         return self._attempt(lambda: f"Exported to {self.control.export_html(path or None)}")

@@ -39,6 +39,7 @@ from tau_coding.tui.style_cache import release_style_caches
 from tau_coding.tui.submission import Submission, classify
 from tau_coding.tui.theme import THEMES
 from tau_coding.tui.title import terminal_title, title_sequence
+from tau_coding.tui.type_ahead import replay as replay_type_ahead
 from tau_coding.tui.widgets.completion_menu import CompletionMenu
 from tau_coding.tui.widgets.prompt_editor import CompletionSources, PromptEditor
 from tau_coding.tui.widgets.queue_view import QueueView
@@ -90,11 +91,14 @@ class TauApp(App[str | None]):
         startup_notices: Sequence[str] = (),
         environ: Mapping[str, str] | None = None,
         start_with_resume: bool = False,
+        type_ahead: str = "",
     ) -> None:
         """``user_themes``, ``keymap`` and ``startup_notices`` (problems found loading them) come
-        from the mode, which reads the user's files; ``environ`` gives $VISUAL/$EDITOR."""
+        from the mode, which reads the user's files; ``environ`` gives $VISUAL/$EDITOR;
+        ``type_ahead`` is what the user typed before the app ran, replayed into the editor."""
         super().__init__()
         self._initial_prompt = initial_prompt
+        self._type_ahead = type_ahead
         self._user_themes = list(user_themes)
         self._keymap = dict(keymap or {})
         self._startup_notices = list(startup_notices)
@@ -178,6 +182,8 @@ class TauApp(App[str | None]):
         if self._initial_prompt:
             self.editor.prompt_history.add(self._initial_prompt)
             self.send(self._initial_prompt)
+        typed, self._type_ahead = self._type_ahead, ""
+        replay_type_ahead(self.editor, typed)
 
     # -- painting -------------------------------------------------------------------------------
 

@@ -277,8 +277,40 @@ async def test_manual_compact_can_be_cancelled_and_changes_nothing(tmp_path: Pat
 
 async def test_nothing_to_compact_is_a_clear_error(tmp_path: Path) -> None:
     session, _ = make_session(tmp_path, ScriptedModel())
-    with pytest.raises(NothingToCompactError, match="nothing to compact"):
+    with pytest.raises(NothingToCompactError, match="nothing to compact: the session has no messages yet"):
         await session.compact()
+
+
+async def test_manual_compact_of_a_short_context_keeps_all_of_it_as_pi_does(tmp_path: Path) -> None:
+    write_turn_files(tmp_path, 2)
+    model = ScriptedModel()
+    session, _ = make_session(tmp_path, model)
+    for turn in range(2):
+        await drain(session.prompt(f"turn t{turn}"))
+    before = _fingerprint(session.messages)
+    first_user = next(e for e in session.log.path() if isinstance(e, MessageEntry))
+    result = await session.compact()
+    assert result.first_kept_entry_id == first_user.id and result.summary.startswith("## Goal")
+    assert model.summary_requests[-1].startswith("<conversation>\n\n</conversation>")
+    assert isinstance(session.messages[0], CompactionSummaryMessage)
+    assert _fingerprint(session.messages[1:]) == before
+    with pytest.raises(NothingToCompactError, match="just compacted"):
+        await session.compact()
+    await drain(session.prompt("turn t0"))
+    again = await session.compact()  # the earlier summary is updated, everything still kept
+    assert "<previous-summary>" in model.summary_requests[-1]
+    assert again.first_kept_entry_id == first_user.id
+
+
+async def test_nothing_to_compact_at_the_threshold_is_not_a_failure(tmp_path: Path) -> None:
+    """One message bigger than the threshold: no cut can be made, and that is no error."""
+    (tmp_path / "t0.txt").write_text("small\n")
+    model = ScriptedModel()
+    session, _ = make_session(tmp_path, model)
+    events = await drain(session.prompt("x" * 70_000 + " turn t0"))
+    [end] = [e for e in events if isinstance(e, AutoCompactionEndEvent)]
+    assert (end.result, end.aborted, end.error_message) == (None, False, None)
+    assert model.summary_requests == [] and not _compactions(session.log)
 
 
 async def test_compaction_model_setting_summarises_with_another_model(tmp_path: Path) -> None:

@@ -80,7 +80,7 @@ async def compact(server: RpcServer, fields: Fields, request_id: Any) -> Any:
         except Exception as exc:
             server.out.send(failure("compact", request_id, str(exc) or type(exc).__name__))
             return
-        server.out.send(success("compact", request_id, _plain(result)))
+        server.out.send(success("compact", request_id, result.to_dict()))
 
     server.spawn(work())
     return DEFERRED
