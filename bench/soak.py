@@ -158,7 +158,7 @@ async def soak(mode: str, requests: int, prompts: int = 4, folder: Path | None =
     async with ReplayServer(script, keep_alive=True) as server:
         with tempfile.TemporaryDirectory(prefix="tau-soak-", dir=folder) as tmp:
             project = TauProject.create(Path(tmp), API, server.url)
-            timeout = 60 + requests * 0.2
+            timeout = 60 + requests * 0.5
             runner = {"print": _print, "json": _print, "rpc": _rpc, "tui": _tui}[mode]
             try:
                 await asyncio.wait_for(runner(project, script, mode, prompts), timeout)
@@ -250,7 +250,7 @@ async def _tui(project: TauProject, script: Script, mode: str, prompts: int) -> 
         await _until(lambda: pid_file.exists() and pid_file.read_text().strip() != "", "start", 10)
         script.pid = int(pid_file.read_text())
         result = script.result
-        await _until(lambda: result.served >= result.requests, "every request", 30 + result.requests * 0.2)
+        await _until(lambda: result.served >= result.requests, "every request", 30 + result.requests * 0.5)
         screen = ""
         deadline = time.monotonic() + 20
         while ANSWER not in screen and time.monotonic() < deadline:
