@@ -139,12 +139,17 @@ class ReplayServer:
             return False
         return True
 
-    def _next(self, request: RecordedRequest) -> Scripted:
+    def _next(self) -> Scripted:
+        index = min(self._served, len(self._script) - 1)
+        self._served += 1
+        return self._script[index]
+
+    def _choose(self, request: RecordedRequest) -> Scripted:
+        if self._responder is None:
+            return self._next()
         served = self._served
         self._served += 1
-        if self._responder is not None:
-            return self._responder(request, served)
-        return self._script[min(served, len(self._script) - 1)]
+        return self._responder(request, served)
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
@@ -160,7 +165,7 @@ class ReplayServer:
                 if request is None:
                     break
                 self.requests.append(request)
-                reuse = await self._respond(self._next(request), reader, writer) and self.keep_alive
+                reuse = await self._respond(self._choose(request), reader, writer) and self.keep_alive
             graceful = True
         except (ConnectionError, asyncio.IncompleteReadError):
             self._note_hangup()
