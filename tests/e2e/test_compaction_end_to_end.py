@@ -14,7 +14,7 @@ from pathlib import Path
 from tau_agent.messages import COMPACTION_PREFIX
 from tau_ai.testing.replay_server import ReplayServer, Scripted
 from tau_ai.testing.scripted_streams import ScriptedCall, ScriptedReply, sse_body
-from tau_coding.compaction.prompts import SYSTEM_PROMPT
+from tau_coding.session.compaction.prompts import SYSTEM_PROMPT
 from tests.e2e.scripted_project import MODEL, Project, server
 
 API = "openai-completions"

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from tau_ai.testing.scripted_streams import ScriptedReply
-from tau_coding.rpc_client import RpcClient
+from tau_coding.sdk.rpc_client import RpcClient
 from tests.e2e.rpc_project import API, make_project
 from tests.e2e.scripted_project import Project, server
 

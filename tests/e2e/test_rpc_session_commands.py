@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from tau_ai.testing.scripted_streams import ScriptedReply
-from tau_coding.coding_session import CodingSession
-from tau_coding.rpc_client import RpcError
+from tau_coding.sdk.rpc_client import RpcError
+from tau_coding.session.coding_session import CodingSession
 from tests.e2e.rpc_project import API, configure_two_models, make_project, start
 from tests.e2e.scripted_project import server
 

@@ -9,15 +9,17 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import ClassVar
 
-from textual.app import App, ComposeResult, SuspendNotSupported
+from textual.app import ComposeResult, SuspendNotSupported
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.theme import Theme
 
+from tau_agent.content import text_of
 from tau_agent.messages import UserMessage
 from tau_coding.tui import commands, session_commands
 from tau_coding.tui.bridge import AgentEventMessage, FrameScheduler, RunFinished, start_run
+from tau_coding.tui.command_host import CommandHost
 from tau_coding.tui.external_editor import ExternalEditorError, edit_text, editor_command
 from tau_coding.tui.files import project_files
 from tau_coding.tui.history import PromptHistory
@@ -33,7 +35,6 @@ from tau_coding.tui.state import (
     queue_message,
     set_status,
     take_queue,
-    user_text,
 )
 from tau_coding.tui.style_cache import release_style_caches
 from tau_coding.tui.submission import Submission, classify
@@ -51,7 +52,7 @@ QUIT_WINDOW_SECONDS = 2.0
 TREE_WINDOW_SECONDS = 1.0  # Esc, Esc on an empty idle editor opens /tree
 
 
-class TauApp(App[str | None]):
+class TauApp(CommandHost):
     """The interactive agent. ``run()`` returns the "resume with ..." line to print, if any."""
 
     CSS_PATH = Path(__file__).parent / "theme" / "app.tcss"  # absolute: subclasses live elsewhere
@@ -131,7 +132,7 @@ class TauApp(App[str | None]):
             list_files=self._list_files,
         )
         history = PromptHistory(
-            user_text(m.content) for m in self.port.messages if isinstance(m, UserMessage)
+            text_of(m.content, image="[image]") for m in self.port.messages if isinstance(m, UserMessage)
         )
         self.transcript = Transcript()
         self.editor = PromptEditor(sources, history)

@@ -1,6 +1,6 @@
 """Replaying keys typed before the app was ready into the prompt editor.
 
-``steps`` turns the raw characters (as ``tau_coding.modes.type_ahead`` read them) into what
+``steps`` turns the raw characters (as ``tau_coding.modes.interactive.type_ahead`` read them) into what
 they mean for the editor: text to insert, Enter (a carriage return, or a line feed when the
 terminal was still in line mode), Backspace. Escape sequences (arrows and the like) and other
 control characters are dropped: where they would have moved is unknown before the first paint.

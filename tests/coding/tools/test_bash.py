@@ -126,7 +126,7 @@ async def test_bash_huge_single_line_keeps_its_end(tmp_path: Path) -> None:
     assert notice.startswith("[Showing last 50.0KB of line 1 (line is 195.3KB). Full output: ")
 
 
-async def test_bash_100mb_of_output_stays_in_bounded_memory_and_spills_whole(tmp_path: Path) -> None:
+async def test_bash_100mb_of_output_stays_in_bounded_memory_and_spills_up_to_the_cap(tmp_path: Path) -> None:
     tools = create_coding_tools(tmp_path, settings=ToolSettings(temp_dir=tmp_path))
     tracemalloc.start()
     try:
@@ -135,9 +135,22 @@ async def test_bash_100mb_of_output_stays_in_bounded_memory_and_spills_whole(tmp
     finally:
         tracemalloc.stop()
     log = Path(out.result.details["fullOutputPath"])
-    assert log.stat().st_size == 100_000_000
-    assert out.text.endswith(f"[Showing lines 9998001-10000000 of 10000000. Full output: {log}]")
+    assert log.stat().st_size == 64 * 1024 * 1024  # the default cap of a log
+    assert log.read_bytes()[:20] == b"abcdefghi\n" * 2  # it holds the start; the result, the end
+    assert out.text.endswith(
+        f"[Showing lines 9998001-10000000 of 10000000. First 64.0MB of the output: {log}]"
+    )
     assert peak < 16 * 1024 * 1024
+
+
+async def test_an_endless_command_cannot_fill_the_disk_with_its_log(tmp_path: Path) -> None:
+    settings = ToolSettings(temp_dir=tmp_path, spill_limit=1024 * 1024, bash_timeout=2)
+    tools = create_coding_tools(tmp_path, settings=settings)
+    out = await call(tools["bash"], command="yes")
+    log = Path(out.result.details["fullOutputPath"])
+    assert out.result.details["timedOut"]
+    assert log.stat().st_size == 1024 * 1024
+    assert f"First 1.0MB of the output: {log}" in out.text
 
 
 async def test_bash_uses_the_configured_shell(tmp_path: Path) -> None:
@@ -176,3 +189,24 @@ async def test_write_and_edit_do_nothing_once_cancelled(tmp_path: Path, tools: d
     (tmp_path / "y.txt").write_text("a\n")
     edited = await call(tools["edit"], token, path="y.txt", oldText="a", newText="b")
     assert edited.is_error and (tmp_path / "y.txt").read_text() == "a\n"
+
+
+async def test_run_command_reports_how_the_command_ended_as_data(tmp_path: Path) -> None:
+    from tau_coding.tools.bash import run_command
+
+    settings = ToolSettings()
+    run = await run_command("echo out; exit 5", tmp_path, settings, None, CancellationToken(), lambda _: None)
+    assert (run.output, run.exit_code, run.stopped, run.status) == (
+        "out",
+        5,
+        None,
+        "Command exited with code 5",
+    )
+    result = run.tool_result()
+    assert result.is_error and result.content[0].text == "out\n\nCommand exited with code 5"
+    slow = await run_command("sleep 5", tmp_path, settings, 0.2, CancellationToken(), lambda _: None)
+    assert slow.stopped == "timeout" and slow.status == "Command timed out after 0.2 seconds"
+    missing = await run_command(
+        "true", tmp_path / "gone", settings, None, CancellationToken(), lambda _: None
+    )
+    assert not missing.started and missing.status is None and missing.tool_result().is_error

@@ -80,7 +80,7 @@ async def test_resume_picker_switches_to_the_chosen_session(tmp_path: Path) -> N
 async def test_resume_picker_tab_shows_every_projects_sessions(tmp_path: Path) -> None:
     from tau_agent.content import TextContent
     from tau_agent.messages import AssistantMessage, UserMessage
-    from tau_coding.sessions.manager import SessionManager
+    from tau_coding.session.store.manager import SessionManager
 
     rig = Rig(tmp_path)
     far = SessionManager(rig.manager.root, str(tmp_path / "far"))

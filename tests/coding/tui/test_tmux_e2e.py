@@ -156,6 +156,7 @@ def test_tau_resume_opens_the_picker_and_a_remapped_key_runs_the_editor_in_the_t
             tmux.wait_for("First answer.")
             tmux.wait_for("broken.json: invalid")  # the full line wraps at this width
             tmux("send-keys", "-t", "tau", "-l", "draft")
+            tmux.wait_for("│ draft")  # in the editor before the key that hands it to $VISUAL
             tmux("send-keys", "-t", "tau", "C-e")
             tmux.wait_for("draft from the editor")
             tmux("send-keys", "-t", "tau", "Enter")

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from tau_agent.content import text_of
 from tau_agent.messages import AssistantMessage, UserMessage
 from tau_agent.session.entries import MessageEntry, SessionEntry
 from tau_ai.model import Model
 from tau_coding.resources.loader import Resources
-from tau_coding.session_control import user_text
-from tau_coding.sessions.listing import SessionInfo
+from tau_coding.session.store.listing import SessionInfo
 
 PREVIEW_CHARS = 200
 
 
 def model_to_dict(model: Model) -> dict[str, Any]:
+    """Pi's model shape, without the request headers (they may hold secrets)."""
     out: dict[str, Any] = {
         "id": model.id,
         "name": model.name or model.id,
@@ -32,8 +33,7 @@ def model_to_dict(model: Model) -> dict[str, Any]:
             "cacheWrite": model.cost.cache_write,
         },
     }
-    if model.headers:
-        out["headers"] = dict(model.headers)
+    # ``headers`` are left out, as Pi leaves them out: models.json puts API keys and tokens there.
     if model.compat:
         out["compat"] = dict(model.compat)
     return out
@@ -96,7 +96,7 @@ def tree_entry_to_dict(entry: SessionEntry, labels: dict[str, str]) -> dict[str,
         message = entry.message
         out["role"] = message.role
         text = (
-            user_text(message)
+            text_of(message.content)
             if isinstance(message, UserMessage)
             else message.text
             if isinstance(message, AssistantMessage)
