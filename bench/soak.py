@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.bench_cli import tau_executable
 from bench.tau_project import ANSWER, MODEL, TauProject, answer, body, read_call
 from tau_ai.testing.replay_server import RecordedRequest, ReplayServer, Scripted
-from tau_coding.rpc_client import RpcClient
+from tau_coding.sdk.rpc_client import RpcClient
 
 API = "openai-completions"
 MODES = ("print", "json", "rpc", "tui")

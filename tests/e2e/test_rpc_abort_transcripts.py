@@ -18,7 +18,7 @@ from bench.tau_project import MODEL, TauProject
 
 from tau_ai.testing.replay_server import RecordedRequest, ReplayServer, Scripted
 from tau_ai.testing.scripted_streams import ScriptedCall, ScriptedReply, sse_body
-from tau_coding.rpc_client import RpcClient
+from tau_coding.sdk.rpc_client import RpcClient
 
 API = "openai-completions"
 CALLS = [

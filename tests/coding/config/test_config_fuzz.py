@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 from tau_agent.testing import FakeProvider
 from tau_ai.models_config import load_models_config
+from tau_coding.app.wiring import ConfigurationError, Options, build_session
 from tau_coding.config.settings import _SCHEMA, load_settings
-from tau_coding.wiring import ConfigurationError, Options, build_session
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),

@@ -16,9 +16,9 @@ from bench.session_rules import in_memory_problems, session_problems
 from tau_agent.messages import AssistantMessage
 from tau_agent.testing import FakeProvider, call, reply, text
 from tau_ai.model import Model
-from tau_coding.coding_session import CodingSession
-from tau_coding.session_events import SessionEvent
-from tau_coding.sessions.manager import SessionManager
+from tau_coding.session.coding_session import CodingSession
+from tau_coding.session.events import SessionEvent
+from tau_coding.session.store.manager import SessionManager
 from tau_coding.tools.builtin import create_coding_tools
 
 MODEL = Model("fake-model", "fake", "fake", "http://127.0.0.1")
