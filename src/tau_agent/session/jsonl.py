@@ -31,7 +31,7 @@ from __future__ import annotations
 import fcntl
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -45,6 +45,9 @@ from tau_agent.session.reader import SessionFileError, read_session
 from tau_agent.session.storage import SessionReadOnlyError
 
 FsyncPolicy = Literal["always", "on_create", "never"]
+
+
+_PIECE = 1 << 20
 
 
 class SessionLockedError(RuntimeError):
@@ -101,6 +104,42 @@ class JsonlSessionStorage:
         if target.exists():
             raise FileExistsError(f"{target}: a session file already exists there")
         return cls(target, header, [], fd=None, read_only=False, fsync=fsync)
+
+    @classmethod
+    def create_from(
+        cls,
+        path: str | os.PathLike[str],
+        header: SessionHeader,
+        entries: Sequence[SessionEntry],
+        *,
+        fsync: FsyncPolicy = "on_create",
+    ) -> JsonlSessionStorage:
+        """A new session file at ``path`` holding ``entries``, kept open (locked) for appends,
+        as ``open`` of that file would give it: a fork or copy, with nothing read back.
+
+        Atomic: written to a temporary file in the same folder, fsynced, then linked to
+        ``path`` (FileExistsError if a file appeared there); a crash leaves no partial session.
+        """
+        storage = cls.create(path, header, fsync=fsync)
+        storage._entries = list(entries)
+        target = storage._path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            storage._write_content(fd)
+            os.fsync(fd)
+            os.link(temp, target)
+        except BaseException:
+            os.close(fd)
+            raise
+        finally:
+            temp.unlink(missing_ok=True)
+        fsync_dir(target.parent)
+        storage._fd = fd
+        storage._buffered = False
+        return storage
 
     @classmethod
     def open(
@@ -254,17 +293,29 @@ class JsonlSessionStorage:
 
     # -- writing the whole file -------------------------------------------------------------
 
-    def _content(self) -> bytes:
+    def _content(self) -> Iterator[bytes]:
+        """The file's bytes in pieces of about a megabyte: a big session is never held twice."""
         lines = [encode_line(header_to_dict(self._header))]
-        lines.extend(encode_entry(e) for e in self._entries)
-        return b"".join(lines)
+        size = len(lines[0])
+        for entry in self._entries:
+            line = encode_entry(entry)
+            lines.append(line)
+            size += len(line)
+            if size >= _PIECE:
+                yield b"".join(lines)
+                lines, size = [], 0
+        yield b"".join(lines)
+
+    def _write_content(self, fd: int) -> None:
+        for piece in self._content():
+            write_all(fd, piece)
 
     def _create_file(self) -> None:
         self._path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self._path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | os.O_CLOEXEC, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            write_all(fd, self._content())
+            self._write_content(fd)
             if self._fsync != "never":
                 os.fsync(fd)
                 fsync_dir(self._path.parent)
@@ -283,7 +334,7 @@ class JsonlSessionStorage:
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND | os.O_CLOEXEC, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            write_all(fd, self._content())
+            self._write_content(fd)
             os.fsync(fd)
             os.replace(temp, self._path)
         except BaseException:

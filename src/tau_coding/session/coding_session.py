@@ -104,6 +104,7 @@ class CodingSession:
             max_turns=max_turns,
             steering_mode=steering_mode,
             follow_up_mode=follow_up_mode,
+            repaired=True,  # a replayed state answers every tool call (SessionState)
         )
         self.compactor = SessionCompactor(
             log,

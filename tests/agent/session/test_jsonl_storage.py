@@ -320,3 +320,22 @@ def test_a_v1_file_with_unreadable_lines_keeps_them_in_the_backup(tmp_path: Path
     log.close()
     assert b"this line is not JSON" not in path.read_bytes()
     assert log.storage.side_file is not None and log.storage.side_file.read_bytes() == original
+
+
+def test_a_copy_is_written_whole_kept_locked_and_appendable_without_reading_it_back(tmp_path: Path) -> None:
+    source = answered(tmp_path / "source.jsonl", turns=3000)  # past one write piece (1 MiB)
+    entries = list(source.storage.entries)
+    source.close()
+    header = SessionHeader.new("/project")
+    copy = JsonlSessionStorage.create_from(tmp_path / "copy.jsonl", header, entries, fsync="never")
+    assert all(a is b for a, b in zip(copy.entries, entries, strict=True)), "the entries themselves are kept"
+    with pytest.raises(SessionLockedError):
+        JsonlSessionStorage.open(tmp_path / "copy.jsonl")
+    log = SessionLog(copy)
+    log.append_message(UserMessage("after the copy"))
+    log.close()
+    reread = JsonlSessionStorage.open(tmp_path / "copy.jsonl", read_only=True)
+    assert reread.header == header and list(reread.entries)[:-1] == entries and not reread.warnings
+    assert {p.name for p in tmp_path.iterdir()} == {"source.jsonl", "copy.jsonl"}, "no temporary file is left"
+    with pytest.raises(FileExistsError):
+        JsonlSessionStorage.create_from(tmp_path / "copy.jsonl", header, entries, fsync="never")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from tau_agent.messages import AssistantMessage
 from tau_agent.session.entries import MessageEntry, SessionEntry, SessionHeader
-from tau_agent.session.jsonl import FsyncPolicy, JsonlSessionStorage, write_session_file
+from tau_agent.session.jsonl import FsyncPolicy, JsonlSessionStorage
 from tau_agent.session.log import SessionLog, branch_entries
 from tau_agent.session.storage import InMemorySessionStorage
 from tau_coding.session.store.listing import (
@@ -142,8 +142,7 @@ class SessionManager:
         header = SessionHeader.new(self.cwd, parent_session)
         path = self.directory / session_file_name(header)
         if any(isinstance(e, MessageEntry) and isinstance(e.message, AssistantMessage) for e in entries):
-            write_session_file(path, header, entries)
-            return SessionLog(JsonlSessionStorage.open(path, fsync=self.fsync))
+            return SessionLog(JsonlSessionStorage.create_from(path, header, entries, fsync=self.fsync))
         storage = JsonlSessionStorage.create(path, header, fsync=self.fsync)
         for entry in entries:  # nothing worth a file yet: stays buffered, as for a new session
             storage.append(entry)
