@@ -155,6 +155,7 @@ def _explain(data: Mapping[str, Any], message: str, where: str) -> str:
             name = steps[1][0]
             item = value.get(name)
         expected, shown = _EXPECTED[f"{key}.*"]
+        name = name if name.isprintable() else repr(name)  # the error stays one line
         return (
             f"{where}.{key}.{name}: expected {expected}, got {_kind(item) if shown == 'kind' else repr(item)}"
         )

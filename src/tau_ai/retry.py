@@ -176,7 +176,7 @@ _RETRYABLE_TEXT = re.compile(
     r"provider.?returned.?error|upstream.?(?:connect|error)|try again|timed? ?out|timeout|"
     r"connection.?(?:reset|lost|closed|error|refused|aborted)|network.?error|"
     r"ended (?:unexpectedly|early|without)|stream stalled|"
-    r"malformed (?:data|chunk|end of stream)|incomplete chunked read|peer closed|"
+    r"malformed (?:data|chunk|event|end of stream)|incomplete chunked read|peer closed|"
     r"remoteprotocolerror|readerror|reset by peer|broken pipe|socket hang up|fetch failed|"
     r"\b(?:http|status|code)[ :=]*(?:408|409|425|429|5\d\d)\b",
     re.IGNORECASE,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import httpx
 
-from tau_ai.testing.replay_server import ReplayServer, Scripted, recorded
+from tau_ai.testing.replay_server import RecordedRequest, ReplayServer, Scripted, recorded
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "providers"
 
@@ -44,3 +44,34 @@ async def test_serves_in_order_repeats_the_last_and_records_requests() -> None:
     ]
     assert server.requests[0].json() == {"n": 1} and server.requests[0].headers["x-trace"] == "t"
     assert server.requests[1].body == b"raw"
+
+
+async def test_a_keep_alive_server_serves_many_requests_on_one_connection_and_counts_it() -> None:
+    def respond(request: RecordedRequest, index: int) -> Scripted:
+        return Scripted(body=b"reply %d to %s" % (index, request.body))
+
+    async with ReplayServer(respond, keep_alive=True) as server, httpx.AsyncClient(trust_env=False) as client:
+        bodies = [(await client.post(server.url, content=b"q%d" % n)).content for n in range(5)]
+        assert server.open_connections == 1
+    assert bodies == [b"reply %d to q%d" % (n, n) for n in range(5)]
+    assert server.connections == 1
+
+
+async def test_a_cut_response_ends_a_keep_alive_connection_and_the_next_request_opens_another() -> None:
+    script = [Scripted(body=b"0123456789", cut_after=4), Scripted(body=b"whole")]
+    async with ReplayServer(script, keep_alive=True) as server, httpx.AsyncClient(trust_env=False) as client:
+        try:
+            await client.get(server.url)
+        except httpx.RemoteProtocolError:
+            pass
+        else:
+            raise AssertionError("the cut response read as complete")
+        assert (await client.get(server.url)).content == b"whole"
+    assert server.connections == 2
+
+
+async def test_a_connection_close_server_opens_one_connection_per_request() -> None:
+    async with ReplayServer(Scripted(body=b"x")) as server, httpx.AsyncClient(trust_env=False) as client:
+        for _ in range(3):
+            assert (await client.get(server.url)).headers["connection"] == "close"
+    assert server.connections == 3 and server.open_connections == 0

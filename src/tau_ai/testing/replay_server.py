@@ -4,12 +4,14 @@ Each request gets the next ``Scripted`` response (the last one repeats). A respo
 status, headers and a body sent the way a flaky network might: split at given byte offsets
 or into fixed-size pieces, with a delay between pieces, cut off after N bytes (the socket is
 closed mid-body), or stalled after N bytes (nothing more is sent until the client gives up).
-Bodies go out with chunked transfer encoding unless ``chunked=False``; every response closes
-its connection unless the server was made with ``keep_alive=True``, when a connection serves
-request after request as real providers' do (a cut or stalled response still ends it).
-Every request is recorded (method, path, headers, body); the server counts the connections
-it accepted and the clients that hung up on a stalled or slow response, so a test can see
-connection reuse and an abort. With ``tls`` (a server-side SSLContext) it serves HTTPS.
+Bodies go out with chunked transfer encoding unless ``chunked=False``. Every response closes
+its connection unless the server is made with ``keep_alive=True``: then a connection serves
+request after request (a cut or stalled response still ends it), as real providers do. Instead
+of a list, ``responses`` may be a function of the request and its index, for long or
+conversation-driven scripts. Every request is recorded (method, path, headers, body); the
+server counts connections opened and open, and clients that hung up on a stalled or slow
+response, so a test can see an abort or a leaked connection. With ``tls`` (a server-side
+SSLContext) it serves HTTPS.
 
     async with ReplayServer([Scripted(429, {"retry-after": "0"}), Scripted(body=sse)]) as server:
         ... point a model at server.url ...
@@ -23,7 +25,7 @@ import contextlib
 import itertools
 import json
 import ssl
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from pathlib import Path
@@ -71,24 +73,39 @@ class RecordedRequest:
         return json.loads(self.body)
 
 
+Responder = Callable[[RecordedRequest, int], Scripted]
+"""Chooses the response to a request given the request and its 0-based index."""
+
+
 class ReplayServer:
-    """Serve ``responses`` in order on 127.0.0.1 (random port) until stopped."""
+    """Serve ``responses`` in order (or as ``responses(request, index)`` says) on 127.0.0.1
+    (random port) until stopped."""
 
     def __init__(
         self,
-        responses: Scripted | Iterable[Scripted],
+        responses: Scripted | Iterable[Scripted] | Responder,
         *,
         keep_alive: bool = False,
         tls: ssl.SSLContext | None = None,
     ) -> None:
         self._tls = tls
-        self._script = [responses] if isinstance(responses, Scripted) else list(responses)
-        if not self._script:
-            raise ValueError("ReplayServer needs at least one scripted response")
+        self._responder: Responder | None = None
+        self._script: list[Scripted] = []
+        if isinstance(responses, Scripted):
+            self._script = [responses]
+        elif callable(responses):
+            self._responder = responses
+        else:
+            self._script = list(responses)
+            if not self._script:
+                raise ValueError("ReplayServer needs at least one scripted response")
         self.keep_alive = keep_alive
         self.requests: list[RecordedRequest] = []
-        self.connections = 0
         self.hangups = 0
+        self.connections = 0
+        """Connections accepted so far."""
+        self.open_connections = 0
+        """Connections accepted and not yet closed by either side."""
         self._served = 0
         self._server: asyncio.Server | None = None
         self._handlers: set[asyncio.Task[None]] = set()
@@ -134,22 +151,28 @@ class ReplayServer:
         self._served += 1
         return self._script[index]
 
+    def _choose(self, request: RecordedRequest) -> Scripted:
+        if self._responder is None:
+            return self._next()
+        served = self._served
+        self._served += 1
+        return self._responder(request, served)
+
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
         assert task is not None
         self._handlers.add(task)
         self.connections += 1
+        self.open_connections += 1
         graceful = False
         try:
-            while True:
+            reuse = True
+            while reuse:
                 request = await _read_request(reader)
                 if request is None:
                     break
                 self.requests.append(request)
-                script = self._next()
-                await self._respond(script, reader, writer)
-                if not self.keep_alive or script.cut_after is not None or script.stall_after is not None:
-                    break
+                reuse = await self._respond(self._choose(request), reader, writer) and self.keep_alive
             graceful = True
         except (ConnectionError, asyncio.IncompleteReadError):
             self._note_hangup()
@@ -157,6 +180,7 @@ class ReplayServer:
             pass
         finally:
             self._handlers.discard(task)
+            self.open_connections -= 1
             if graceful:  # flush what was written (a "cut" is a clean close mid-body)
                 writer.close()
                 with contextlib.suppress(ConnectionError):
@@ -170,7 +194,8 @@ class ReplayServer:
 
     async def _respond(
         self, script: Scripted, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
-    ) -> None:
+    ) -> bool:
+        """Send ``script``; False when the response was cut or stalled (the connection ends)."""
         try:
             reason = HTTPStatus(script.status).phrase
         except ValueError:
@@ -181,30 +206,30 @@ class ReplayServer:
             lines.append("transfer-encoding: chunked")
         else:
             lines.append(f"content-length: {len(script.body)}")
-        if not self.keep_alive:
-            lines.append("connection: close")
+        lines.append("connection: keep-alive" if self.keep_alive else "connection: close")
         writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
         sent = 0
         for piece in script.pieces():
             if script.cut_after is not None and sent >= script.cut_after:
-                return  # _accept closes the connection: the body ends mid-way
+                return False  # _accept closes the connection: the body ends mid-way
             if script.stall_after is not None and sent >= script.stall_after:
                 await writer.drain()
                 await self._stall(reader)
-                return
+                return False
             writer.write(b"%x\r\n%s\r\n" % (len(piece), piece) if script.chunked else piece)
             sent += len(piece)
             await writer.drain()
             if script.delay:
                 await asyncio.sleep(script.delay)
         if script.cut_after is not None and sent >= script.cut_after:
-            return
+            return False
         if script.stall_after is not None and sent >= script.stall_after:
             await self._stall(reader)
-            return
+            return False
         if script.chunked:
             writer.write(b"0\r\n\r\n")
         await writer.drain()
+        return True
 
     async def _stall(self, reader: asyncio.StreamReader) -> None:
         """Send nothing more; return when the client closes its end (noted as a hang-up)."""
@@ -216,8 +241,8 @@ class ReplayServer:
 async def _read_request(reader: asyncio.StreamReader) -> RecordedRequest | None:
     try:
         head = await reader.readuntil(b"\r\n\r\n")
-    except asyncio.IncompleteReadError:
-        return None
+    except (asyncio.IncompleteReadError, ConnectionError):
+        return None  # the client closed its end between requests
     request_line, *header_lines = head.decode("latin-1").split("\r\n")
     method, path, _ = request_line.split(" ", 2)
     headers: dict[str, str] = {}
@@ -257,7 +282,9 @@ class ReplayServerThread:
             subprocess.run([... "--model", ...], env={... server.url ...})
     """
 
-    def __init__(self, responses: Scripted | Iterable[Scripted], *, keep_alive: bool = False) -> None:
+    def __init__(
+        self, responses: Scripted | Iterable[Scripted] | Responder, *, keep_alive: bool = False
+    ) -> None:
         import threading
 
         self._loop = asyncio.new_event_loop()
