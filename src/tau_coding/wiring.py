@@ -31,6 +31,7 @@ from tau_coding.config.paths import TauPaths
 from tau_coding.config.settings import Settings, load_settings, read_json_object
 from tau_coding.diagnostics import Diagnostic
 from tau_coding.extensions.presence import maybe_build_host
+from tau_coding.mcp.sources import session_builtins
 from tau_coding.reply_retry import DEFAULT_IDLE_TIMEOUT, RetrySettings
 from tau_coding.resources.loader import load_resources
 from tau_coding.sessions.manager import SessionManager, SessionNotFoundError
@@ -158,6 +159,9 @@ def build_session(
         trust_project=options.trust_project,
         warn=warn,
         ui=ui,
+        builtins=session_builtins(
+            paths, environ, settings.get, trust_project=options.trust_project, warn=warn
+        ),
     )
     custom = host.registry.providers if host is not None else {}
     if custom:

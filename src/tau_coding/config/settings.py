@@ -60,6 +60,10 @@ _SCHEMA: dict[str, tuple[type | tuple[type, ...], tuple[Any, ...] | None]] = {
     "hookFailure": (str, ("open", "closed")),
     "disableAllHooks": (bool, None),
     "extensionTimeout": ((int, float), None),  # seconds any one extension handler may take
+    "mcpServers": (dict, None),  # MCP servers, Claude Code's format (tau_coding.mcp.config)
+    "mcp.startupTimeoutMs": (int, None),
+    "mcp.connectTimeoutMs": (int, None),
+    "mcp.toolTimeoutMs": (int, None),
 }
 _OBJECTS = {key.rsplit(".", 1)[0] for key in _SCHEMA if "." in key}
 _OBJECTS |= {key.split(".")[0] for key in _OBJECTS}

@@ -1,0 +1,323 @@
+"""McpManager: every configured MCP server, connected on a thread of its own.
+
+The servers live on one daemon thread running its own asyncio loop, so starting them (the SDK
+import included) never holds up typing or the session's loop, and a server that hangs or
+crashes stays there. The session's side talks to it with ``wait_settled`` (the first prompt's
+wait), ``call`` (a tool call, cancelled with the turn), ``statuses`` (what ``/mcp`` shows),
+``reconnect`` and ``close``. A failure (start, crash, hang in ``initialize``) is reported once
+in one line through ``report`` and leaves the server ``failed`` with its last error, until a
+``reconnect``. ``generation`` changes whenever any server's tools or state change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AsyncExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
+
+from tau_agent.cancellation import CancellationToken
+from tau_coding.mcp.config import ServerConfig
+
+if TYPE_CHECKING:
+    from mcp.types import CallToolResult
+
+    from tau_coding.mcp.connection import Connection
+
+State: TypeAlias = Literal["starting", "ready", "failed", "stopped"]
+DEFAULT_CONNECT_TIMEOUT = 30.0
+
+
+class McpCallError(Exception):
+    """A call that did not reach a result: the server is not ready, went away or timed out."""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolInfo:
+    """A tool as the server lists it."""
+
+    server: str
+    name: str
+    description: str
+    schema: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ServerStatus:
+    name: str
+    transport: str
+    state: State
+    tools: tuple[ToolInfo, ...]
+    error: str | None
+
+
+@dataclass(eq=False)
+class _Server:
+    config: ServerConfig
+    state: State = "starting"
+    tools: tuple[ToolInfo, ...] = ()
+    error: str | None = None
+    connection: Connection | None = None
+    reported: bool = False
+    wake: asyncio.Event = field(default_factory=asyncio.Event)  # stop, crash or reconnect
+    retry: bool = False
+
+
+class McpManager:
+    """See the module docstring; every public method may be called from any thread."""
+
+    def __init__(
+        self,
+        servers: Sequence[ServerConfig],
+        *,
+        cwd: Path,
+        report: Callable[[str], object],
+        connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
+    ) -> None:
+        self.cwd = cwd
+        self.connect_timeout = connect_timeout
+        self._report = report
+        self._servers = {s.name: _Server(s) for s in servers}
+        self._lock = threading.Lock()
+        self._generation = 0
+        self._loop = asyncio.new_event_loop()
+        self._settled: dict[str, asyncio.Event] = {}
+        self._closing = False
+        self._stopped: asyncio.Event | None = None
+        self._thread = threading.Thread(target=self._main, name="tau-mcp", daemon=True)
+
+    # -- the session's side --------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._thread.start()
+
+    @property
+    def generation(self) -> int:
+        return self._generation
+
+    def statuses(self) -> list[ServerStatus]:
+        with self._lock:
+            return [
+                ServerStatus(s.config.name, s.config.transport, s.state, s.tools, s.error)
+                for s in self._servers.values()
+            ]
+
+    async def wait_settled(self, timeout: float) -> list[str]:
+        """Wait until no server is still starting, at most ``timeout`` seconds; the names still starting."""
+        starting = [s.name for s in self.statuses() if s.state == "starting"]
+        if not starting or self._closing:
+            return starting
+        future = asyncio.run_coroutine_threadsafe(self._wait_settled(starting, timeout), self._loop)
+        return await asyncio.wrap_future(future)
+
+    async def call(
+        self,
+        server: str,
+        tool: str,
+        args: dict[str, Any],
+        *,
+        timeout: float | None,
+        signal: CancellationToken,
+    ) -> CallToolResult:
+        """The server's answer; cancelling ``signal`` cancels the request (the SDK then sends
+        ``notifications/cancelled``). Raises ``McpCallError`` when no answer can come."""
+        if self._closing:
+            raise McpCallError("MCP is shut down")
+        future = asyncio.run_coroutine_threadsafe(self._call(server, tool, args, timeout), self._loop)
+
+        def cancel() -> None:
+            future.cancel()
+
+        unregister = signal.on_cancel(cancel)
+        try:
+            return await asyncio.wrap_future(future)
+        finally:
+            unregister()
+
+    def reconnect(self, name: str) -> bool:
+        """Restart a server (any state); False when there is no such server."""
+        if name not in self._servers or self._closing:
+            return False
+        self._loop.call_soon_threadsafe(self._request_reconnect, name)
+        return True
+
+    def close(self, timeout: float = 3.0) -> None:
+        """Shut every server down (stdio processes end), waiting at most ``timeout`` seconds."""
+        if self._closing:
+            return
+        self._closing = True
+        if self._thread.is_alive():
+            self._loop.call_soon_threadsafe(self._stop_all)
+            self._thread.join(timeout)
+
+    # -- the MCP thread ------------------------------------------------------------------------
+
+    def _main(self) -> None:
+        asyncio.set_event_loop(self._loop)
+        try:
+            self._loop.run_until_complete(self._run_all())
+        finally:
+            self._loop.close()
+
+    async def _run_all(self) -> None:
+        self._settled = {name: asyncio.Event() for name in self._servers}
+        self._stopped = asyncio.Event()
+        tasks = [asyncio.create_task(self._serve(s)) for s in self._servers.values()]
+        await self._stopped.wait()  # servers that failed wait here for a reconnect
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def _stop_all(self) -> None:
+        if self._stopped is not None:
+            self._stopped.set()
+        for server in self._servers.values():
+            server.wake.set()
+
+    def _request_reconnect(self, name: str) -> None:
+        server = self._servers[name]
+        server.retry = True
+        server.wake.set()
+
+    async def _wait_settled(self, names: list[str], timeout: float) -> list[str]:
+        waits = [asyncio.ensure_future(self._settled[n].wait()) for n in names if n in self._settled]
+        if waits:
+            _, pending = await asyncio.wait(waits, timeout=timeout)
+            for task in pending:
+                task.cancel()
+        return [s.name for s in self.statuses() if s.state == "starting"]
+
+    def _set(self, server: _Server, state: State, **changes: Any) -> None:
+        with self._lock:
+            server.state = state
+            for key, value in changes.items():
+                setattr(server, key, value)
+            self._generation += 1
+        if state != "starting" and server.config.name in self._settled:
+            self._settled[server.config.name].set()
+
+    def _fail(self, server: _Server, error: str) -> None:
+        self._set(server, "failed", error=error, tools=(), connection=None)
+        if not server.reported and not self._closing:
+            server.reported = True
+            self._report(f"MCP server {server.config.name}: {error}")
+        server.wake.set()
+
+    async def _serve(self, server: _Server) -> None:
+        while not self._closing:
+            server.wake.clear()
+            server.retry = False
+            self._set(server, "starting", error=None)
+            if server.config.name in self._settled:
+                self._settled[server.config.name].clear()
+            try:
+                await self._connected(server)
+            except Exception as exc:
+                self._fail(server, describe(exc))
+            if self._closing:
+                break
+            if not server.retry:
+                server.wake.clear()
+                await server.wake.wait()  # failed: stay so until a reconnect (or close) is asked for
+            if not server.retry:
+                break
+        self._set(server, "stopped", tools=(), connection=None)
+
+    async def _connected(self, server: _Server) -> None:
+        from tau_coding.mcp.connection import open_connection
+
+        async def tools_changed() -> None:
+            asyncio.get_running_loop().create_task(self._refresh(server))
+
+        async def transport_error(exc: Exception) -> None:
+            self._fail(server, describe(exc))
+
+        # The SDK's cancel scopes must nest, so the start-up limit cancels this task from
+        # outside rather than wrapping the entered contexts in a timeout scope.
+        task = asyncio.current_task()
+        assert task is not None
+        expired = False
+
+        def expire() -> None:
+            nonlocal expired
+            expired = True
+            task.cancel()
+
+        deadline = asyncio.get_running_loop().call_later(self.connect_timeout, expire)
+        try:
+            async with AsyncExitStack() as stack:
+                connection = await open_connection(
+                    server.config,
+                    stack,
+                    cwd=self.cwd,
+                    on_tools_changed=tools_changed,
+                    on_transport_error=transport_error,
+                )
+                tools = await connection.list_tools()
+                deadline.cancel()
+                self._set(
+                    server,
+                    "ready",
+                    connection=connection,
+                    tools=_infos(server.config.name, tools),
+                    reported=False,
+                )
+                await server.wake.wait()
+                with self._lock:
+                    server.connection = None
+        except asyncio.CancelledError:
+            if not expired:
+                raise
+            task.uncancel()
+            raise TimeoutError(f"no answer within {self.connect_timeout:g} s of starting") from None
+        finally:
+            deadline.cancel()
+
+    async def _refresh(self, server: _Server) -> None:
+        connection = server.connection
+        if connection is None:
+            return
+        try:
+            tools = await connection.list_tools()
+        except Exception as exc:
+            self._fail(server, f"tools/list after list_changed failed: {describe(exc)}")
+            return
+        if server.connection is connection:
+            self._set(server, "ready", tools=_infos(server.config.name, tools))
+
+    async def _call(
+        self, name: str, tool: str, args: dict[str, Any], timeout: float | None
+    ) -> CallToolResult:
+        from mcp.shared.exceptions import MCPError
+
+        server = self._servers.get(name)
+        if server is None:
+            raise McpCallError(f"no MCP server named {name!r}")
+        connection = server.connection
+        if server.state != "ready" or connection is None:
+            detail = f": {server.error}" if server.error else ""
+            raise McpCallError(f"MCP server {name} is {server.state}{detail}")
+        try:
+            return await connection.call_tool(tool, args, timeout)
+        except MCPError as exc:
+            if "closed" in str(exc).lower():
+                tail = connection.stderr_tail()
+                self._fail(server, f"connection closed{f': {tail}' if tail else ''}")
+            raise McpCallError(describe(exc)) from None
+
+
+def _infos(server: str, tools: Sequence[Any]) -> tuple[ToolInfo, ...]:
+    return tuple(ToolInfo(server, t.name, t.description or "", dict(t.input_schema)) for t in tools)
+
+
+def describe(exc: BaseException) -> str:
+    """One line for an exception, however deep the SDK's task groups nested it."""
+    notes = [n for n in getattr(exc, "__notes__", ()) if n]
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+        notes += [n for n in getattr(exc, "__notes__", ()) if n]
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    if isinstance(exc, FileNotFoundError | PermissionError) and exc.filename:
+        text = f"cannot run {exc.filename}: {exc.strerror}"
+    return f"{text} ({notes[-1]})" if notes else text
