@@ -31,7 +31,7 @@ from tau_coding.config.paths import TauPaths
 from tau_coding.config.settings import Settings, load_settings, read_json_object
 from tau_coding.diagnostics import Diagnostic
 from tau_coding.extensions.presence import maybe_build_host
-from tau_coding.mcp.sources import session_builtins
+from tau_coding.mcp.presence import maybe_mcp_session
 from tau_coding.reply_retry import DEFAULT_IDLE_TIMEOUT, RetrySettings
 from tau_coding.resources.loader import load_resources
 from tau_coding.sessions.manager import SessionManager, SessionNotFoundError
@@ -151,6 +151,14 @@ def build_session(
     for diagnostic in diagnostics:
         warn(str(diagnostic))
     config = load_models(paths, warn)
+    mcp = maybe_mcp_session(
+        paths,
+        environ,
+        settings.get,
+        trust_project=options.trust_project,
+        warn=warn,
+        notify=(lambda line: ui.notify(line, "warning")) if ui is not None else warn,
+    )
     host = maybe_build_host(
         paths,
         settings.values,
@@ -159,9 +167,6 @@ def build_session(
         trust_project=options.trust_project,
         warn=warn,
         ui=ui,
-        builtins=session_builtins(
-            paths, environ, settings.get, trust_project=options.trust_project, warn=warn
-        ),
     )
     custom = host.registry.providers if host is not None else {}
     if custom:
@@ -231,11 +236,16 @@ def build_session(
             raise ConfigurationError(f"unrecognized arguments: {' '.join(rest)}")
         day = today or date.today()
         host.rebuild_system_prompt = lambda active: resources.system_prompt(active, day)
+        if mcp is not None:
+            host.add_builtin("mcp", mcp.activate, timeout=mcp.handler_timeout)
         host.bind(session)
     elif options.extension_args:
         raise ConfigurationError(
             f"unknown option {options.extension_args[0]!r}; tau --help lists the options"
         )
+    elif mcp is not None:
+        day = today or date.today()
+        mcp.attach(session, lambda active: resources.system_prompt(active, day))
     return session
 
 

@@ -77,14 +77,14 @@ async def test_a_server_that_fails_is_one_line_and_the_run_goes_on(project: Proj
             "broken": _stdio(str(SERVERS / "broken_server.py"), "crash"),
             "mute": _stdio(str(SERVERS / "broken_server.py"), "mute"),
         },
-        mcp={"startupTimeoutMs": 1500, "connectTimeoutMs": 60000},
+        mcp={"startupTimeoutMs": 8000, "connectTimeoutMs": 60000},
     )
     async with server(project.api, [ScriptedReply(text="fine without them")]) as srv:
         project.configure(srv.url)
         result = await project.tau("-p", "--model", MODEL, "hello")
         assert result.code == 0, result.stderr
         assert result.stdout == "fine without them\n"
-        lines = [line for line in result.stderr.splitlines() if "broken" in line]
+        lines = [line for line in result.stderr.splitlines() if "MCP server broken" in line]
         assert len(lines) == 1 and "cannot open the database" in lines[0]
         assert "going on without mute" in result.stderr
         assert "mcp__" not in json.dumps(srv.requests[0].json().get("tools", []))

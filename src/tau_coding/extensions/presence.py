@@ -18,7 +18,6 @@ if TYPE_CHECKING:
     from tau_coding.extensions.ui import UIBridge
 
 ENTRY_POINT_GROUP = "tau.extensions"
-Builtin = tuple[str, Callable[[Any], Any], float | None]  # (name, activate(tau), time limit in seconds)
 
 
 def _has_entries(directory: Path) -> bool:
@@ -38,13 +37,9 @@ def maybe_build_host(
     trust_project: bool,
     warn: Callable[[str], object],
     ui: UIBridge | None,
-    builtins: Sequence[Builtin] = (),
 ) -> ExtensionHost | None:
-    """The session's ExtensionHost, or ``None`` (cheaply) when there is nothing to load.
-
-    ``builtins`` are features of Tau made as extensions (name, activate, time limit); any
-    makes a host."""
-    if not builtins and not anything_to_load(
+    """The session's ExtensionHost, or ``None`` (cheaply) when there is nothing to load."""
+    if not anything_to_load(
         cli_paths=cli_paths,
         no_extensions=no_extensions,
         trust_project=trust_project,
@@ -64,7 +59,6 @@ def maybe_build_host(
         timeout=float(timeout) if isinstance(timeout, int | float) else None,
         warn=warn,
         ui=ui,
-        builtins=builtins,
     )
 
 

@@ -88,7 +88,6 @@ def build_host(
     timeout: float | None,
     warn: Callable[[str], object],
     ui: UIBridge | None,
-    builtins: Sequence[tuple[str, Callable[[ExtensionAPI], object], float | None]] = (),
 ) -> ExtensionHost | None:
     """The host, with every source loaded; ``None`` when there is nothing to load at all."""
     store = TrustStore(paths.tau_home)
@@ -112,7 +111,7 @@ def build_host(
         return discover(paths, cli_paths, trusted=trusted, everything=not no_extensions, warn=warn)
 
     found = sources()
-    if not found and not hooks and not builtins:
+    if not found and not hooks:
         return None
     host = ExtensionHost(
         cwd=paths.cwd,
@@ -122,8 +121,6 @@ def build_host(
         discover=sources,
     )
     host.add_builtin("tau", builtin_commands)
-    for name, activate, limit in builtins:
-        host.add_builtin(name, activate, timeout=limit)
     if hooks is not None:
         from tau_coding.hooks.extension import ShellHooks, handler_timeout
 

@@ -88,10 +88,14 @@ class McpManager:
         self._closing = False
         self._stopped: asyncio.Event | None = None
         self._thread = threading.Thread(target=self._main, name="tau-mcp", daemon=True)
+        self._delay = 0.0
+        self._go = threading.Event()  # set: start now, the delay is over
 
     # -- the session's side --------------------------------------------------------------------
 
-    def start(self) -> None:
+    def start(self, delay: float = 0.0) -> None:
+        """Start the servers after ``delay`` seconds, or at once when a prompt needs them."""
+        self._delay = delay
         self._thread.start()
 
     @property
@@ -107,6 +111,7 @@ class McpManager:
 
     async def wait_settled(self, timeout: float) -> list[str]:
         """Wait until no server is still starting, at most ``timeout`` seconds; the names still starting."""
+        self._go.set()
         starting = [s.name for s in self.statuses() if s.state == "starting"]
         if not starting or self._closing:
             return starting
@@ -126,6 +131,7 @@ class McpManager:
         ``notifications/cancelled``). Raises ``McpCallError`` when no answer can come."""
         if self._closing:
             raise McpCallError("MCP is shut down")
+        self._go.set()
         future = asyncio.run_coroutine_threadsafe(self._call(server, tool, args, timeout), self._loop)
 
         def cancel() -> None:
@@ -149,6 +155,7 @@ class McpManager:
         if self._closing:
             return
         self._closing = True
+        self._go.set()
         if self._thread.is_alive():
             self._loop.call_soon_threadsafe(self._stop_all)
             self._thread.join(timeout)
@@ -156,6 +163,7 @@ class McpManager:
     # -- the MCP thread ------------------------------------------------------------------------
 
     def _main(self) -> None:
+        self._go.wait(self._delay)
         asyncio.set_event_loop(self._loop)
         try:
             self._loop.run_until_complete(self._run_all())
@@ -163,6 +171,8 @@ class McpManager:
             self._loop.close()
 
     async def _run_all(self) -> None:
+        if self._closing:  # closed before the start-up delay was over
+            return
         self._settled = {name: asyncio.Event() for name in self._servers}
         self._stopped = asyncio.Event()
         tasks = [asyncio.create_task(self._serve(s)) for s in self._servers.values()]

@@ -6,12 +6,15 @@ Cheap (standard library, a few small JSON files); called by the composition root
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tau_coding.config.paths import TauPaths
 from tau_coding.config.settings import read_json_object
 from tau_coding.diagnostics import Diagnostic
 from tau_coding.mcp.config import ServerConfig, merge_sources, project_mcp_json, servers_in
+
+if TYPE_CHECKING:
+    from tau_coding.mcp.session import McpSession
 
 TRUST_HINT = "run `tau --trust-project` in it once to trust it"
 
@@ -29,7 +32,9 @@ def configured_servers(
     user = servers_in(
         read_json_object(paths.user_settings, problems), str(paths.user_settings), environ, warn
     )
-    project_files = [paths.project_settings, project_mcp_json(paths.cwd)]
+    project_files = [project_mcp_json(paths.cwd)]
+    if paths.project_settings.resolve() != paths.user_settings.resolve():  # not when cwd is HOME
+        project_files.insert(0, paths.project_settings)
     project_data = [(p, read_json_object(p, problems)) for p in project_files if p.is_file()]
     for problem in problems:
         warn(str(problem))
@@ -45,15 +50,16 @@ def configured_servers(
     return merge_sources(*layers, user)
 
 
-def session_builtins(
+def mcp_session(
     paths: TauPaths,
     environ: Mapping[str, str],
     get_setting: Callable[[str], Any],
     *,
     trust_project: bool,
     warn: Callable[[str], object],
-) -> list[tuple[str, Callable[[Any], Any], float | None]]:
-    """The ``mcp`` built-in extension when any server is configured, else nothing (and no import)."""
+    notify: Callable[[str], object],
+) -> McpSession | None:
+    """The session's MCP side when any server is configured, else None (and nothing imported)."""
 
     def is_trusted() -> bool:
         from tau_coding.extensions.trust import TrustStore
@@ -62,9 +68,7 @@ def session_builtins(
 
     servers = configured_servers(paths, environ, is_trusted=is_trusted, warn=warn)
     if not servers:
-        return []
-    from tau_coding.mcp.extension import McpExtension, McpSettings
+        return None
+    from tau_coding.mcp.session import McpSession, McpSettings
 
-    settings = McpSettings.from_settings(get_setting)
-    extension = McpExtension(servers, settings, paths.cwd)
-    return [("mcp", extension.activate, settings.startup_timeout + 30)]
+    return McpSession(servers, McpSettings.from_settings(get_setting), paths.cwd, notify)

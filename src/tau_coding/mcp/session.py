@@ -1,0 +1,179 @@
+"""MCP in one session: the manager, the ``mcp__*`` tools kept in step with it, and ``/mcp``.
+
+Two ways in, one behaviour. When the session has an extension host anyway, MCP is a built-in
+extension (``activate``): its tools and ``/mcp`` go through the same registry as the user's
+extensions. Otherwise (most runs) ``attach`` installs ``McpHooks`` as the session's hooks, so
+a run with MCP servers does not pay for the extension machinery at start-up.
+
+Either way: the servers start on the MCP thread once start-up is done (``START_DELAY``) or at
+the first prompt, whichever is first. Before each prompt goes to the model the tools are
+brought up to date; the first prompt also waits for servers still starting, at most
+``mcp.startupTimeoutMs``, then goes without the ones not ready, saying so in one line.
+``/mcp`` shows each server's state, tools and last error; ``/mcp reconnect [NAME]`` restarts
+one (or every failed one). The servers shut down with the session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tau_agent.tools import AgentTool
+from tau_coding.mcp.config import ServerConfig
+from tau_coding.mcp.manager import DEFAULT_CONNECT_TIMEOUT, McpManager, ServerStatus
+from tau_coding.mcp.tools import PREFIX, mcp_tool
+
+if TYPE_CHECKING:
+    from tau_coding.coding_session import CodingSession
+    from tau_coding.extensions.api import ExtensionAPI
+
+DEFAULT_STARTUP_TIMEOUT_MS = 10_000
+DEFAULT_TOOL_TIMEOUT_MS = 300_000
+# The SDK import (about half a second of CPU) runs on the MCP thread; holding it back until
+# start-up is done keeps it from competing with the TUI's own start for the interpreter.
+START_DELAY = 0.3
+COMMAND_HELP = "MCP servers: state, tools, last error (/mcp reconnect [NAME])"
+
+
+@dataclass(frozen=True)
+class McpSettings:
+    """``mcp.*`` settings, in seconds."""
+
+    startup_timeout: float = DEFAULT_STARTUP_TIMEOUT_MS / 1000
+    connect_timeout: float = DEFAULT_CONNECT_TIMEOUT
+    tool_timeout: float = DEFAULT_TOOL_TIMEOUT_MS / 1000
+
+    @classmethod
+    def from_settings(cls, get: Callable[[str], Any]) -> McpSettings:
+        def seconds(key: str, default: float) -> float:
+            value = get(key)
+            return value / 1000 if isinstance(value, int) and value > 0 else default
+
+        return cls(
+            seconds("mcp.startupTimeoutMs", DEFAULT_STARTUP_TIMEOUT_MS / 1000),
+            seconds("mcp.connectTimeoutMs", DEFAULT_CONNECT_TIMEOUT),
+            seconds("mcp.toolTimeoutMs", DEFAULT_TOOL_TIMEOUT_MS / 1000),
+        )
+
+
+class McpSession:
+    """See the module docstring."""
+
+    def __init__(
+        self, servers: list[ServerConfig], settings: McpSettings, cwd: Path, notify: Callable[[str], object]
+    ) -> None:
+        self.settings = settings
+        self.notify = notify
+        self.manager = McpManager(
+            servers, cwd=cwd, report=self._report, connect_timeout=settings.connect_timeout
+        )
+        self._register: Callable[[list[AgentTool]], None] = lambda tools: None
+        self._generation = -1
+        self._waited = False
+
+    def _report(self, line: str) -> None:
+        self.notify(line)
+
+    @property
+    def handler_timeout(self) -> float:
+        """How long the prompt-time handler may take (the first prompt's wait and then some)."""
+        return self.settings.startup_timeout + 30
+
+    # -- the two ways in -------------------------------------------------------------------------
+
+    def activate(self, tau: ExtensionAPI) -> None:
+        """As a built-in extension: tools through ``tau.register_tool``, ``/mcp`` as its command."""
+        registered: set[str] = set()
+
+        def register(tools: list[AgentTool]) -> None:
+            names = {t.name for t in tools}
+            for name in registered - names:
+                tau.unregister_tool(name)
+            for tool in tools:
+                tau.register_tool(tool)
+            registered.clear()
+            registered.update(names)
+
+        self.notify = lambda line: tau.notify(line, "warning")
+        self._register, self._generation = register, -1
+
+        async def on_input(_event: object) -> None:
+            await self.before_prompt()
+
+        tau.on("input", on_input)
+        tau.on("session_shutdown", lambda _event: self.close())
+        tau.register_command("mcp", self.command, description=COMMAND_HELP)
+        self.manager.start(delay=START_DELAY)
+
+    def attach(self, session: CodingSession, system_prompt: Callable[[list[AgentTool]], str]) -> None:
+        """Without an extension host: the session's hooks, and the tools set on its harness."""
+        from tau_coding.mcp.hooks import McpHooks
+
+        harness = session.harness
+
+        def register(tools: list[AgentTool]) -> None:
+            kept = [t for t in harness.tools if not t.name.startswith(PREFIX)]
+            harness.tools = [*kept, *tools]
+            harness.system_prompt = system_prompt(harness.tools)
+
+        self._register = register
+        session.hooks = McpHooks(self)
+        self.manager.start(delay=START_DELAY)
+
+    # -- behaviour --------------------------------------------------------------------------
+
+    async def before_prompt(self) -> None:
+        if not self._waited:
+            self._waited = True
+            late = await self.manager.wait_settled(self.settings.startup_timeout)
+            if late:
+                self.notify(
+                    f"MCP: going on without {', '.join(late)}: still starting after "
+                    f"{self.settings.startup_timeout:g} s (mcp.startupTimeoutMs)"
+                )
+        self.sync_tools()
+
+    def sync_tools(self) -> None:
+        """Offer the tools of every ready server (only when something changed since last time)."""
+        manager = self.manager
+        if manager.generation == self._generation:
+            return
+        self._generation = manager.generation
+        tools: dict[str, AgentTool] = {}
+        for status in manager.statuses():
+            if status.state == "ready":
+                for info in status.tools:
+                    tool = mcp_tool(manager, info, timeout=self.settings.tool_timeout)
+                    tools.setdefault(tool.name, tool)
+        self._register(list(tools.values()))
+
+    async def command(self, args: str) -> str:
+        words = args.split()
+        if words[:1] == ["reconnect"]:
+            names = words[1:] or [s.name for s in self.manager.statuses() if s.state == "failed"]
+            unknown = [n for n in names if not self.manager.reconnect(n)]
+            if unknown:
+                return f"/mcp reconnect: no server named {unknown[0]!r}"
+            return f"Reconnecting {', '.join(names)}." if names else "No failed server to reconnect."
+        return status_report(self.manager.statuses())
+
+    def close(self) -> None:
+        self.manager.close()
+
+
+def status_report(statuses: list[ServerStatus]) -> str:
+    """What ``/mcp`` shows: one block per server."""
+    if not statuses:
+        return "No MCP servers configured."
+    lines = ["MCP servers:"]
+    for status in statuses:
+        count = f", {len(status.tools)} tool(s)" if status.state == "ready" else ""
+        lines.append(f"  {status.name} ({status.transport}): {status.state}{count}")
+        if status.tools:
+            lines.append("    " + ", ".join(t.name for t in status.tools))
+        if status.error:
+            lines.append(f"    last error: {status.error}")
+    lines.append("/mcp reconnect NAME restarts a server.")
+    return "\n".join(lines)

@@ -1,0 +1,118 @@
+"""MCP through the composition root: with and without an extension host, /mcp, tool refresh."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tau_agent.messages import ToolResultMessage
+from tau_agent.testing import FakeProvider
+from tau_agent.testing.fake_provider import call, reply
+from tau_coding.coding_session import CodingSession
+from tau_coding.mcp.hooks import McpHooks
+from tau_coding.mcp.manager import ServerStatus
+from tau_coding.session_events import InputHandledEvent
+from tau_coding.wiring import Options, build_session
+from tests.coding.mcp.conftest import TOOL_SERVER
+
+MODEL = "local/m"
+
+
+class Home:
+    def __init__(self, tmp_path: Path) -> None:
+        self.root = tmp_path / "project"
+        self.root.mkdir()
+        self.tau_home = tmp_path / "home" / ".tau"
+        self.tau_home.mkdir(parents=True)
+        provider = {"baseUrl": "http://127.0.0.1:9/v1", "api": "openai-completions", "models": [{"id": "m"}]}
+        (self.tau_home / "models.json").write_text(json.dumps({"providers": {"local": provider}}))
+        settings = {
+            "mcpServers": {"srv": {"command": sys.executable, "args": [TOOL_SERVER]}},
+            "mcp": {"startupTimeoutMs": 90000},
+        }
+        (self.tau_home / "settings.json").write_text(json.dumps(settings))
+        self.env = {"HOME": str(tmp_path / "home"), "TAU_HOME": str(self.tau_home)}
+        self.provider = FakeProvider()
+        self.warnings: list[str] = []
+
+    def build(self, **options: object) -> CodingSession:
+        return build_session(
+            Options(model=MODEL, no_session=True, **options),  # type: ignore[arg-type]
+            self.env,
+            self.root,
+            warn=self.warnings.append,
+            provider_factory=lambda model, key: self.provider,
+        )
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Iterator[Home]:
+    yield Home(tmp_path)
+
+
+async def _run(session: CodingSession, text: str) -> list[object]:
+    return [event async for event in session.prompt(text)]
+
+
+async def test_without_extensions_mcp_is_the_sessions_hooks(home: Home) -> None:
+    home.provider.add(reply(call("mcp__srv__echo", {"text": "hey"}, id="c1")), "done")
+    session = home.build()
+    try:
+        assert isinstance(session.hooks, McpHooks)
+        assert ("mcp", session.hooks.command_list()[0][1]) in session.hooks.command_list()
+        await _run(session, "use the tool")
+        assert "mcp__srv__echo" in {t.name for t in session.harness.tools}
+        assert "read" in {t.name for t in session.harness.tools}  # the built-ins are kept
+        results = [m for m in session.messages if isinstance(m, ToolResultMessage)]
+        assert results[0].content[0].text == "hey"  # type: ignore[union-attr]
+        handled = await _run(session, "/mcp")
+        text = next(e.text for e in handled if isinstance(e, InputHandledEvent))
+        assert text is not None and "srv (stdio): ready" in text and "echo" in text
+        assert home.provider.calls == 2  # /mcp never reached the model
+    finally:
+        session.close()
+
+
+async def test_with_an_extension_host_mcp_is_a_builtin_extension(home: Home, tmp_path: Path) -> None:
+    extension = tmp_path / "ext.py"
+    extension.write_text("def activate(tau):\n    tau.register_command('hello', lambda args: 'hi')\n")
+    home.provider.add(reply(call("mcp__srv__echo", {"text": "via host"}, id="c1")), "done")
+    session = home.build(extensions=[str(extension)])
+    try:
+        assert not isinstance(session.hooks, McpHooks)
+        await _run(session, "use the tool")
+        results = [m for m in session.messages if isinstance(m, ToolResultMessage)]
+        assert results[0].content[0].text == "via host"  # type: ignore[union-attr]
+        handled = await _run(session, "/mcp")
+        text = next(e.text for e in handled if isinstance(e, InputHandledEvent))
+        assert text is not None and "srv (stdio): ready" in text
+    finally:
+        session.close()
+
+
+async def test_a_tool_list_change_reaches_the_next_prompt(home: Home) -> None:
+    home.provider.add(reply(call("mcp__srv__grow", {}, id="c1")), "grown", "again")
+    session = home.build()
+    try:
+        await _run(session, "grow")
+        assert "mcp__srv__grown" not in {t.name for t in session.harness.tools}
+        for _ in range(100):
+            await asyncio.sleep(0.05)
+            if any(t.name == "grown" for s in _statuses(session) for t in s.tools):
+                break
+        await _run(session, "next")
+        assert "mcp__srv__grown" in {t.name for t in session.harness.tools}
+        assert "mcp__srv__grown" in [t.name for t in home.provider.contexts[-1].tools]
+    finally:
+        session.close()
+
+
+def _statuses(session: CodingSession) -> list[ServerStatus]:
+    hooks = session.hooks
+    assert isinstance(hooks, McpHooks)
+    return hooks.mcp.manager.statuses()
