@@ -15,9 +15,8 @@ import asyncio
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AsyncExitStack
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeAlias
 
 from tau_agent.cancellation import CancellationToken
 from tau_coding.mcp.config import ServerConfig
@@ -35,8 +34,7 @@ class McpCallError(Exception):
     """A call that did not reach a result: the server is not ready, went away or timed out."""
 
 
-@dataclass(frozen=True, slots=True)
-class ToolInfo:
+class ToolInfo(NamedTuple):
     """A tool as the server lists it."""
 
     server: str
@@ -45,8 +43,7 @@ class ToolInfo:
     schema: Mapping[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
-class ServerStatus:
+class ServerStatus(NamedTuple):
     name: str
     transport: str
     state: State
@@ -54,16 +51,20 @@ class ServerStatus:
     error: str | None
 
 
-@dataclass(eq=False)
 class _Server:
-    config: ServerConfig
-    state: State = "starting"
-    tools: tuple[ToolInfo, ...] = ()
-    error: str | None = None
-    connection: Connection | None = None
-    reported: bool = False
-    wake: asyncio.Event = field(default_factory=asyncio.Event)  # stop, crash or reconnect
-    retry: bool = False
+    """One server's live state, owned by the MCP thread (read under the manager's lock).
+
+    A plain class: dataclasses cost start-up time, and this module is imported at start-up."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.state: State = "starting"
+        self.tools: tuple[ToolInfo, ...] = ()
+        self.error: str | None = None
+        self.connection: Connection | None = None
+        self.reported = False
+        self.wake = asyncio.Event()  # stop, crash or reconnect
+        self.retry = False
 
 
 class McpManager:

@@ -16,9 +16,8 @@ one (or every failed one). The servers shut down with the session.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tau_agent.tools import AgentTool
 from tau_coding.mcp.config import ServerConfig
@@ -37,8 +36,7 @@ START_DELAY = 0.3
 COMMAND_HELP = "MCP servers: state, tools, last error (/mcp reconnect [NAME])"
 
 
-@dataclass(frozen=True)
-class McpSettings:
+class McpSettings(NamedTuple):
     """``mcp.*`` settings, in seconds."""
 
     startup_timeout: float = DEFAULT_STARTUP_TIMEOUT_MS / 1000
