@@ -35,8 +35,8 @@ def map_result(server: str, tool: str, result: CallToolResult) -> AgentToolResul
     structured = result.structured_content
     if structured is not None:
         text = json.dumps(structured, ensure_ascii=False, sort_keys=True)
-        already = any(_same_json(b.text, structured) for b in blocks if isinstance(b, TextContent))
-        if not already:
+        texts = [b.text for b in blocks if isinstance(b, TextContent)]
+        if not any(_says(text, structured) for text in texts):
             blocks.append(TextContent(text))
     if not blocks:
         blocks.append(TextContent("(no content)"))
@@ -66,8 +66,15 @@ def _block(block: ContentBlock) -> ToolResultContent:
     return TextContent(f"[{type(block).__name__} not shown]")
 
 
-def _same_json(text: str, value: Any) -> bool:
+def _says(text: str, structured: Any) -> bool:
+    """Whether ``text`` already is the structured content: the same JSON, or the plain value an
+    SDK wrapped as ``{"result": value}`` for a tool that returns a string or a number."""
     try:
-        return bool(json.loads(text) == value)
+        parsed = json.loads(text)
     except ValueError:
-        return False
+        parsed = text
+    if parsed == structured:
+        return True
+    if isinstance(structured, dict) and structured.keys() == {"result"}:
+        return bool(parsed == structured["result"] or text == structured["result"])
+    return False

@@ -194,3 +194,9 @@ async def test_sse_server_on_loopback(sse_port: int, tmp_path: Path) -> None:
         assert result.content[0].text == "over sse"  # type: ignore[union-attr]
     finally:
         started.manager.close()
+
+
+async def test_structured_content_already_said_in_text_is_not_repeated(running: Running) -> None:
+    result = await _call(running.tools()["echo"], {"text": "once"})  # the SDK adds {"result": "once"}
+    assert [b.text for b in result.content if isinstance(b, TextContent)] == ["once"]
+    assert result.details["structuredContent"] == {"result": "once"}
