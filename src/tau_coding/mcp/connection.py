@@ -20,7 +20,14 @@ from mcp.client.sse import sse_client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
-from mcp.types import CallToolResult, Tool, ToolListChangedNotification
+from mcp.types import (
+    CallToolResult,
+    GetPromptResult,
+    Prompt,
+    PromptListChangedNotification,
+    Tool,
+    ToolListChangedNotification,
+)
 
 from tau_coding.mcp.config import ServerConfig
 
@@ -45,6 +52,23 @@ class Connection:
                 break
         return tools
 
+    async def list_prompts(self) -> list[Prompt]:
+        """The server's prompts; none when it offers none."""
+        if self.client.server_capabilities.prompts is None:
+            return []
+        prompts: list[Prompt] = []
+        cursor: str | None = None
+        for _ in range(100):
+            page = await self.client.list_prompts(cursor=cursor, cache_mode="refresh")
+            prompts.extend(page.prompts)
+            cursor = page.next_cursor
+            if not cursor:
+                break
+        return prompts
+
+    async def get_prompt(self, name: str, args: dict[str, str]) -> GetPromptResult:
+        return await self.client.get_prompt(name, args)
+
     async def call_tool(self, name: str, args: dict[str, Any], timeout: float | None) -> CallToolResult:
         return await self.client.call_tool(name, args, read_timeout_seconds=timeout)
 
@@ -67,6 +91,7 @@ async def open_connection(
     *,
     cwd: Path,
     on_tools_changed: Callable[[], Awaitable[None]],
+    on_prompts_changed: Callable[[], Awaitable[None]],
     on_transport_error: Callable[[Exception], Awaitable[None]],
 ) -> Connection:
     """Connect and initialize; closing ``stack`` shuts the server (or the HTTP session) down."""
@@ -76,6 +101,8 @@ async def open_connection(
             await on_transport_error(message)
         elif isinstance(message, ToolListChangedNotification):
             await on_tools_changed()
+        elif isinstance(message, PromptListChangedNotification):
+            await on_prompts_changed()
 
     stderr: IO[str] | None = None
     transport: Any

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Literal
 
 from tau_agent.content import ImageContent
 from tau_agent.messages import AssistantMessage, CustomMessage
+from tau_coding.mcp.status import McpCallError
 from tau_coding.session_events import InputHandledEvent
 from tau_coding.session_hooks import InputDecision
 
@@ -32,7 +33,11 @@ class McpHooks:
         if words and words[0] == "/mcp":
             return InputHandledEvent(await self.mcp.command(words[1] if len(words) > 1 else ""))
         await self.mcp.before_prompt()
-        return text, list(images)
+        try:
+            expanded = await self.mcp.expand_prompt(text)
+        except McpCallError as exc:
+            return InputHandledEvent(str(exc))
+        return (text if expanded is None else expanded), list(images)
 
     async def on_stop(self, stop_hook_active: bool, last: AssistantMessage | None) -> str | None:
         return None
@@ -43,7 +48,7 @@ class McpHooks:
     def command_list(self) -> Sequence[tuple[str, str]]:
         from tau_coding.mcp.session import COMMAND_HELP
 
-        return [("mcp", COMMAND_HELP)]
+        return [("mcp", COMMAND_HELP), *self.mcp.prompt_commands()]
 
     def render_message(self, message: CustomMessage) -> str | None:
         return None

@@ -13,42 +13,21 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AsyncExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeAlias
+from typing import TYPE_CHECKING, Any
 
 from tau_agent.cancellation import CancellationToken
 from tau_coding.mcp.config import ServerConfig
+from tau_coding.mcp.status import McpCallError, PromptInfo, ServerStatus, State, ToolInfo, describe
 
 if TYPE_CHECKING:
     from mcp.types import CallToolResult
 
     from tau_coding.mcp.connection import Connection
 
-State: TypeAlias = Literal["starting", "ready", "failed", "stopped"]
 DEFAULT_CONNECT_TIMEOUT = 30.0
-
-
-class McpCallError(Exception):
-    """A call that did not reach a result: the server is not ready, went away or timed out."""
-
-
-class ToolInfo(NamedTuple):
-    """A tool as the server lists it."""
-
-    server: str
-    name: str
-    description: str
-    schema: Mapping[str, Any]
-
-
-class ServerStatus(NamedTuple):
-    name: str
-    transport: str
-    state: State
-    tools: tuple[ToolInfo, ...]
-    error: str | None
 
 
 class _Server:
@@ -60,6 +39,7 @@ class _Server:
         self.config = config
         self.state: State = "starting"
         self.tools: tuple[ToolInfo, ...] = ()
+        self.prompts: tuple[PromptInfo, ...] = ()
         self.error: str | None = None
         self.connection: Connection | None = None
         self.reported = False
@@ -106,7 +86,7 @@ class McpManager:
     def statuses(self) -> list[ServerStatus]:
         with self._lock:
             return [
-                ServerStatus(s.config.name, s.config.transport, s.state, s.tools, s.error)
+                ServerStatus(s.config.name, s.config.transport, s.state, s.tools, s.error, s.prompts)
                 for s in self._servers.values()
             ]
 
@@ -143,6 +123,15 @@ class McpManager:
             return await asyncio.wrap_future(future)
         finally:
             unregister()
+
+    async def get_prompt(self, server: str, prompt: str, args: dict[str, str], *, timeout: float) -> str:
+        """The prompt's messages as one text (raises ``McpCallError`` when it cannot be had)."""
+        self._go.set()
+        future = asyncio.run_coroutine_threadsafe(self._get_prompt(server, prompt, args), self._loop)
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(future), timeout)
+        except TimeoutError:
+            raise McpCallError(f"no answer from MCP server {server} within {timeout:g} s") from None
 
     def reconnect(self, name: str) -> bool:
         """Restart a server (any state); False when there is no such server."""
@@ -209,7 +198,7 @@ class McpManager:
             self._settled[server.config.name].set()
 
     def _fail(self, server: _Server, error: str) -> None:
-        self._set(server, "failed", error=error, tools=(), connection=None)
+        self._set(server, "failed", error=error, tools=(), prompts=(), connection=None)
         if not server.reported and not self._closing:
             server.reported = True
             self._report(f"MCP server {server.config.name}: {error}")
@@ -233,13 +222,16 @@ class McpManager:
                 await server.wake.wait()  # failed: stay so until a reconnect (or close) is asked for
             if not server.retry:
                 break
-        self._set(server, "stopped", tools=(), connection=None)
+        self._set(server, "stopped", tools=(), prompts=(), connection=None)
 
     async def _connected(self, server: _Server) -> None:
         from tau_coding.mcp.connection import open_connection
 
         async def tools_changed() -> None:
             asyncio.get_running_loop().create_task(self._refresh(server))
+
+        async def prompts_changed() -> None:
+            asyncio.get_running_loop().create_task(self._refresh_prompts(server))
 
         async def transport_error(exc: Exception) -> None:
             self._fail(server, describe(exc))
@@ -263,15 +255,18 @@ class McpManager:
                     stack,
                     cwd=self.cwd,
                     on_tools_changed=tools_changed,
+                    on_prompts_changed=prompts_changed,
                     on_transport_error=transport_error,
                 )
                 tools = await connection.list_tools()
+                prompts = await _prompts_of(connection, server.config.name)
                 deadline.cancel()
                 self._set(
                     server,
                     "ready",
                     connection=connection,
                     tools=_infos(server.config.name, tools),
+                    prompts=prompts,
                     reported=False,
                 )
                 await server.wake.wait()
@@ -297,6 +292,27 @@ class McpManager:
         if server.connection is connection:
             self._set(server, "ready", tools=_infos(server.config.name, tools))
 
+    async def _refresh_prompts(self, server: _Server) -> None:
+        connection = server.connection
+        if connection is not None:
+            prompts = await _prompts_of(connection, server.config.name)
+            if server.connection is connection:
+                self._set(server, "ready", prompts=prompts)
+
+    async def _get_prompt(self, name: str, prompt: str, args: dict[str, str]) -> str:
+        from mcp.shared.exceptions import MCPError
+
+        from tau_coding.mcp.results import prompt_text
+
+        server = self._servers.get(name)
+        connection = server.connection if server is not None else None
+        if server is None or connection is None:
+            raise McpCallError(f"MCP server {name} is not ready")
+        try:
+            return prompt_text(await connection.get_prompt(prompt, args))
+        except MCPError as exc:
+            raise McpCallError(describe(exc)) from None
+
     async def _call(
         self, name: str, tool: str, args: dict[str, Any], timeout: float | None
     ) -> CallToolResult:
@@ -318,17 +334,19 @@ class McpManager:
             raise McpCallError(describe(exc)) from None
 
 
+async def _prompts_of(connection: Connection, server: str) -> tuple[PromptInfo, ...]:
+    """The server's prompts; a server whose prompts/list fails simply has none."""
+    try:
+        prompts = await connection.list_prompts()
+    except Exception:
+        return ()
+    return tuple(
+        PromptInfo(
+            server, p.name, p.description or "", tuple((a.name, bool(a.required)) for a in p.arguments or ())
+        )
+        for p in prompts
+    )
+
+
 def _infos(server: str, tools: Sequence[Any]) -> tuple[ToolInfo, ...]:
     return tuple(ToolInfo(server, t.name, t.description or "", dict(t.input_schema)) for t in tools)
-
-
-def describe(exc: BaseException) -> str:
-    """One line for an exception, however deep the SDK's task groups nested it."""
-    notes = [n for n in getattr(exc, "__notes__", ()) if n]
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
-        notes += [n for n in getattr(exc, "__notes__", ()) if n]
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    if isinstance(exc, FileNotFoundError | PermissionError) and exc.filename:
-        text = f"cannot run {exc.filename}: {exc.strerror}"
-    return f"{text} ({notes[-1]})" if notes else text

@@ -17,6 +17,7 @@ from mcp.types import (
     CallToolResult,
     ContentBlock,
     EmbeddedResource,
+    GetPromptResult,
     ResourceLink,
     TextResourceContents,
 )
@@ -78,3 +79,13 @@ def _says(text: str, structured: Any) -> bool:
     if isinstance(structured, dict) and structured.keys() == {"result"}:
         return bool(parsed == structured["result"] or text == structured["result"])
     return False
+
+
+def prompt_text(result: GetPromptResult) -> str:
+    """A prompt's messages as the text of one user message; an assistant part is labelled as such."""
+    parts: list[str] = []
+    for message in result.messages:
+        block = _block(message.content)
+        text = block.text if isinstance(block, TextContent) else "[image]"
+        parts.append(text if message.role == "user" else f"(assistant) {text}")
+    return "\n\n".join(parts)

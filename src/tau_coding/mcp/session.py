@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tau_agent.tools import AgentTool
 from tau_coding.mcp.config import ServerConfig
-from tau_coding.mcp.manager import DEFAULT_CONNECT_TIMEOUT, McpManager, ServerStatus
-from tau_coding.mcp.tools import PREFIX, mcp_tool
+from tau_coding.mcp.manager import DEFAULT_CONNECT_TIMEOUT, McpManager
+from tau_coding.mcp.status import McpCallError, ServerStatus
+from tau_coding.mcp.tools import PREFIX, mcp_tool, tool_name
 
 if TYPE_CHECKING:
     from tau_coding.coding_session import CodingSession
@@ -97,8 +98,15 @@ class McpSession:
         self.notify = lambda line: tau.notify(line, "warning")
         self._register, self._generation = register, -1
 
-        async def on_input(_event: object) -> None:
+        from tau_coding.extensions.events import InputEvent, InputHandled, InputTransform
+
+        async def on_input(event: InputEvent) -> InputHandled | InputTransform | None:
             await self.before_prompt()
+            try:
+                expanded = await self.expand_prompt(event.text)
+            except McpCallError as exc:
+                return InputHandled(str(exc))
+            return InputTransform(expanded) if expanded is not None else None
 
         tau.on("input", on_input)
         tau.on("session_shutdown", lambda _event: self.close())
@@ -133,6 +141,40 @@ class McpSession:
                 )
         self.sync_tools()
 
+    def prompt_commands(self) -> list[tuple[str, str]]:
+        """``/mcp__server__prompt`` for every prompt of a ready server, with its description."""
+        return [
+            (tool_name(p.server, p.name), p.description or f"prompt of MCP server {p.server}")
+            for status in self.manager.statuses()
+            if status.state == "ready"
+            for p in status.prompts
+        ]
+
+    async def expand_prompt(self, text: str) -> str | None:
+        """``/mcp__server__prompt args`` as the prompt's text (None for any other input).
+
+        Words fill the prompt's arguments in order (quotes group words); what is left over goes
+        to the last one. Raises ``McpCallError`` (one line) when the prompt cannot be had."""
+        if not text.startswith("/" + PREFIX):
+            return None
+        command, _, rest = text[1:].partition(" ")
+        found = [
+            p
+            for status in self.manager.statuses()
+            for p in status.prompts
+            if status.state == "ready" and tool_name(p.server, p.name) == command
+        ]
+        if not found:
+            return None
+        prompt = found[0]
+        args = prompt_arguments(prompt.arguments, rest)
+        missing = [name for name, required in prompt.arguments if required and not args.get(name)]
+        if missing:
+            raise McpCallError(f"/{command} needs {' '.join(f'<{m}>' for m in missing)}")
+        return await self.manager.get_prompt(
+            prompt.server, prompt.name, args, timeout=self.settings.tool_timeout
+        )
+
     def sync_tools(self) -> None:
         """Offer the tools of every ready server (only when something changed since last time)."""
         manager = self.manager
@@ -161,6 +203,21 @@ class McpSession:
         self.manager.close()
 
 
+def prompt_arguments(arguments: tuple[tuple[str, bool], ...], text: str) -> dict[str, str]:
+    """Words of ``text`` for ``arguments`` in order; the rest joins the last one."""
+    import shlex
+
+    try:
+        words = shlex.split(text)
+    except ValueError:  # an unbalanced quote: plain words then
+        words = text.split()
+    names = [name for name, _ in arguments]
+    if not names:
+        return {}
+    values = [*words[: len(names) - 1], " ".join(words[len(names) - 1 :])]
+    return {name: value for name, value in zip(names, values, strict=False) if value}
+
+
 def status_report(statuses: list[ServerStatus]) -> str:
     """What ``/mcp`` shows: one block per server."""
     if not statuses:
@@ -170,7 +227,11 @@ def status_report(statuses: list[ServerStatus]) -> str:
         count = f", {len(status.tools)} tool(s)" if status.state == "ready" else ""
         lines.append(f"  {status.name} ({status.transport}): {status.state}{count}")
         if status.tools:
-            lines.append("    " + ", ".join(t.name for t in status.tools))
+            lines.append("    tools: " + ", ".join(t.name for t in status.tools))
+        if status.prompts:
+            lines.append(
+                "    prompts: " + ", ".join("/" + tool_name(p.server, p.name) for p in status.prompts)
+            )
         if status.error:
             lines.append(f"    last error: {status.error}")
     lines.append("/mcp reconnect NAME restarts a server.")

@@ -15,7 +15,8 @@ from typing import Any
 
 from tau_agent.cancellation import CancellationToken
 from tau_agent.tools import AgentTool, AgentToolResult, ToolUpdate
-from tau_coding.mcp.manager import McpCallError, McpManager, ToolInfo
+from tau_coding.mcp.manager import McpManager
+from tau_coding.mcp.status import McpCallError, ToolInfo
 
 PREFIX = "mcp__"
 MAX_NAME = 64  # the strictest provider limit on tool names

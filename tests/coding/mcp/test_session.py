@@ -15,7 +15,7 @@ from tau_agent.testing import FakeProvider
 from tau_agent.testing.fake_provider import call, reply
 from tau_coding.coding_session import CodingSession
 from tau_coding.mcp.hooks import McpHooks
-from tau_coding.mcp.manager import ServerStatus
+from tau_coding.mcp.status import ServerStatus
 from tau_coding.session_events import InputHandledEvent
 from tau_coding.wiring import Options, build_session
 from tests.coding.mcp.conftest import TOOL_SERVER
@@ -116,3 +116,33 @@ def _statuses(session: CodingSession) -> list[ServerStatus]:
     hooks = session.hooks
     assert isinstance(hooks, McpHooks)
     return hooks.mcp.manager.statuses()
+
+
+async def test_a_server_prompt_is_a_slash_command_whose_text_goes_to_the_model(home: Home) -> None:
+    home.provider.add("reviewed", "again")
+    session = home.build()
+    try:
+        await _run(session, "/mcp__srv__review 42 error handling")
+        sent = home.provider.contexts[0].messages[-1]
+        assert "Review pull request #42, looking at error handling." in json.dumps(sent.content)  # type: ignore[union-attr]
+        assert session.hooks is not None
+        assert ("mcp__srv__review", "Review a pull request.") in session.hooks.command_list()
+        handled = await _run(session, "/mcp__srv__review")
+        text = next(e.text for e in handled if isinstance(e, InputHandledEvent))
+        assert text == "/mcp__srv__review needs <number>"
+        assert home.provider.calls == 1
+    finally:
+        session.close()
+
+
+def test_prompt_words_fill_arguments_in_order_and_the_rest_joins_the_last() -> None:
+    from tau_coding.mcp.session import prompt_arguments
+
+    spec = (("number", True), ("focus", False))
+    assert prompt_arguments(spec, '7 "error paths" and tests') == {
+        "number": "7",
+        "focus": "error paths and tests",
+    }
+    assert prompt_arguments(spec, "7") == {"number": "7"}
+    assert prompt_arguments(spec, 'unbalanced "quote') == {"number": "unbalanced", "focus": '"quote'}
+    assert prompt_arguments((), "ignored words") == {}

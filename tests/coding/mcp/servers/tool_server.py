@@ -88,6 +88,11 @@ def build() -> MCPServer:
         await ctx.session.send_tool_list_changed()
         return "added"
 
+    @server.prompt()
+    def review(number: str, focus: str = "everything") -> str:
+        """Review a pull request."""
+        return f"Review pull request #{number}, looking at {focus}."
+
     return server
 
 
