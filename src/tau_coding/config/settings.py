@@ -64,6 +64,7 @@ _SCHEMA: dict[str, tuple[type | tuple[type, ...], tuple[Any, ...] | None]] = {
     "mcp.startupTimeoutMs": (int, None),
     "mcp.connectTimeoutMs": (int, None),
     "mcp.toolTimeoutMs": (int, None),
+    "mcp.toolSearchShare": ((int, float), None),
 }
 _OBJECTS = {key.rsplit(".", 1)[0] for key in _SCHEMA if "." in key}
 _OBJECTS |= {key.split(".")[0] for key in _OBJECTS}

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from tau_agent.tools import AgentTool
 from tau_coding.mcp.config import ServerConfig
 from tau_coding.mcp.manager import DEFAULT_CONNECT_TIMEOUT, McpManager
+from tau_coding.mcp.search import CALL_TOOL, DEFAULT_SHARE, SEARCH_TOOL, needs_search, search_tools
 from tau_coding.mcp.status import McpCallError, ServerStatus
 from tau_coding.mcp.tools import PREFIX, mcp_tool, tool_name
 
@@ -34,6 +35,7 @@ DEFAULT_TOOL_TIMEOUT_MS = 300_000
 # The SDK import (about half a second of CPU) runs on the MCP thread; holding it back until
 # start-up is done keeps it from competing with the TUI's own start for the interpreter.
 START_DELAY = 0.3
+SEARCH_NAMES = (SEARCH_TOOL, CALL_TOOL)
 COMMAND_HELP = "MCP servers: state, tools, last error (/mcp reconnect [NAME])"
 
 
@@ -43,6 +45,7 @@ class McpSettings(NamedTuple):
     startup_timeout: float = DEFAULT_STARTUP_TIMEOUT_MS / 1000
     connect_timeout: float = DEFAULT_CONNECT_TIMEOUT
     tool_timeout: float = DEFAULT_TOOL_TIMEOUT_MS / 1000
+    search_share: float = DEFAULT_SHARE  # of the context window; above it, tools go through search
 
     @classmethod
     def from_settings(cls, get: Callable[[str], Any]) -> McpSettings:
@@ -50,10 +53,12 @@ class McpSettings(NamedTuple):
             value = get(key)
             return value / 1000 if isinstance(value, int) and value > 0 else default
 
+        share = get("mcp.toolSearchShare")
         return cls(
             seconds("mcp.startupTimeoutMs", DEFAULT_STARTUP_TIMEOUT_MS / 1000),
             seconds("mcp.connectTimeoutMs", DEFAULT_CONNECT_TIMEOUT),
             seconds("mcp.toolTimeoutMs", DEFAULT_TOOL_TIMEOUT_MS / 1000),
+            float(share) if isinstance(share, int | float) and 0 <= share <= 1 else DEFAULT_SHARE,
         )
 
 
@@ -69,6 +74,8 @@ class McpSession:
             servers, cwd=cwd, report=self._report, connect_timeout=settings.connect_timeout
         )
         self._register: Callable[[list[AgentTool]], None] = lambda tools: None
+        self._context_window: Callable[[], int] = lambda: 0
+        self._tools: dict[str, AgentTool] = {}  # every MCP tool now, listed or behind search
         self._generation = -1
         self._waited = False
 
@@ -97,6 +104,7 @@ class McpSession:
 
         self.notify = lambda line: tau.notify(line, "warning")
         self._register, self._generation = register, -1
+        self._context_window = lambda: tau.session.model.context_window
 
         from tau_coding.extensions.events import InputEvent, InputHandled, InputTransform
 
@@ -120,11 +128,12 @@ class McpSession:
         harness = session.harness
 
         def register(tools: list[AgentTool]) -> None:
-            kept = [t for t in harness.tools if not t.name.startswith(PREFIX)]
+            kept = [t for t in harness.tools if not t.name.startswith(PREFIX) and t.name not in SEARCH_NAMES]
             harness.tools = [*kept, *tools]
             harness.system_prompt = system_prompt(harness.tools)
 
         self._register = register
+        self._context_window = lambda: session.model.context_window
         session.hooks = McpHooks(self)
         self.manager.start(delay=START_DELAY)
 
@@ -187,7 +196,11 @@ class McpSession:
                 for info in status.tools:
                     tool = mcp_tool(manager, info, timeout=self.settings.tool_timeout)
                     tools.setdefault(tool.name, tool)
-        self._register(list(tools.values()))
+        self._tools = tools
+        listed = list(tools.values())
+        if needs_search(listed, self._context_window(), self.settings.search_share):
+            listed = search_tools(lambda: self._tools)
+        self._register(listed)
 
     async def command(self, args: str) -> str:
         words = args.split()

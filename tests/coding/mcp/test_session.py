@@ -40,6 +40,11 @@ class Home:
         self.provider = FakeProvider()
         self.warnings: list[str] = []
 
+    def set(self, key: str, value: object) -> None:
+        settings = json.loads((self.tau_home / "settings.json").read_text())
+        settings["mcp"][key] = value
+        (self.tau_home / "settings.json").write_text(json.dumps(settings))
+
     def build(self, **options: object) -> CodingSession:
         return build_session(
             Options(model=MODEL, no_session=True, **options),  # type: ignore[arg-type]
@@ -146,3 +151,27 @@ def test_prompt_words_fill_arguments_in_order_and_the_rest_joins_the_last() -> N
     assert prompt_arguments(spec, "7") == {"number": "7"}
     assert prompt_arguments(spec, 'unbalanced "quote') == {"number": "unbalanced", "focus": '"quote'}
     assert prompt_arguments((), "ignored words") == {}
+
+
+async def test_too_many_tool_definitions_go_behind_a_search_tool(home: Home) -> None:
+    home.set("toolSearchShare", 0.001)  # the fixture's tools are more than 0.1% of the window
+    home.provider.add(
+        reply(call("mcp_search_tools", {"query": "echo text back"}, id="c1")),
+        reply(call("mcp_call_tool", {"name": "mcp__srv__echo", "arguments": {"times": 2}}, id="c2")),
+        reply(call("mcp_call_tool", {"name": "mcp__srv__echo", "arguments": {"text": "found"}}, id="c3")),
+        "done",
+    )
+    session = home.build()
+    try:
+        await _run(session, "echo via search")
+        offered = [t.name for t in home.provider.contexts[0].tools]
+        assert "mcp_search_tools" in offered and "mcp_call_tool" in offered
+        assert not [n for n in offered if n.startswith("mcp__")]
+        found, invalid, called = [m for m in session.messages if isinstance(m, ToolResultMessage)]
+        listed = json.loads(found.content[0].text)  # type: ignore[union-attr]
+        assert listed[0]["name"] == "mcp__srv__echo"
+        assert listed[0]["inputSchema"]["required"] == ["text"]
+        assert invalid.is_error and "text" in invalid.content[0].text  # type: ignore[union-attr]
+        assert called.content[0].text == "found"  # type: ignore[union-attr]
+    finally:
+        session.close()
