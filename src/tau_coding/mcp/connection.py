@@ -25,6 +25,7 @@ from mcp.types import (
     GetPromptResult,
     Prompt,
     PromptListChangedNotification,
+    ReadResourceResult,
     Tool,
     ToolListChangedNotification,
 )
@@ -68,6 +69,9 @@ class Connection:
 
     async def get_prompt(self, name: str, args: dict[str, str]) -> GetPromptResult:
         return await self.client.get_prompt(name, args)
+
+    async def read_resource(self, uri: str) -> ReadResourceResult:
+        return await self.client.read_resource(uri, cache_mode="refresh")
 
     async def call_tool(self, name: str, args: dict[str, Any], timeout: float | None) -> CallToolResult:
         return await self.client.call_tool(name, args, read_timeout_seconds=timeout)

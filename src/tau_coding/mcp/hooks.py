@@ -34,7 +34,7 @@ class McpHooks:
             return InputHandledEvent(await self.mcp.command(words[1] if len(words) > 1 else ""))
         await self.mcp.before_prompt()
         try:
-            expanded = await self.mcp.expand_prompt(text)
+            expanded = await self.mcp.expand_input(text)
         except McpCallError as exc:
             return InputHandledEvent(str(exc))
         return (text if expanded is None else expanded), list(images)

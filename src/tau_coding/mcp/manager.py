@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AsyncExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from tau_agent.cancellation import CancellationToken
 from tau_coding.mcp.config import ServerConfig
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from tau_coding.mcp.connection import Connection
 
 DEFAULT_CONNECT_TIMEOUT = 30.0
+T = TypeVar("T")
 
 
 class _Server:
@@ -128,6 +129,15 @@ class McpManager:
         """The prompt's messages as one text (raises ``McpCallError`` when it cannot be had)."""
         self._go.set()
         future = asyncio.run_coroutine_threadsafe(self._get_prompt(server, prompt, args), self._loop)
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(future), timeout)
+        except TimeoutError:
+            raise McpCallError(f"no answer from MCP server {server} within {timeout:g} s") from None
+
+    async def read_resource(self, server: str, uri: str, *, timeout: float) -> str:
+        """The resource's contents as text (raises ``McpCallError`` when it cannot be had)."""
+        self._go.set()
+        future = asyncio.run_coroutine_threadsafe(self._read_resource(server, uri), self._loop)
         try:
             return await asyncio.wait_for(asyncio.wrap_future(future), timeout)
         except TimeoutError:
@@ -300,16 +310,30 @@ class McpManager:
                 self._set(server, "ready", prompts=prompts)
 
     async def _get_prompt(self, name: str, prompt: str, args: dict[str, str]) -> str:
-        from mcp.shared.exceptions import MCPError
-
         from tau_coding.mcp.results import prompt_text
 
+        connection = self._ready(name)
+        return prompt_text(await self._asking(connection.get_prompt(prompt, args)))
+
+    async def _read_resource(self, name: str, uri: str) -> str:
+        from tau_coding.mcp.results import resource_text
+
+        connection = self._ready(name)
+        return resource_text(await self._asking(connection.read_resource(uri)))
+
+    def _ready(self, name: str) -> Connection:
         server = self._servers.get(name)
         connection = server.connection if server is not None else None
-        if server is None or connection is None:
+        if connection is None:
             raise McpCallError(f"MCP server {name} is not ready")
+        return connection
+
+    async def _asking(self, request: Awaitable[T]) -> T:
+        """``request``'s answer, an MCP error as one line."""
+        from mcp.shared.exceptions import MCPError
+
         try:
-            return prompt_text(await connection.get_prompt(prompt, args))
+            return await request
         except MCPError as exc:
             raise McpCallError(describe(exc)) from None
 

@@ -18,6 +18,7 @@ from mcp.types import (
     ContentBlock,
     EmbeddedResource,
     GetPromptResult,
+    ReadResourceResult,
     ResourceLink,
     TextResourceContents,
 )
@@ -89,3 +90,15 @@ def prompt_text(result: GetPromptResult) -> str:
         text = block.text if isinstance(block, TextContent) else "[image]"
         parts.append(text if message.role == "user" else f"(assistant) {text}")
     return "\n\n".join(parts)
+
+
+def resource_text(result: ReadResourceResult) -> str:
+    """A resource's contents as text: text parts as they are, binary parts named with their size."""
+    parts = []
+    for contents in result.contents:
+        if isinstance(contents, TextResourceContents):
+            parts.append(contents.text)
+        else:
+            mime = contents.mime_type or "application/octet-stream"
+            parts.append(f"[{contents.uri}: {mime}, {len(contents.blob) * 3 // 4} bytes, not shown]")
+    return "\n".join(parts)

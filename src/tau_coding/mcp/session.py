@@ -15,6 +15,7 @@ one (or every failed one). The servers shut down with the session.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -36,6 +37,7 @@ DEFAULT_TOOL_TIMEOUT_MS = 300_000
 # start-up is done keeps it from competing with the TUI's own start for the interpreter.
 START_DELAY = 0.3
 SEARCH_NAMES = (SEARCH_TOOL, CALL_TOOL)
+_MENTION = re.compile(r"(?<!\S)@([A-Za-z0-9_-]+):(\S+)")  # @server:uri
 COMMAND_HELP = "MCP servers: state, tools, last error (/mcp reconnect [NAME])"
 
 
@@ -111,7 +113,7 @@ class McpSession:
         async def on_input(event: InputEvent) -> InputHandled | InputTransform | None:
             await self.before_prompt()
             try:
-                expanded = await self.expand_prompt(event.text)
+                expanded = await self.expand_input(event.text)
             except McpCallError as exc:
                 return InputHandled(str(exc))
             return InputTransform(expanded) if expanded is not None else None
@@ -158,6 +160,30 @@ class McpSession:
             if status.state == "ready"
             for p in status.prompts
         ]
+
+    async def expand_input(self, text: str) -> str | None:
+        """The input with MCP prompts and resources expanded; None when there is none."""
+        expanded = await self.expand_prompt(text)
+        attached = await self.attach_resources(text if expanded is None else expanded)
+        return attached if attached is not None else expanded
+
+    async def attach_resources(self, text: str) -> str | None:
+        """``text`` with each ``@server:uri`` it mentions read and appended (None: it mentions none).
+
+        A resource that cannot be read is appended as one line saying why; the prompt still goes."""
+        ready = {s.name for s in self.manager.statuses() if s.state == "ready"}
+        # Punctuation that ends the sentence is not part of the URI.
+        mentions = [(m[1], m[2].rstrip(".,;:!?)'\"")) for m in _MENTION.finditer(text) if m[1] in ready]
+        if not mentions:
+            return None
+        parts = [text]
+        for server, uri in dict.fromkeys(mentions):
+            try:
+                content = await self.manager.read_resource(server, uri, timeout=self.settings.tool_timeout)
+            except McpCallError as exc:
+                content = f"(could not be read: {exc})"
+            parts.append(f'<mcp-resource server="{server}" uri="{uri}">\n{content}\n</mcp-resource>')
+        return "\n\n".join(parts)
 
     async def expand_prompt(self, text: str) -> str | None:
         """``/mcp__server__prompt args`` as the prompt's text (None for any other input).

@@ -175,3 +175,17 @@ async def test_too_many_tool_definitions_go_behind_a_search_tool(home: Home) -> 
         assert called.content[0].text == "found"  # type: ignore[union-attr]
     finally:
         session.close()
+
+
+async def test_resource_mentions_are_read_and_attached_to_the_prompt(home: Home) -> None:
+    home.provider.add("noted")
+    session = home.build()
+    try:
+        await _run(session, "Plan from @srv:notes://today and @srv:notes://missing; mail me@example.com")
+        sent = json.dumps(home.provider.contexts[0].messages[-1].content)  # type: ignore[union-attr]
+        assert "Plan from @srv:notes://today" in sent
+        assert '<mcp-resource server=\\"srv\\" uri=\\"notes://today\\">\\nShip the MCP client.' in sent
+        assert 'uri=\\"notes://missing\\">\\n(could not be read:' in sent
+        assert "example.com\\\">" not in sent  # an e-mail address is not a mention
+    finally:
+        session.close()

@@ -88,6 +88,11 @@ def build() -> MCPServer:
         await ctx.session.send_tool_list_changed()
         return "added"
 
+    @server.resource("notes://today", mime_type="text/plain")
+    def today() -> str:
+        """Today's notes."""
+        return "Ship the MCP client."
+
     @server.prompt()
     def review(number: str, focus: str = "everything") -> str:
         """Review a pull request."""
