@@ -9,6 +9,7 @@ that it neither scribbles over the terminal nor is lost: its last line explains 
 
 from __future__ import annotations
 
+import os
 import tempfile
 from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
@@ -112,8 +113,10 @@ async def open_connection(
     transport: Any
     if server.transport == "stdio":
         stderr = stack.enter_context(tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace"))  # noqa: SIM115 (closed with the stack)
+        # Tau's whole environment, as Claude Code gives its servers (the SDK's default keeps only
+        # a few variables, and servers commonly read tokens and proxies from it), then the entry's.
         params = StdioServerParameters(
-            command=server.command, args=list(server.args), env=dict(server.env) or None, cwd=cwd
+            command=server.command, args=list(server.args), env={**os.environ, **server.env}, cwd=cwd
         )
         transport = stdio_client(params, errlog=stderr)
     elif server.transport == "sse":

@@ -200,3 +200,17 @@ async def test_structured_content_already_said_in_text_is_not_repeated(running: 
     result = await _call(running.tools()["echo"], {"text": "once"})  # the SDK adds {"result": "once"}
     assert [b.text for b in result.content if isinstance(b, TextContent)] == ["once"]
     assert result.details["structuredContent"] == {"result": "once"}
+
+
+async def test_stdio_servers_get_taus_environment_and_their_own_entries(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TAU_TEST_INHERITED", "from-tau")
+    started = await _start([stdio_server(env={"TAU_TEST_OWN": "from-entry"})], tmp_path)
+    try:
+        getenv = started.tools()["getenv"]
+        inherited = await _call(getenv, {"name": "TAU_TEST_INHERITED"})
+        own = await _call(getenv, {"name": "TAU_TEST_OWN"})
+        assert (inherited.content[0].text, own.content[0].text) == ("from-tau", "from-entry")  # type: ignore[union-attr]
+    finally:
+        started.manager.close()

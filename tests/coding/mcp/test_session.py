@@ -186,6 +186,6 @@ async def test_resource_mentions_are_read_and_attached_to_the_prompt(home: Home)
         assert "Plan from @srv:notes://today" in sent
         assert '<mcp-resource server=\\"srv\\" uri=\\"notes://today\\">\\nShip the MCP client.' in sent
         assert 'uri=\\"notes://missing\\">\\n(could not be read:' in sent
-        assert "example.com\\\">" not in sent  # an e-mail address is not a mention
+        assert 'example.com\\">' not in sent  # an e-mail address is not a mention
     finally:
         session.close()

@@ -54,6 +54,11 @@ def build() -> MCPServer:
         )
 
     @server.tool()
+    def getenv(name: str) -> str:
+        """The value of an environment variable of the server process ('' when unset)."""
+        return os.environ.get(name, "")
+
+    @server.tool()
     def fail() -> CallToolResult:
         """Always reports an error."""
         return CallToolResult(content=[TextContent(type="text", text="it broke")], is_error=True)
