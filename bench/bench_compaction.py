@@ -13,8 +13,8 @@ from collections.abc import Callable
 
 from bench.bench_sessions import turn_message
 from tau_agent.messages import AgentMessage, AssistantMessage, Usage
-from tau_coding.compaction.context_usage import context_usage
-from tau_coding.compaction.planner import plan_compaction
+from tau_coding.session.compaction.context_usage import context_usage
+from tau_coding.session.compaction.planner import plan_compaction
 
 TARGET_MS = 50.0  # issue 7: a 10,000-message session planned in under 50 ms
 

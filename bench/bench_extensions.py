@@ -23,13 +23,13 @@ from tau_agent.testing import FakeProvider
 from tau_agent.testing.fake_provider import call, reply
 from tau_agent.tools import AgentTool, AgentToolResult, ToolUpdate
 from tau_ai.model import Model
-from tau_coding.coding_session import CodingSession
-from tau_coding.diagnostics import Diagnostic
+from tau_coding.common.diagnostics import Diagnostic
 from tau_coding.extensions.host import ExtensionHost
+from tau_coding.extensions.shell_hooks.config import HookConfig, parse_hooks
+from tau_coding.extensions.shell_hooks.extension import ShellHooks
 from tau_coding.extensions.ui import HeadlessUI
-from tau_coding.hooks.config import HookConfig, parse_hooks
-from tau_coding.hooks.extension import ShellHooks
-from tau_coding.sessions.manager import SessionManager
+from tau_coding.session.coding_session import CodingSession
+from tau_coding.session.store.manager import SessionManager
 
 Case = tuple[str, Callable[[], float], str, float | None]
 
@@ -45,10 +45,10 @@ def activate(tau):
 STARTUP = """
 import sys, time
 from pathlib import Path
-import tau_coding.wiring, tau_coding.coding_session  # what every run imports anyway
+import tau_coding.app.wiring, tau_coding.session.coding_session  # what every run imports anyway
 start = time.perf_counter()
 from tau_coding.config.paths import TauPaths
-from tau_coding.extensions.setup import build_host
+from tau_coding.app.extension_setup import build_host
 paths = TauPaths.from_env({"HOME": sys.argv[1], "TAU_HOME": sys.argv[2]}, Path(sys.argv[1]))
 host = build_host(paths, cli_paths=[], no_extensions=False, trust_project=False, timeout=None,
                   warn=lambda m: None, ui=None)

@@ -28,8 +28,8 @@ SERVER = Path(__file__).resolve().parents[1] / "tests" / "coding" / "mcp" / "ser
 STARTUP = """
 import sys, time
 from pathlib import Path
-import tau_coding.wiring, tau_coding.coding_session  # what every run imports anyway
-from tau_coding.wiring import Options, build_session
+import tau_coding.app.wiring, tau_coding.session.coding_session  # what every run imports anyway
+from tau_coding.app.wiring import Options, build_session
 env = {"HOME": sys.argv[1], "TAU_HOME": sys.argv[2]}
 start = time.perf_counter()
 session = build_session(Options(model="local/m", no_session=True), env, Path(sys.argv[1]), warn=print)

@@ -26,12 +26,12 @@ from tau_agent.messages import AssistantMessage
 from tau_agent.stream_events import TextDeltaEvent
 from tau_agent.testing import FakeProvider, deltas, reply
 from tau_ai.model import Model
-from tau_coding.coding_session import CodingSession
 from tau_coding.modes.rpc import make_server
 from tau_coding.modes.rpc.output import RpcOutput
-from tau_coding.session_control import SessionControl
-from tau_coding.session_events import session_event_to_dict
-from tau_coding.sessions.manager import SessionManager
+from tau_coding.session.coding_session import CodingSession
+from tau_coding.session.control import SessionControl
+from tau_coding.session.events import session_event_to_dict
+from tau_coding.session.store.manager import SessionManager
 
 
 def output_us_per_event(n: int) -> float:

@@ -15,8 +15,8 @@ from typing import Any
 from bench.bench_loop import NOOP
 from tau_agent.testing import FakeProvider, call, reply
 from tau_ai.model import Model
-from tau_coding.coding_session import CodingSession
-from tau_coding.sessions.manager import SessionManager
+from tau_coding.session.coding_session import CodingSession
+from tau_coding.session.store.manager import SessionManager
 
 
 def _run(turns: int, on_disk: bool) -> float:

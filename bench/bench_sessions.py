@@ -108,7 +108,7 @@ def append_cost_us(n: int, at: int = 0) -> float:
 
 def list_seconds(count: int, turns: int = 10, repeats: int = 3) -> float:
     """Best wall time to list ``count`` sessions of ``turns`` user/assistant/tool turns each."""
-    from tau_coding.sessions.listing import list_sessions
+    from tau_coding.session.store.listing import list_sessions
 
     folder = _dir() / f"list-{count}"
     if not folder.exists():

@@ -31,7 +31,7 @@ import time, asyncio
 start = time.perf_counter()
 from tau_agent.harness import AgentHarness
 from tau_agent.testing import FakeProvider
-from tau_coding.tui.adapter import HarnessSessionAdapter
+from tests.coding.tui.harness_port import HarnessSessionAdapter
 from tau_coding.tui.app import TauApp
 
 async def main():
@@ -85,7 +85,8 @@ class _Trickle:
 
 
 async def _stream_through_app(n: int) -> float:
-    from tau_coding.tui.adapter import HarnessSessionAdapter
+    from tests.coding.tui.harness_port import HarnessSessionAdapter
+
     from tau_coding.tui.app import TauApp
     from tau_coding.tui.widgets.assistant_view import AssistantView
 
@@ -132,9 +133,9 @@ def reducer_delta_cost(n: int) -> float:
 def keystroke_ms(messages: int, keys: int = 40) -> float:
     """Milliseconds from a key event to the editor holding the new text and the screen repainted,
     with ``messages`` loaded in the transcript (Pilot's own idle waits are left out)."""
+    from tests.coding.tui.harness_port import HarnessSessionAdapter
     from textual import events
 
-    from tau_coding.tui.adapter import HarnessSessionAdapter
     from tau_coding.tui.app import TauApp
 
     history: list[AgentMessage] = [
@@ -183,10 +184,10 @@ def tree_open_ms(entries: int, opens: int = 5) -> float:
     import tempfile
 
     from tau_ai.model import Model
-    from tau_coding.coding_session import CodingSession
-    from tau_coding.modes.session_port import CodingSessionPort
-    from tau_coding.session_control import SessionControl
-    from tau_coding.sessions.manager import SessionManager
+    from tau_coding.modes.interactive.session_port import CodingSessionPort
+    from tau_coding.session.coding_session import CodingSession
+    from tau_coding.session.control import SessionControl
+    from tau_coding.session.store.manager import SessionManager
     from tau_coding.tui.app import TauApp
     from tau_coding.tui.screens.tree_view import TreeScreen
     from tau_coding.tui.widgets.prompt_editor import PromptEditor

@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from local_model import MODEL, local_model
 
 from tau_ai.testing.scripted_streams import ScriptedReply
-from tau_coding.rpc_client import RpcClient
+from tau_coding.sdk.rpc_client import RpcClient
 
 REPLIES = [ScriptedReply(chunks=("Hello ", "from ", "Tau.")), ScriptedReply(text="Bye.")]
 

@@ -11,6 +11,7 @@ consumer that reads the whole text after every delta pays for that reading itsel
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar, Literal, TypeAlias
 
 import msgspec
@@ -135,3 +136,22 @@ class ToolCall(_Block, tag="toolCall"):
 AssistantContent: TypeAlias = TextContent | ThinkingContent | ToolCall
 UserContent: TypeAlias = TextContent | ImageContent
 ToolResultContent: TypeAlias = TextContent | ImageContent
+
+
+def text_of(
+    content: str | Iterable[object], *, image: str | Callable[[ImageContent], str] = "", sep: str = ""
+) -> str:
+    """The text of message content: a string as it is, else the text blocks joined by ``sep``.
+
+    Images are left out unless ``image`` says what stands for one (a string, or a function of
+    the image); thinking and tool calls are always left out.
+    """
+    if isinstance(content, str):
+        return content
+    parts: list[str] = []
+    for block in content:
+        if isinstance(block, TextContent):
+            parts.append(block.text)
+        elif image and isinstance(block, ImageContent):
+            parts.append(image if isinstance(image, str) else image(block))
+    return sep.join(parts)

@@ -25,6 +25,7 @@ from tau_agent.content import (
     ToolCall,
     ToolResultContent,
     UserContent,
+    text_of,
 )
 
 StopReason: TypeAlias = Literal["stop", "length", "toolUse", "error", "aborted"]
@@ -91,7 +92,7 @@ class AssistantMessage(_Message, tag="assistant"):
 
     @property
     def text(self) -> str:
-        return "".join(block.text for block in self.content if isinstance(block, TextContent))
+        return text_of(self.content)
 
 
 class ToolResultMessage(_Message, tag="toolResult"):

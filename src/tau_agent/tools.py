@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeAlias
 
 from tau_agent.cancellation import CancellationToken
-from tau_agent.content import ImageContent, TextContent, ToolResultContent
+from tau_agent.content import TextContent, ToolResultContent
 
 ExecutionMode: TypeAlias = Literal["sequential", "parallel"]
 
@@ -74,8 +74,3 @@ class ToolSpec:
 
 def tool_spec(tool: AgentTool) -> ToolSpec:
     return ToolSpec(tool.name, tool.description, tool.parameters)
-
-
-def result_text(content: list[TextContent | ImageContent]) -> str:
-    """The text of a result's blocks, images left out."""
-    return "".join(block.text for block in content if isinstance(block, TextContent))

@@ -11,6 +11,8 @@ models: [...], modelOverrides: {id: {...}}}}}``. Model entries take ``id`` (requ
 * A new provider needs a ``baseUrl`` and an ``api`` (on the provider or on each model).
 * A bad entry is skipped with one clear line in ``errors`` naming where it is; everything
   valid is still used, so one typo never hides the rest of the file.
+* Each provider, model entry and override is decoded on its own into msgspec structures
+  (``_Fields``, ``_Provider``); a decoding error becomes that entry's one line.
 * ``apiKey`` is passed on unresolved (an environment variable's name, a literal, or
   ``!command``): resolving it is the app's business.
 """
@@ -18,14 +20,24 @@ models: [...], modelOverrides: {id: {...}}}}}``. Model entries take ``id`` (requ
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, get_args
+from typing import Annotated, Any, Literal, TypeVar, get_args
 
-from tau_ai.model import ApiName, Model, ModelCost
+import msgspec
+from msgspec import UNSET, Meta, UnsetType
+
+from tau_ai.model import ApiName, Model
 
 API_NAMES: tuple[str, ...] = get_args(ApiName)
-_INPUTS = ("text", "image")
+
+# None counts as absent, as in Pi; a present value must be the right kind.
+Text = Annotated[str, Meta(pattern=r"\S")] | None | UnsetType
+Count = Annotated[int, Meta(gt=0)] | None | UnsetType
+Flag = bool | None | UnsetType
+Price = Annotated[float, Meta(ge=0)] | None | UnsetType
+Inputs = Annotated[list[Literal["text", "image"]], Meta(min_length=1)] | None | UnsetType
 
 
 class ConfigError(ValueError):
@@ -49,10 +61,64 @@ class ModelsConfig:
     errors: list[str]
 
 
-def _obj(value: Any, where: str) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
-        raise ConfigError(f"{where}: expected an object, got {_kind(value)}")
-    return value
+class _Cost(msgspec.Struct, rename="camel"):
+    input: Price = UNSET
+    output: Price = UNSET
+    cache_read: Price = UNSET
+    cache_write: Price = UNSET
+
+
+class _Shared(msgspec.Struct, rename="camel"):
+    """What a provider says for all of its models (and a model may say for itself)."""
+
+    api: ApiName | UnsetType | None = UNSET
+    base_url: Text = UNSET
+    headers: dict[str, str] | UnsetType | None = UNSET
+    compat: dict[str, Any] | UnsetType | None = UNSET
+
+
+class _Fields(_Shared):
+    """An override of a built-in model: the fields it replaces."""
+
+    name: Text = UNSET
+    reasoning: Flag = UNSET
+    input: Inputs = UNSET
+    context_window: Count = UNSET
+    max_tokens: Count = UNSET
+    cost: _Cost | UnsetType | None = UNSET
+
+
+class _Entry(_Fields):
+    """A model entry: an override or a new model, by id."""
+
+    id: Text = UNSET
+
+
+class _Provider(_Shared):
+    api_key: Text = UNSET
+    auth_header: Flag = UNSET
+    models: list[Any] | UnsetType = UNSET  # entries are decoded one by one
+    model_overrides: dict[str, Any] | UnsetType | None = UNSET
+
+
+# What each field expects, as the error line says it; how the offending value is shown.
+_EXPECTED: dict[str, tuple[str, Literal["kind", "repr"]]] = {
+    "cost.*": ("a price of zero or more", "repr"),
+    "contextWindow": ("a positive integer", "repr"),
+    "maxTokens": ("a positive integer", "repr"),
+    "reasoning": ("true or false", "repr"),
+    "authHeader": ("true or false", "repr"),
+    "input": ('a list of "text" and "image"', "repr"),
+    "headers.*": ("a string", "kind"),
+    "cost": ("an object", "kind"),
+    "headers": ("an object", "kind"),
+    "compat": ("an object", "kind"),
+    "models": ("a list", "kind"),
+    "modelOverrides": ("an object", "kind"),
+}
+_PATH = re.compile(r" - at `\$((?:\.[^.\[`]+|\[[^\]]*\])*)`$")
+
+_S = TypeVar("_S", bound=_Shared)
 
 
 def _kind(value: Any) -> str:
@@ -61,158 +127,105 @@ def _kind(value: Any) -> str:
     )
 
 
-def _str(data: Mapping[str, Any], key: str, where: str) -> str | None:
-    value = data.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, str) or not value.strip():
-        raise ConfigError(f"{where}.{key}: expected a non-empty string, got {_kind(value)}")
+def _obj(value: Any, where: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"{where}: expected an object, got {_kind(value)}")
     return value
 
 
-def _api(data: Mapping[str, Any], where: str) -> str | None:
-    api = _str(data, "api", where)
-    if api is not None and api not in API_NAMES:
-        raise ConfigError(f"{where}.api: unknown API {api!r}; expected one of {', '.join(API_NAMES)}")
-    return api
+def _decode(data: Mapping[str, Any], kind: type[_S], where: str) -> _S:
+    """``data`` as ``kind``; the first problem as a ConfigError in this module's words."""
+    try:
+        return msgspec.convert(data, kind)
+    except msgspec.ValidationError as exc:
+        raise ConfigError(_explain(data, str(exc), where)) from None
 
 
-def _int(data: Mapping[str, Any], key: str, where: str) -> int | None:
+def _explain(data: Mapping[str, Any], message: str, where: str) -> str:
+    found = _PATH.search(message)
+    steps = re.findall(r"\.([^.\[]+)|\[([^\]]*)\]", found.group(1)) if found else []
+    key = steps[0][0] if steps else ""
     value = data.get(key)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise ConfigError(f"{where}.{key}: expected a positive integer, got {value!r}")
-    return value
+    if key == "api" and isinstance(value, str) and value.strip():
+        return f"{where}.api: unknown API {value!r}; expected one of {', '.join(API_NAMES)}"
+    if key in ("cost", "headers") and len(steps) > 1 and isinstance(value, Mapping):
+        if key == "headers":  # msgspec does not name the header: find it
+            name, item = next((n, v) for n, v in value.items() if not isinstance(v, str))
+        else:
+            name = steps[1][0]
+            item = value.get(name)
+        expected, shown = _EXPECTED[f"{key}.*"]
+        return (
+            f"{where}.{key}.{name}: expected {expected}, got {_kind(item) if shown == 'kind' else repr(item)}"
+        )
+    expected, shown = _EXPECTED.get(key, ("a non-empty string", "kind"))
+    return f"{where}.{key}: expected {expected}, got {_kind(value) if shown == 'kind' else repr(value)}"
 
 
-def _bool(data: Mapping[str, Any], key: str, where: str) -> bool | None:
-    value = data.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, bool):
-        raise ConfigError(f"{where}.{key}: expected true or false, got {value!r}")
-    return value
+def _given(value: Any) -> bool:
+    return value is not None and value is not UNSET
 
 
-def _headers(data: Mapping[str, Any], where: str) -> dict[str, str]:
-    value = data.get("headers")
-    if value is None:
-        return {}
-    headers = _obj(value, f"{where}.headers")
-    for name, item in headers.items():
-        if not isinstance(item, str):
-            raise ConfigError(f"{where}.headers.{name}: expected a string, got {_kind(item)}")
-    return dict(headers)
-
-
-def _compat(data: Mapping[str, Any], where: str) -> dict[str, Any]:
-    value = data.get("compat")
-    return {} if value is None else dict(_obj(value, f"{where}.compat"))
-
-
-def _input(data: Mapping[str, Any], where: str) -> tuple[str, ...] | None:
-    value = data.get("input")
-    if value is None:
-        return None
-    if not isinstance(value, list) or not value or any(item not in _INPUTS for item in value):
-        raise ConfigError(f'{where}.input: expected a list of "text" and "image", got {value!r}')
-    return tuple(dict.fromkeys(value))
-
-
-def _cost(data: Mapping[str, Any], where: str, base: ModelCost) -> ModelCost:
-    value = data.get("cost")
-    if value is None:
-        return base
-    cost = _obj(value, f"{where}.cost")
-    prices: dict[str, float] = {}
-    for key, attr in (
-        ("input", "input"),
-        ("output", "output"),
-        ("cacheRead", "cache_read"),
-        ("cacheWrite", "cache_write"),
-    ):
-        price = cost.get(key)
-        if price is None:
-            continue
-        if isinstance(price, bool) or not isinstance(price, int | float) or price < 0:
-            raise ConfigError(f"{where}.cost.{key}: expected a price of zero or more, got {price!r}")
-        prices[attr] = float(price)
-    return dataclasses.replace(base, **prices)
-
-
-def _patch(model: Model, data: Mapping[str, Any], where: str) -> Model:
-    """``model`` with every field ``data`` names replaced (after checking each)."""
-    changes: dict[str, Any] = {}
-    for key, attr in (("name", "name"), ("baseUrl", "base_url")):
-        text = _str(data, key, where)
-        if text is not None:
-            changes[attr] = text
-    api = _api(data, where)
-    if api is not None:
-        changes["api"] = api
-    reasoning = _bool(data, "reasoning", where)
-    if reasoning is not None:
-        changes["reasoning"] = reasoning
-    inputs = _input(data, where)
-    if inputs is not None:
-        changes["input"] = inputs
-    for key, attr in (("contextWindow", "context_window"), ("maxTokens", "max_tokens")):
-        number = _int(data, key, where)
-        if number is not None:
-            changes[attr] = number
-    changes["cost"] = _cost(data, where, model.cost)
-    headers, compat = _headers(data, where), _compat(data, where)
-    if headers:
-        changes["headers"] = {**model.headers, **headers}
-    if compat:
-        changes["compat"] = {**model.compat, **compat}
-    return dataclasses.replace(model, **changes)
+def _patch(model: Model, fields: _Shared) -> Model:
+    """``model`` with every field ``fields`` names replaced."""
+    names = ("name", "base_url", "api", "reasoning", "context_window", "max_tokens")
+    changes: dict[str, Any] = {a: getattr(fields, a) for a in names if _given(getattr(fields, a, None))}
+    if isinstance(fields, _Fields) and isinstance(fields.input, list):
+        changes["input"] = tuple(dict.fromkeys(fields.input))
+    if isinstance(fields, _Fields) and isinstance(fields.cost, _Cost):
+        prices = {
+            attr: float(getattr(fields.cost, attr))
+            for attr in ("input", "output", "cache_read", "cache_write")
+            if _given(getattr(fields.cost, attr))
+        }
+        changes["cost"] = dataclasses.replace(model.cost, **prices)
+    if isinstance(fields.headers, dict) and fields.headers:
+        changes["headers"] = {**model.headers, **fields.headers}
+    if isinstance(fields.compat, dict) and fields.compat:
+        changes["compat"] = {**model.compat, **fields.compat}
+    return dataclasses.replace(model, **changes) if changes else model
 
 
 def _provider(
     name: str, data: Mapping[str, Any], builtins: list[Model], errors: list[str]
 ) -> tuple[ProviderConfig, list[Model]]:
     where = f"providers.{name}"
-    base_url, api = _str(data, "baseUrl", where), _api(data, where)
-    headers, compat = _headers(data, where), _compat(data, where)
-    api_key, auth_header = _str(data, "apiKey", where), bool(_bool(data, "authHeader", where))
-    shared: dict[str, Any] = {k: v for k, v in (("baseUrl", base_url), ("api", api)) if v is not None}
-    shared.update({k: v for k, v in (("headers", headers), ("compat", compat)) if v})
-    models = [_patch(m, shared, where) for m in builtins]
-    overrides = data.get("modelOverrides")
-    if overrides is not None:
-        for model_id, patch in _obj(overrides, f"{where}.modelOverrides").items():
-            spot = f"{where}.modelOverrides.{model_id}"
-            index = next((i for i, m in enumerate(models) if m.id == model_id), None)
-            try:
-                if index is None:
-                    raise ConfigError(f"{spot}: {name} has no built-in model {model_id!r}")
-                models[index] = _patch(models[index], _obj(patch, spot), spot)
-            except ConfigError as error:
-                errors.append(str(error))
-    entries = data.get("models", [])
-    if not isinstance(entries, list):
-        raise ConfigError(f"{where}.models: expected a list, got {_kind(entries)}")
+    provider = _decode(data, _Provider, where)
+    shared = _Shared(
+        base_url=provider.base_url, api=provider.api, headers=provider.headers, compat=provider.compat
+    )
+    models = [_patch(m, shared) for m in builtins]
+    overrides = provider.model_overrides if isinstance(provider.model_overrides, dict) else {}
+    for model_id, patch in overrides.items():
+        spot = f"{where}.modelOverrides.{model_id}"
+        index = next((i for i, m in enumerate(models) if m.id == model_id), None)
+        try:
+            if index is None:
+                raise ConfigError(f"{spot}: {name} has no built-in model {model_id!r}")
+            models[index] = _patch(models[index], _decode(_obj(patch, spot), _Fields, spot))
+        except ConfigError as error:
+            errors.append(str(error))
+    entries = provider.models if isinstance(provider.models, list) else []
     if not builtins and not entries:
         raise ConfigError(f"{where}: not a built-in provider, so it needs a models list")
     for i, entry in enumerate(entries):
         spot = f"{where}.models[{i}]"
         try:
-            item = _obj(entry, spot)
-            new_id = _str(item, "id", spot)
-            if new_id is None:
+            fields = _decode(_obj(entry, spot), _Entry, spot)
+            if not isinstance(fields.id, str):
                 raise ConfigError(f"{spot}.id: every model needs an id")
-            index = next((j for j, m in enumerate(models) if m.id == new_id), None)
+            index = next((j for j, m in enumerate(models) if m.id == fields.id), None)
             template = builtins[0] if builtins else Model(id="", api="", provider=name, base_url="")
             start = (
-                models[index] if index is not None else Model(new_id, template.api, name, template.base_url)
+                models[index]
+                if index is not None
+                else Model(fields.id, template.api, name, template.base_url)
             )
-            model = _patch(_patch(start, shared, where), item, spot)
+            model = _patch(_patch(start, shared), fields)
             if not model.base_url or not model.api:
                 missing = "baseUrl" if not model.base_url else "api"
                 raise ConfigError(
-                    f"{spot}: no {missing} for {new_id!r} (set it on the model or the provider)"
+                    f"{spot}: no {missing} for {fields.id!r} (set it on the model or the provider)"
                 )
             if index is None:
                 models.append(model)
@@ -220,7 +233,9 @@ def _provider(
                 models[index] = model
         except ConfigError as error:
             errors.append(str(error))
-    return ProviderConfig(name, api_key, auth_header, headers), models
+    api_key = provider.api_key if isinstance(provider.api_key, str) else None
+    headers = provider.headers if isinstance(provider.headers, dict) else {}
+    return ProviderConfig(name, api_key, provider.auth_header is True, headers), models
 
 
 def load_models_config(data: Any, builtins: Sequence[Model] = ()) -> ModelsConfig:

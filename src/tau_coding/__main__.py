@@ -1,3 +1,3 @@
-from tau_coding.cli import main
+from tau_coding.app.cli import main
 
 raise SystemExit(main())

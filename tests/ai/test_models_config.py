@@ -122,3 +122,13 @@ def test_a_file_that_is_not_an_object_keeps_the_builtins() -> None:
     config = load_models_config(["nope"], builtins)
     assert config.models == builtins
     assert config.errors == ["models.json: expected an object, got a list"]
+
+
+def test_an_entry_with_several_problems_is_one_line_naming_the_first_as_written() -> None:
+    entry = {"id": "m", "maxTokens": 0, "reasoning": "yes", "input": ["video"]}
+    data = {"providers": {"local": {"baseUrl": "http://x", "api": "openai-completions", "models": [entry]}}}
+    config = load_models_config(data)
+    assert config.errors == [
+        "models.json: providers.local.models[0].maxTokens: expected a positive integer, got 0"
+    ]
+    assert config.models == []

@@ -14,7 +14,7 @@ from pathlib import Path
 from tau_agent.messages import COMPACTION_PREFIX
 from tau_ai.testing.replay_server import ReplayServer, Scripted
 from tau_ai.testing.scripted_streams import ScriptedCall, ScriptedReply, sse_body
-from tau_coding.compaction.prompts import SYSTEM_PROMPT
+from tau_coding.session.compaction.prompts import SYSTEM_PROMPT
 from tests.e2e.scripted_project import MODEL, Project, server
 
 API = "openai-completions"
@@ -177,3 +177,27 @@ async def test_with_compaction_disabled_in_settings_the_same_run_overflows(tmp_p
         result = await project.tau("-p", "--model", MODEL, "Read the sixteen files one by one, then say so.")
         assert result.code == 1 and "maximum context length" in result.stderr
         assert srv.overflows == 1 and srv.summaries == 0
+
+
+async def test_a_small_window_runs_a_tool_loop_without_compacting_every_turn(tmp_path: Path) -> None:
+    """A 16k window (a small local model) with the default settings: no compaction is needed,
+    and none is tried or reported as failed on any of the turns."""
+    files = ["a.txt", "b.txt", "c.txt", "d.txt", "e.txt"]
+    replies = [
+        *(
+            ScriptedReply(calls=[ScriptedCall(f"call_{i}", "read", {"path": name})])
+            for i, name in enumerate(files)
+        ),
+        ScriptedReply(text="All five read."),
+    ]
+    async with server(API, replies) as srv:
+        project = _project(tmp_path, srv.url)
+        models = json.loads((project.tau_home / "models.json").read_text())
+        models["providers"]["scripted"]["models"][0]["contextWindow"] = 16_000
+        (project.tau_home / "models.json").write_text(json.dumps(models))
+        for name in files:
+            (project.root / name).write_text(f"contents of {name}\n")
+        result = await project.tau("-p", "--model", MODEL, "--max-turns", "10", "Read the five files.")
+        assert (result.code, result.stdout) == (0, "All five read.\n"), result.stderr
+        assert "compaction" not in result.stderr
+        assert len(srv.requests) == len(files) + 1  # no summary request among them

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tau_ai.testing.scripted_streams import ScriptedReply
-from tau_coding.rpc_client import RpcClient, RpcClosedError, RpcError
+from tau_coding.sdk.rpc_client import RpcClient, RpcClosedError, RpcError
 from tests.e2e.rpc_project import API, make_project, start
 from tests.e2e.scripted_project import server
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tau_ai.testing.scripted_streams import ScriptedCall, ScriptedReply
-from tau_coding.rpc_client import RpcClient
+from tau_coding.sdk.rpc_client import RpcClient
 from tests.e2e.rpc_project import configure_two_models, make_project, start
 from tests.e2e.scripted_project import server
 

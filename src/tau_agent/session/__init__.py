@@ -1,7 +1,7 @@
 """Session primitives: entries, their JSON codec, the tree, replay, and storages.
 
 Generic: nothing here picks a file location or reads the environment; the app
-(``tau_coding.sessions``) decides where files live. Import from the modules: ``entries``
+(``tau_coding.session.store``) decides where files live. Import from the modules: ``entries``
 (the dataclasses), ``codec`` and ``migrate`` (JSON, Pi v1-v3), ``tree``, ``state``
 (``SessionState.from_entries``), ``storage`` (the ``SessionStorage`` protocol, in memory),
 ``jsonl`` (``JsonlSessionStorage``), ``reader`` (parsing a file: ``fast_decode`` for the

@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
+from tau_agent.atomic_write import atomic_write_bytes
 from tau_agent.messages import AssistantMessage
 from tau_agent.session.codec import entry_to_dict, header_to_dict
 from tau_agent.session.entries import MessageEntry, SessionEntry, SessionHeader
@@ -279,17 +280,8 @@ def write_session_file(
     target = Path(path)
     if target.exists():
         raise FileExistsError(f"{target}: a session file already exists there")
-    target.parent.mkdir(parents=True, exist_ok=True)
     body = [encode_line(header_to_dict(header)), *(encode_entry(e) for e in entries)]
-    temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
-    try:
-        write_all(fd, b"".join(body))
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(temp, target)
-    fsync_dir(target.parent)
+    fsync_dir(atomic_write_bytes(target, b"".join(body), mode=0o600).parent)
 
 
 def _id_from_name(name: str) -> str | None:

@@ -31,7 +31,13 @@ from tau_agent.session.entries import (
     iso_now,
     new_entry_id,
 )
-from tau_agent.session.state import SessionState, collect_labels_and_name, resume_leaf
+from tau_agent.session.state import (
+    PathSettings,
+    SessionState,
+    collect_labels_and_name,
+    resume_leaf,
+    settings_on_path,
+)
 from tau_agent.session.storage import SessionStorage
 from tau_agent.session.tree import SessionTree
 
@@ -88,6 +94,10 @@ class SessionLog:
         return SessionState.from_entries(
             self.storage.entries, self._leaf, self.tree, (self._labels, self._name)
         )
+
+    def settings(self) -> PathSettings:
+        """The model and thinking level the current path records (O(depth), no replay)."""
+        return settings_on_path(self.path())
 
     # -- writing ------------------------------------------------------------------------------
 

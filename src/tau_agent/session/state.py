@@ -112,37 +112,63 @@ class SessionState:
 
     def _settings_from(self, path: list[SessionEntry]) -> int:
         """Model and thinking level from the path; returns the latest compaction's position on
-        the path, or -1. The latest entry of each kind is found by ``list.index`` over the
-        entries' types (C speed, where a Python loop over a long path is not), and only the
-        messages after the latest model change are looked at for a reply naming its model."""
-        kinds = list(map(type, path))
-        backwards = kinds[::-1]
+        the path, or -1."""
+        settings = settings_on_path(path)
+        self.model = settings.model
+        self.thinking_level = settings.thinking_level
+        return settings.compaction_at
 
-        def last(kind: type) -> int:
-            try:
-                return len(kinds) - 1 - backwards.index(kind)
-            except ValueError:
-                return -1
 
-        thinking_at = last(ThinkingLevelChangeEntry)
-        if thinking_at >= 0:
-            thinking = path[thinking_at]
-            assert isinstance(thinking, ThinkingLevelChangeEntry)
-            self.thinking_level = thinking.thinking_level
-        model_at = last(ModelChangeEntry)
-        for position in range(len(path) - 1, model_at, -1):
-            entry = path[position]
-            if type(entry) is MessageEntry:
-                message = entry.message
-                if isinstance(message, AssistantMessage) and (message.provider or message.model):
-                    self.model = ModelRef(message.provider, message.model)
-                    break
-        else:
-            if model_at >= 0:
-                change = path[model_at]
-                assert isinstance(change, ModelChangeEntry)
-                self.model = ModelRef(change.provider, change.model_id)
-        return last(CompactionEntry)
+@dataclass(frozen=True, slots=True)
+class PathSettings:
+    """The model and thinking level a path records, as a replay reads them.
+
+    ``model`` is None when nothing on the path names one; ``thinking_level`` is "off" when no
+    ``thinking_level_change`` is on it. ``empty``: the path holds no entries at all (a new
+    session, or a move to before the first entry)."""
+
+    model: ModelRef | None = None
+    thinking_level: str = "off"
+    empty: bool = True
+    compaction_at: int = -1
+
+
+def settings_on_path(path: Sequence[SessionEntry]) -> PathSettings:
+    """What ``path`` (root to leaf) records: the model is the latest ``model_change`` or reply
+    naming its model, the thinking level the latest ``thinking_level_change``. The latest
+    entry of each kind is found by ``list.index`` over the entries' types (C speed, where a
+    Python loop over a long path is not), and only the messages after the latest model
+    change are looked at for a reply naming its model."""
+    kinds = list(map(type, path))
+    backwards = kinds[::-1]
+
+    def last(kind: type) -> int:
+        try:
+            return len(kinds) - 1 - backwards.index(kind)
+        except ValueError:
+            return -1
+
+    thinking_level = "off"
+    thinking_at = last(ThinkingLevelChangeEntry)
+    if thinking_at >= 0:
+        thinking = path[thinking_at]
+        assert isinstance(thinking, ThinkingLevelChangeEntry)
+        thinking_level = thinking.thinking_level
+    model: ModelRef | None = None
+    model_at = last(ModelChangeEntry)
+    for position in range(len(path) - 1, model_at, -1):
+        entry = path[position]
+        if type(entry) is MessageEntry:
+            message = entry.message
+            if isinstance(message, AssistantMessage) and (message.provider or message.model):
+                model = ModelRef(message.provider, message.model)
+                break
+    else:
+        if model_at >= 0:
+            change = path[model_at]
+            assert isinstance(change, ModelChangeEntry)
+            model = ModelRef(change.provider, change.model_id)
+    return PathSettings(model, thinking_level, not path, last(CompactionEntry))
 
 
 class _Context:
@@ -252,8 +278,10 @@ def visible_entries(entries: Sequence[SessionEntry]) -> list[SessionEntry]:
 __all__ = [
     "INTERRUPTED_RESULT",
     "ModelRef",
+    "PathSettings",
     "SessionState",
     "collect_labels_and_name",
     "resume_leaf",
+    "settings_on_path",
     "visible_entries",
 ]

@@ -54,10 +54,6 @@ def data_url(image: ImageContent) -> str:
     return f"data:{image.mime_type};base64,{image.data}"
 
 
-def text_of(blocks: list[TextContent | ImageContent]) -> str:
-    return "".join(block.text for block in blocks if isinstance(block, TextContent))
-
-
 def images_of(blocks: list[TextContent | ImageContent]) -> list[ImageContent]:
     return [block for block in blocks if isinstance(block, ImageContent)]
 

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
 from tau_agent.assistant_builder import AssistantMessageBuilder
-from tau_agent.content import TextContent
+from tau_agent.content import text_of
 from tau_agent.provider import Context, StreamOptions
 from tau_agent.stream_events import AssistantMessageEvent
 from tau_ai.model import Model
@@ -90,11 +90,7 @@ def _build_request(
     for message in context.messages:
         if message.role == "user":
             content = message.content
-            text = (
-                content
-                if isinstance(content, str)
-                else "".join(block.text for block in content if isinstance(block, TextContent))
-            )
+            text = text_of(content)
             messages.append({"role": "user", "text": text})
         elif message.role == "assistant":
             messages.append({"role": "assistant", "text": message.text})

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tau_agent.atomic_write import atomic_write_bytes
 from tau_ai.catalog import API_KEY_ENV
-from tau_coding.tools.atomic_write import atomic_write_bytes
 
 # The catalogue names each built-in provider's variable; these add aliases and hosts it lacks.
 ENV_KEYS: dict[str, tuple[str, ...]] = {provider: (name,) for provider, name in API_KEY_ENV.items()} | {

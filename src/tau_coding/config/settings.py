@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tau_coding.diagnostics import Diagnostic
+from tau_coding.common.diagnostics import Diagnostic
 
 # key -> (expected python type(s), allowed values or None). Nested objects use dotted keys.
 _SCHEMA: dict[str, tuple[type | tuple[type, ...], tuple[Any, ...] | None]] = {
@@ -56,7 +56,7 @@ _SCHEMA: dict[str, tuple[type | tuple[type, ...], tuple[Any, ...] | None]] = {
     "images": (dict, None),
     "markdown": (dict, None),
     "lastChangelogVersion": (str, None),
-    "hooks": (dict, None),  # shell hooks, Claude Code's schema (tau_coding.hooks.config)
+    "hooks": (dict, None),  # shell hooks, Claude Code's schema (tau_coding.extensions.shell_hooks.config)
     "hookFailure": (str, ("open", "closed")),
     "disableAllHooks": (bool, None),
     "extensionTimeout": ((int, float), None),  # seconds any one extension handler may take

@@ -33,8 +33,8 @@ from tau_coding.extensions.ui import NoticeLevel, UIBridge
 
 if TYPE_CHECKING:
     from tau_ai.wire_api import WireApi
-    from tau_coding.coding_session import CodingSession
-    from tau_coding.extensions.host import ExtensionHost
+    from tau_coding.extensions.host_port import ExtensionHostPort
+    from tau_coding.session.coding_session import CodingSession
 
 DeliverAs = Literal["steer", "follow_up"]
 
@@ -42,7 +42,7 @@ DeliverAs = Literal["steer", "follow_up"]
 class ExtensionAPI:
     """The door an extension uses into Tau; see the module docstring for what it may rely on."""
 
-    def __init__(self, host: ExtensionHost, name: str) -> None:
+    def __init__(self, host: ExtensionHostPort, name: str) -> None:
         self._host = host
         self.name = name
 
@@ -193,14 +193,11 @@ class ExtensionAPI:
 
 
 def _http_factory(
-    host: ExtensionHost, wire: WireApi, api_key: str | None
+    host: ExtensionHostPort, wire: WireApi, api_key: str | None
 ) -> Callable[[Model], ModelProvider]:
     def make(model: Model) -> ModelProvider:
-        from tau_ai.http_provider import HttpProvider
-        from tau_coding.extensions.doors import request_hook
+        from tau_coding.extensions.http_provider import http_provider
 
-        return HttpProvider(
-            model, wire, api_key=api_key, on_request=request_hook(host, model.provider, model.id)
-        )
+        return http_provider(model, api_key, wire=wire, host=host)
 
     return make

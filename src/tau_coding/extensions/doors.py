@@ -16,7 +16,6 @@ before (another feature's seams) runs first and is kept.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from tau_agent.cancellation import CancellationToken
@@ -24,14 +23,12 @@ from tau_agent.content import ImageContent
 from tau_agent.hooks import BeforeToolCallResult, ToolCallContext
 from tau_agent.messages import AgentMessage, AssistantMessage, CustomMessage
 from tau_agent.tools import AgentToolResult
-from tau_ai.wire_api import HttpRequestSpec
 from tau_coding.extensions.events import (
     CompactEvent,
     ContextEvent,
     InputEvent,
     InputHandled,
     InputTransform,
-    ProviderRequestEvent,
     SessionStartEvent,
     ShutdownEvent,
     StopDecision,
@@ -42,18 +39,18 @@ from tau_coding.extensions.events import (
     ToolResultPatch,
 )
 from tau_coding.extensions.guard import HandlerFailure
-from tau_coding.session_events import InputHandledEvent, SessionEvent
-from tau_coding.session_hooks import InputDecision
+from tau_coding.session.events import InputHandledEvent, SessionEvent
+from tau_coding.session.hooks import InputDecision
 
 if TYPE_CHECKING:
-    from tau_coding.coding_session import CodingSession
-    from tau_coding.extensions.host import ExtensionHost
+    from tau_coding.extensions.host_port import ExtensionHostPort
+    from tau_coding.session.coding_session import CodingSession
 
 
 class ExtensionDoors:
     """Implements SessionHooks for one session and installs the harness seams."""
 
-    def __init__(self, host: ExtensionHost, session: CodingSession) -> None:
+    def __init__(self, host: ExtensionHostPort, session: CodingSession) -> None:
         self.host = host
         self.session = session
         harness = session.harness
@@ -97,11 +94,10 @@ class ExtensionDoors:
         if not registry.handlers:
             return
         for owner, handler in registry.handlers_for(event.type, "*"):
-            loaded = self.host.extensions.get(owner)
-            if loaded is None:
+            if owner not in self.host.extensions:
                 continue
             try:
-                loaded.guard.call_sync(f"{event.type} handler", handler, event)
+                self.host.guard(owner).call_sync(f"{event.type} handler", handler, event)
             except HandlerFailure as failure:
                 self.host.report_failure(failure)
 
@@ -276,27 +272,3 @@ def _command_name(text: str) -> str:
     if not stripped.startswith("/") or stripped.startswith("//"):
         return ""
     return stripped[1:].split(maxsplit=1)[0] if len(stripped) > 1 else ""
-
-
-def request_hook(host: ExtensionHost, provider: str, model: str) -> Any:
-    """An HttpProvider ``on_request`` that lets ``before_provider_request`` handlers see or replace the body."""
-
-    async def hook(spec: HttpRequestSpec) -> HttpRequestSpec:
-        handlers = host.registry.handlers.get("before_provider_request")
-        if not handlers:
-            return spec
-        payload = dict(spec.body)
-        for owner, handler in list(handlers):
-            if owner not in host.extensions:
-                continue
-            event = ProviderRequestEvent(provider, model, spec.url, payload)
-            try:
-                out = await host.guard(owner).call("before_provider_request handler", handler, event)
-            except HandlerFailure as failure:
-                host.report_failure(failure)
-                continue
-            if isinstance(out, dict):
-                payload = out
-        return replace(spec, body=payload)
-
-    return hook

@@ -21,15 +21,15 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from tau_agent.tools import AgentTool
-from tau_coding.diagnostics import Diagnostic
+from tau_coding.common.diagnostics import Diagnostic
 from tau_coding.extensions.api import ExtensionAPI
 from tau_coding.extensions.guard import Guard, HandlerFailure
 from tau_coding.extensions.loader import ExtensionSource, find_activate
 from tau_coding.extensions.registry import Registry
-from tau_coding.extensions.ui import UIBridge
+from tau_coding.extensions.ui import LateBoundUI, UIBridge
 
 if TYPE_CHECKING:
-    from tau_coding.coding_session import CodingSession
+    from tau_coding.session.coding_session import CodingSession
 
 Activate = Callable[[ExtensionAPI], Any]
 DEFAULT_TIMEOUT = 30.0
@@ -129,7 +129,7 @@ class ExtensionHost:
         find: Callable[[], Activate],
         timeout: float | None = None,
     ) -> None:
-        clock = getattr(self.ui, "clock", None)  # a LateBoundUI: time in its dialogs is not counted
+        clock = self.ui.clock if isinstance(self.ui, LateBoundUI) else None  # time in dialogs is not counted
         guard = Guard(name, timeout or self.timeout, self.report_failure, clock)
         loaded = LoadedExtension(name, origin, location, guard)
         self.extensions[name] = loaded

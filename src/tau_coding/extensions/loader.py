@@ -18,7 +18,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Literal
 
-from tau_coding.extensions.presence import ENTRY_POINT_GROUP, may_have_entry_points
+from tau_coding.extensions.entry_points import ENTRY_POINT_GROUP, may_have_entry_points
 
 if TYPE_CHECKING:
     from importlib import metadata

@@ -16,7 +16,7 @@ import json
 from datetime import UTC, datetime
 from pathlib import Path
 
-from tau_coding.tools.atomic_write import atomic_write_bytes
+from tau_agent.atomic_write import atomic_write_bytes
 
 TRUST_FILE = "trusted-projects.json"
 

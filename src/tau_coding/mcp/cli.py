@@ -23,11 +23,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from tau_agent.atomic_write import atomic_write_bytes
+from tau_coding.common.diagnostics import Diagnostic
 from tau_coding.config.paths import TauPaths
 from tau_coding.config.settings import read_json_object
-from tau_coding.diagnostics import Diagnostic
 from tau_coding.mcp.config import TRANSPORTS, parse_server, project_mcp_json, valid_name
-from tau_coding.tools.atomic_write import atomic_write_bytes
 
 EXIT_OK, EXIT_USAGE = 0, 2
 SCOPES = ("user", "project")

@@ -7,22 +7,35 @@ one waits for servers still starting) and then goes on unchanged.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, Protocol
 
 from tau_agent.content import ImageContent
 from tau_agent.messages import AssistantMessage, CustomMessage
 from tau_coding.mcp.status import McpCallError
-from tau_coding.session_events import InputHandledEvent
-from tau_coding.session_hooks import InputDecision
+from tau_coding.session.events import InputHandledEvent
+from tau_coding.session.hooks import InputDecision
 
-if TYPE_CHECKING:
-    from tau_coding.mcp.session import McpSession
+COMMAND_HELP = "MCP servers: state, tools, last error (/mcp reconnect [NAME])"
+
+
+class McpPort(Protocol):
+    """What the hooks need of the session's MCP side (``McpSession``)."""
+
+    async def command(self, args: str) -> str: ...
+
+    async def before_prompt(self) -> None: ...
+
+    async def expand_input(self, text: str) -> str | None: ...
+
+    def prompt_commands(self) -> list[tuple[str, str]]: ...
+
+    def close(self) -> None: ...
 
 
 class McpHooks:
     """SessionHooks over one McpSession."""
 
-    def __init__(self, mcp: McpSession) -> None:
+    def __init__(self, mcp: McpPort) -> None:
         self.mcp = mcp
 
     async def on_start(self) -> None:
@@ -46,8 +59,6 @@ class McpHooks:
         return None
 
     def command_list(self) -> Sequence[tuple[str, str]]:
-        from tau_coding.mcp.session import COMMAND_HELP
-
         return [("mcp", COMMAND_HELP), *self.mcp.prompt_commands()]
 
     def render_message(self, message: CustomMessage) -> str | None:

@@ -22,14 +22,15 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tau_agent.tools import AgentTool
 from tau_coding.mcp.config import ServerConfig
+from tau_coding.mcp.hooks import COMMAND_HELP, McpHooks
 from tau_coding.mcp.manager import DEFAULT_CONNECT_TIMEOUT, McpManager
 from tau_coding.mcp.search import CALL_TOOL, DEFAULT_SHARE, SEARCH_TOOL, needs_search, search_tools
 from tau_coding.mcp.status import McpCallError, ServerStatus
 from tau_coding.mcp.tools import PREFIX, mcp_tool, tool_name
 
 if TYPE_CHECKING:
-    from tau_coding.coding_session import CodingSession
     from tau_coding.extensions.api import ExtensionAPI
+    from tau_coding.session.coding_session import CodingSession
 
 DEFAULT_STARTUP_TIMEOUT_MS = 10_000
 DEFAULT_TOOL_TIMEOUT_MS = 300_000
@@ -38,7 +39,6 @@ DEFAULT_TOOL_TIMEOUT_MS = 300_000
 START_DELAY = 0.3
 SEARCH_NAMES = (SEARCH_TOOL, CALL_TOOL)
 _MENTION = re.compile(r"(?<!\S)@([A-Za-z0-9_-]+):(\S+)")  # @server:uri
-COMMAND_HELP = "MCP servers: state, tools, last error (/mcp reconnect [NAME])"
 
 
 class McpSettings(NamedTuple):
@@ -125,8 +125,6 @@ class McpSession:
 
     def attach(self, session: CodingSession, system_prompt: Callable[[list[AgentTool]], str]) -> None:
         """Without an extension host: the session's hooks, and the tools set on its harness."""
-        from tau_coding.mcp.hooks import McpHooks
-
         harness = session.harness
 
         def register(tools: list[AgentTool]) -> None:

@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from tau_coding.common.diagnostics import Diagnostic
 from tau_coding.config.paths import TauPaths
 from tau_coding.config.settings import read_json_object
-from tau_coding.diagnostics import Diagnostic
 from tau_coding.mcp.config import ServerConfig, merge_sources, project_mcp_json, servers_in
 
 if TYPE_CHECKING:

@@ -1,1 +1,2 @@
-"""Ways to run Tau: print (text/json) now; rpc and the TUI later."""
+"""Ways to run Tau on a session: ``print_mode`` (text and json), ``rpc/``, ``interactive/`` (the
+TUI) and ``list_models``. Modes are handed a built session; they never build one themselves."""

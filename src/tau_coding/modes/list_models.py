@@ -2,23 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from pathlib import Path
 from typing import TextIO
 
-from tau_coding.config.paths import TauPaths
-from tau_coding.diagnostics import warning_line
+from tau_ai.models_config import ModelsConfig
 
 
 def _tokens(n: int) -> str:
     return f"{n // 1_000_000}M" if n >= 1_000_000 and n % 1_000_000 == 0 else f"{n // 1000}k"
 
 
-def list_models(pattern: str, environ: Mapping[str, str], cwd: Path, out: TextIO, err: TextIO) -> int:
-    from tau_coding.wiring import load_models
-
-    paths = TauPaths.from_env(environ, cwd)
-    config = load_models(paths, lambda m: err.write(warning_line(m)))
+def list_models(pattern: str, config: ModelsConfig, out: TextIO, err: TextIO) -> int:
+    """The table of ``config``'s models matching ``pattern``; 1 (and a line on ``err``) if none does."""
     needle = pattern.lower()
     rows = [
         m

@@ -16,8 +16,8 @@ from tau_agent.content import ImageContent
 from tau_agent.events import MessageEndEvent
 from tau_agent.messages import AssistantMessage
 from tau_agent.session.codec import header_to_dict
-from tau_coding.coding_session import CodingSession
-from tau_coding.session_events import (
+from tau_coding.session.coding_session import CodingSession
+from tau_coding.session.events import (
     AutoCompactionEndEvent,
     AutoCompactionStartEvent,
     AutoRetryStartEvent,

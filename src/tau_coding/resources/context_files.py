@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from tau_coding.diagnostics import Diagnostic
+from tau_coding.common.diagnostics import Diagnostic
 from tau_coding.resources.text_files import FileIdentity, file_identity, read_resource_text
 
 CONTEXT_FILE_NAMES = ("AGENTS.md", "CLAUDE.md")

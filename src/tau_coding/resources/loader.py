@@ -13,7 +13,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tau_coding.diagnostics import Diagnostic
+from tau_coding.common.diagnostics import Diagnostic
 from tau_coding.resources.context_files import ContextFile, load_context_files
 from tau_coding.resources.prompt_templates import (
     PromptTemplate,

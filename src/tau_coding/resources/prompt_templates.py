@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, TypeAlias
 
-from tau_coding.diagnostics import Diagnostic
+from tau_coding.common.diagnostics import Diagnostic
 from tau_coding.resources.frontmatter import (
     FrontmatterError,
     FrontmatterValue,

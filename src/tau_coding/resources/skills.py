@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from tau_coding.diagnostics import Diagnostic
+from tau_coding.common.diagnostics import Diagnostic
 from tau_coding.resources.skill_files import SKILL_FILE, Skill, SkillSource, parse_skill
 from tau_coding.resources.text_files import FileIdentity, file_identity, read_resource_text
 

@@ -13,7 +13,7 @@ import stat
 from pathlib import Path
 from typing import TypeAlias
 
-from tau_coding.diagnostics import Diagnostic
+from tau_coding.common.diagnostics import Diagnostic
 
 LARGE_FILE_BYTES = 64 * 1024
 """Above this a file is still loaded, with a warning: it is sent with every request."""

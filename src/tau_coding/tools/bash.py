@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from tau_agent.cancellation import CancellationToken
 from tau_agent.tools import AgentTool, AgentToolResult, ToolUpdate
@@ -101,6 +102,45 @@ def _close_pipes(process: asyncio.subprocess.Process) -> None:
         transport.close()
 
 
+@dataclass(frozen=True, slots=True)
+class BashRun:
+    """How one command went: its output and how it ended, as data (the tool adds the status line).
+
+    ``output`` is the output within budget with any truncation notice ("(no output)" if none),
+    or, when ``started`` is false, why the command did not run. ``details`` holds the tool
+    result's details (exitCode, cancelled, timedOut, truncation, fullOutputPath).
+    """
+
+    output: str
+    timeout: float | None = None
+    started: bool = True
+    exit_code: int | None = None
+    stopped: Literal["aborted", "timeout"] | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def status(self) -> str | None:
+        """The line that says the command failed (aborted, timed out, killed, exit code); None if it did not."""
+        if self.stopped == "aborted":
+            return "Command aborted"
+        if self.stopped == "timeout":
+            return f"Command timed out after {self.timeout:g} seconds"
+        if self.exit_code is not None and self.exit_code < 0:
+            return f"Command was killed by signal {-self.exit_code}"
+        if self.exit_code:
+            return f"Command exited with code {self.exit_code}"
+        return None
+
+    def tool_result(self) -> AgentToolResult:
+        """What the model reads: the output, then the status line when the command failed."""
+        if not self.started:
+            return fail(self.output)
+        status = self.status
+        if status is None:
+            return AgentToolResult.text(self.output, self.details)
+        return AgentToolResult.text(f"{self.output}\n\n{status}", self.details, is_error=True)
+
+
 async def run_command(
     command: str,
     cwd: Path,
@@ -108,16 +148,16 @@ async def run_command(
     timeout: float | None,
     signal: CancellationToken,
     on_update: ToolUpdate,
-) -> AgentToolResult:
-    """Run ``command`` to completion, timeout or cancellation; always returns a result."""
+) -> BashRun:
+    """Run ``command`` to completion, timeout or cancellation; never raises for the command's sake."""
     try:
         shell = find_shell(settings.shell_path)
     except FileNotFoundError as exc:
-        return fail(f"Cannot run the command: {exc}.")
+        return BashRun(f"Cannot run the command: {exc}.", started=False)
     if not cwd.is_dir():
-        return fail(f"Cannot run the command: the working directory {cwd} does not exist.")
+        return BashRun(f"Cannot run the command: the working directory {cwd} does not exist.", started=False)
     if signal.cancelled:
-        return fail("Command aborted before it started")
+        return BashRun("Command aborted before it started", started=False)
     sink = OutputSink(settings.max_lines, settings.max_bytes, settings.temp_dir)
     process = await _spawn(shell, command, cwd)
     assert process.stdout is not None
@@ -137,7 +177,7 @@ async def run_command(
 
     reading = asyncio.ensure_future(pump())
     cancelled = asyncio.ensure_future(signal.wait())
-    stopped: str | None = None
+    stopped: Literal["aborted", "timeout"] | None = None
     try:
         done, _ = await asyncio.wait(
             {reading, cancelled}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
@@ -164,20 +204,7 @@ async def run_command(
     text, details = _notice(sink)
     code = process.returncode
     details |= {"exitCode": code, "cancelled": stopped == "aborted", "timedOut": stopped == "timeout"}
-    shown = text if text else "(no output)"
-    if stopped == "aborted":
-        return AgentToolResult.text(f"{shown}\n\nCommand aborted", details, is_error=True)
-    if stopped == "timeout":
-        return AgentToolResult.text(
-            f"{shown}\n\nCommand timed out after {timeout:g} seconds", details, is_error=True
-        )
-    if code is not None and code < 0:
-        return AgentToolResult.text(
-            f"{shown}\n\nCommand was killed by signal {-code}", details, is_error=True
-        )
-    if code:
-        return AgentToolResult.text(f"{shown}\n\nCommand exited with code {code}", details, is_error=True)
-    return AgentToolResult.text(shown, details)
+    return BashRun(text or "(no output)", timeout, exit_code=code, stopped=stopped, details=details)
 
 
 def create_bash_tool(cwd: Path, settings: ToolSettings) -> AgentTool:
@@ -187,7 +214,8 @@ def create_bash_tool(cwd: Path, settings: ToolSettings) -> AgentTool:
         timeout = args.get("timeout", settings.bash_timeout)
         if timeout is not None and timeout <= 0:
             return fail("timeout must be a positive number of seconds.")
-        return await run_command(args["command"], cwd, settings, timeout, signal, on_update)
+        run = await run_command(args["command"], cwd, settings, timeout, signal, on_update)
+        return run.tool_result()
 
     limit = f"{settings.max_lines} lines or {format_size(settings.max_bytes)}"
     default = f" Default timeout: {settings.bash_timeout:g} seconds." if settings.bash_timeout else ""

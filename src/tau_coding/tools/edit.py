@@ -12,9 +12,9 @@ import os
 from pathlib import Path
 from typing import Any
 
+from tau_agent.atomic_write import atomic_write_bytes
 from tau_agent.cancellation import CancellationToken
 from tau_agent.tools import AgentTool, AgentToolResult, ToolUpdate
-from tau_coding.tools.atomic_write import atomic_write_bytes
 from tau_coding.tools.diff import first_changed_line, unified_diff
 from tau_coding.tools.edit_match import EditError, apply_replacements, normalize_breaks, plan_edits
 from tau_coding.tools.file_locks import FileLocks

@@ -11,9 +11,9 @@ import os
 from pathlib import Path
 from typing import Any
 
+from tau_agent.atomic_write import atomic_write_bytes
 from tau_agent.cancellation import CancellationToken
 from tau_agent.tools import AgentTool, AgentToolResult, ToolUpdate
-from tau_coding.tools.atomic_write import atomic_write_bytes
 from tau_coding.tools.file_locks import FileLocks
 from tau_coding.tools.paths import display_path, resolve_path, symlink_note
 from tau_coding.tools.results import describe_os_error, fail, guarded

@@ -9,15 +9,17 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import ClassVar
 
-from textual.app import App, ComposeResult, SuspendNotSupported
+from textual.app import ComposeResult, SuspendNotSupported
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.theme import Theme
 
+from tau_agent.content import text_of
 from tau_agent.messages import UserMessage
 from tau_coding.tui import commands, session_commands
 from tau_coding.tui.bridge import AgentEventMessage, FrameScheduler, RunFinished, start_run
+from tau_coding.tui.command_host import CommandHost
 from tau_coding.tui.external_editor import ExternalEditorError, edit_text, editor_command
 from tau_coding.tui.files import project_files
 from tau_coding.tui.history import PromptHistory
@@ -33,12 +35,12 @@ from tau_coding.tui.state import (
     queue_message,
     set_status,
     take_queue,
-    user_text,
 )
 from tau_coding.tui.style_cache import release_style_caches
 from tau_coding.tui.submission import Submission, classify
 from tau_coding.tui.theme import THEMES
 from tau_coding.tui.title import terminal_title, title_sequence
+from tau_coding.tui.type_ahead import replay as replay_type_ahead
 from tau_coding.tui.widgets.completion_menu import CompletionMenu
 from tau_coding.tui.widgets.prompt_editor import CompletionSources, PromptEditor
 from tau_coding.tui.widgets.queue_view import QueueView
@@ -50,7 +52,7 @@ QUIT_WINDOW_SECONDS = 2.0
 TREE_WINDOW_SECONDS = 1.0  # Esc, Esc on an empty idle editor opens /tree
 
 
-class TauApp(App[str | None]):
+class TauApp(CommandHost):
     """The interactive agent. ``run()`` returns the "resume with ..." line to print, if any."""
 
     CSS_PATH = Path(__file__).parent / "theme" / "app.tcss"  # absolute: subclasses live elsewhere
@@ -90,11 +92,14 @@ class TauApp(App[str | None]):
         startup_notices: Sequence[str] = (),
         environ: Mapping[str, str] | None = None,
         start_with_resume: bool = False,
+        type_ahead: str = "",
     ) -> None:
         """``user_themes``, ``keymap`` and ``startup_notices`` (problems found loading them) come
-        from the mode, which reads the user's files; ``environ`` gives $VISUAL/$EDITOR."""
+        from the mode, which reads the user's files; ``environ`` gives $VISUAL/$EDITOR;
+        ``type_ahead`` is what the user typed before the app ran, replayed into the editor."""
         super().__init__()
         self._initial_prompt = initial_prompt
+        self._type_ahead = type_ahead
         self._user_themes = list(user_themes)
         self._keymap = dict(keymap or {})
         self._startup_notices = list(startup_notices)
@@ -127,7 +132,7 @@ class TauApp(App[str | None]):
             list_files=self._list_files,
         )
         history = PromptHistory(
-            user_text(m.content) for m in self.port.messages if isinstance(m, UserMessage)
+            text_of(m.content, image="[image]") for m in self.port.messages if isinstance(m, UserMessage)
         )
         self.transcript = Transcript()
         self.editor = PromptEditor(sources, history)
@@ -178,6 +183,8 @@ class TauApp(App[str | None]):
         if self._initial_prompt:
             self.editor.prompt_history.add(self._initial_prompt)
             self.send(self._initial_prompt)
+        typed, self._type_ahead = self._type_ahead, ""
+        replay_type_ahead(self.editor, typed)
 
     # -- painting -------------------------------------------------------------------------------
 

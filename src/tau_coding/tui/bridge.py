@@ -16,7 +16,7 @@ from textual.worker import Worker
 
 from tau_agent.events import AgentEvent
 from tau_coding.tui.items import RunNotice
-from tau_coding.tui.port import SessionPort
+from tau_coding.tui.port import ConversationPort
 
 FRAME_SECONDS = 1 / 30  # streaming text needs no more; each frame costs Textual a relayout
 
@@ -33,7 +33,7 @@ class RunFinished(Message):
         self.error = error
 
 
-def start_run(app: App[Any], port: SessionPort, text: str) -> Worker[None]:
+def start_run(app: App[Any], port: ConversationPort, text: str) -> Worker[None]:
     """Run ``port.prompt(text)`` in a worker; every event becomes an ``AgentEventMessage``."""
 
     async def run() -> None:

@@ -7,21 +7,18 @@ notices in the transcript, so every outcome is visible where the user is looking
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING
 
 from rich.table import Table
 from rich.text import Text
 
 from tau_agent.messages import AssistantMessage
 from tau_coding.tui import session_commands
+from tau_coding.tui.command_host import CommandHost
 from tau_coding.tui.keymap import ACTIONS
 from tau_coding.tui.port import CommandSpec
 from tau_coding.tui.screens.model_picker import ModelPicker
 from tau_coding.tui.screens.text_panel import TextPanel
 from tau_coding.tui.summaries import tokens
-
-if TYPE_CHECKING:
-    from tau_coding.tui.app import TauApp
 
 BUILTIN = [
     CommandSpec("model", "Pick the model (or /model provider/id)", "[name]"),
@@ -58,7 +55,7 @@ HOTKEYS = [
     ("Ctrl+D", "quit (on an empty editor)"),
 ]
 
-Handler = Callable[["TauApp", str], Awaitable[None]]
+Handler = Callable[[CommandHost, str], Awaitable[None]]
 
 
 def hotkeys_table(keymap: Mapping[str, str] | None = None) -> Table:
@@ -74,11 +71,11 @@ def hotkeys_table(keymap: Mapping[str, str] | None = None) -> Table:
     return table
 
 
-async def _quit(app: TauApp, args: str) -> None:
+async def _quit(app: CommandHost, args: str) -> None:
     app.quit_with_hint()
 
 
-async def _new(app: TauApp, args: str) -> None:
+async def _new(app: CommandHost, args: str) -> None:
     if app.port.is_running:
         app.notice("Wait for the run to finish (or Esc) before starting a new session.", "warning")
     elif app.port.new_session():
@@ -88,7 +85,7 @@ async def _new(app: TauApp, args: str) -> None:
         app.notice("This session cannot start a new one.", "warning")
 
 
-async def _name(app: TauApp, args: str) -> None:
+async def _name(app: CommandHost, args: str) -> None:
     if not args:
         name = app.port.info().session_name
         app.notice(f"Session name: {name}" if name else "This session has no name; /name <name> sets one.")
@@ -98,7 +95,7 @@ async def _name(app: TauApp, args: str) -> None:
     app.refresh_footer()
 
 
-async def _copy(app: TauApp, args: str) -> None:
+async def _copy(app: CommandHost, args: str) -> None:
     last = next((m for m in reversed(app.port.messages) if isinstance(m, AssistantMessage) and m.text), None)
     if last is None:
         app.notice("Nothing to copy yet.", "warning")
@@ -107,11 +104,11 @@ async def _copy(app: TauApp, args: str) -> None:
     app.notice(f"Copied the last answer ({len(last.text)} characters).")
 
 
-async def _hotkeys(app: TauApp, args: str) -> None:
+async def _hotkeys(app: CommandHost, args: str) -> None:
     await app.push_screen(TextPanel("Keyboard shortcuts", hotkeys_table(app.keymap)))
 
 
-async def _session(app: TauApp, args: str) -> None:
+async def _session(app: CommandHost, args: str) -> None:
     info, state = app.port.info(), app.state
     table = Table.grid(padding=(0, 2))
     rows = [
@@ -137,7 +134,7 @@ async def _session(app: TauApp, args: str) -> None:
     await app.push_screen(TextPanel("Session", table))
 
 
-async def _model(app: TauApp, args: str) -> None:
+async def _model(app: CommandHost, args: str) -> None:
     models = list(app.port.models())
     if args:
         result = app.port.set_model(args)
@@ -157,7 +154,7 @@ async def _model(app: TauApp, args: str) -> None:
     await app.push_screen(ModelPicker(models, app.port.info().model_label), chosen)
 
 
-async def _thinking(app: TauApp, args: str) -> None:
+async def _thinking(app: CommandHost, args: str) -> None:
     levels = list(app.port.thinking_levels())
     if not levels:
         app.notice("This model does not think.", "warning")
@@ -171,7 +168,7 @@ async def _thinking(app: TauApp, args: str) -> None:
         app.notice(f"Unknown thinking level {args!r}; one of: {', '.join(levels)}", "warning")
 
 
-async def _theme(app: TauApp, args: str) -> None:
+async def _theme(app: CommandHost, args: str) -> None:
     names = app.theme_names()
     wanted = args.strip() or ("light" if app.theme == "tau-dark" else "dark")
     if wanted not in names:

@@ -1,8 +1,10 @@
-"""SessionPort: everything the TUI asks of a session, and nothing more.
+"""SessionPort: everything the TUI asks of a session, and nothing more, in roles.
 
 The TUI never reaches into configuration, credentials or storage; it talks to one object that
-satisfies this Protocol. CodingSession implements it for real use; ``HarnessSessionAdapter``
-(adapter.py) implements it over a bare AgentHarness for tests and until CodingSession lands.
+satisfies this Protocol. ``SessionPort`` is the sum of small role Protocols (the run, status,
+commands, models, stored sessions, the tree, account); a screen or helper takes only the role
+it uses. ``modes/interactive/session_port`` implements it over a CodingSession; the tests'
+``HarnessSessionAdapter`` implements it over a bare AgentHarness.
 
 Contract a caller may rely on:
 - ``prompt`` starts a run and yields its AgentEvents; it is only called while ``is_running`` is
@@ -24,14 +26,21 @@ from tau_coding.tui.items import RunNotice
 from tau_coding.tui.tree_port import TreeFilter, TreeRow, TreeRows
 
 __all__ = [  # the tree's vocabulary lives in tree_port; importing it from here keeps working
+    "AccountPort",
+    "CommandPort",
     "CommandResult",
     "CommandSpec",
+    "ConversationPort",
     "ForkPoint",
+    "ModelPort",
     "QueuedMessages",
     "SessionInfo",
     "SessionPort",
+    "StatusPort",
     "StoredSession",
+    "StoredSessionsPort",
     "TreeFilter",
+    "TreePort",
     "TreeRow",
     "TreeRows",
 ]
@@ -99,9 +108,8 @@ class QueuedMessages:
     follow_up: list[str] = field(default_factory=list)
 
 
-@runtime_checkable
-class SessionPort(Protocol):
-    """What an interactive frontend needs from a session."""
+class ConversationPort(Protocol):
+    """The run: the record, prompting, queueing, cancelling, ``!commands``."""
 
     @property
     def messages(self) -> Sequence[AgentMessage]:
@@ -130,7 +138,27 @@ class SessionPort(Protocol):
         """Take back every queued message so the user can edit it."""
         ...
 
+    async def run_bash(self, command: str, *, exclude_from_context: bool) -> BashExecutionMessage:
+        """Run ``!cmd`` (``!!cmd`` excludes it from the model's context); the message joins the record."""
+        ...
+
+    def render_custom(self, message: CustomMessage) -> str | None:
+        """How an app-defined message reads in the transcript; None: its own content."""
+        ...
+
+
+class StatusPort(Protocol):
+    """What the footer and /session show."""
+
     def info(self) -> SessionInfo: ...
+
+    def resume_hint(self) -> str | None:
+        """The line printed on exit that tells how to come back (None: nothing to resume)."""
+        ...
+
+
+class CommandPort(Protocol):
+    """Slash commands and keys beyond the TUI's own."""
 
     def commands(self) -> Sequence[CommandSpec]:
         """Commands beyond the TUI's own (templates, skills, extensions, session commands)."""
@@ -138,10 +166,6 @@ class SessionPort(Protocol):
 
     async def run_command(self, name: str, args: str) -> CommandResult | None:
         """Run ``/name args``; None when the session knows no such command."""
-        ...
-
-    def render_custom(self, message: CustomMessage) -> str | None:
-        """How an app-defined message reads in the transcript; None: its own content."""
         ...
 
     def shortcuts(self) -> Sequence[tuple[str, str]]:
@@ -152,9 +176,9 @@ class SessionPort(Protocol):
         """One of ``shortcuts()`` was pressed; a result with a message is shown."""
         ...
 
-    async def run_bash(self, command: str, *, exclude_from_context: bool) -> BashExecutionMessage:
-        """Run ``!cmd`` (``!!cmd`` excludes it from the model's context); the message joins the record."""
-        ...
+
+class ModelPort(Protocol):
+    """Models and thinking levels: the /model picker, Ctrl+P, Shift+Tab."""
 
     def models(self) -> Sequence[str]:
         """Model labels (``provider/id``) the /model picker offers; empty when switching is unsupported."""
@@ -168,17 +192,21 @@ class SessionPort(Protocol):
 
     def set_thinking_level(self, level: str) -> None: ...
 
+    def scoped_models(self) -> Sequence[str]:
+        """Labels Ctrl+P cycles through (empty: all of ``models()``)."""
+        ...
+
+    def set_scoped_models(self, labels: Sequence[str]) -> None: ...
+
+
+class StoredSessionsPort(Protocol):
+    """This session's file and the others: /new, /name, /resume, /export, /compact, /reload."""
+
     def set_session_name(self, name: str) -> None: ...
 
     def new_session(self) -> bool:
         """Start a fresh session; False when this session cannot."""
         ...
-
-    def resume_hint(self) -> str | None:
-        """The line printed on exit that tells how to come back (None: nothing to resume)."""
-        ...
-
-    # -- session control (answers as CommandResult; an unsupported operation says so) ---------------
 
     def list_sessions(self, *, everywhere: bool) -> Sequence[StoredSession]:
         """Stored sessions, newest first: this project's, or every project's."""
@@ -191,6 +219,16 @@ class SessionPort(Protocol):
     def delete_session(self, ref: str) -> CommandResult:
         """Refused for the session in use."""
         ...
+
+    async def compact(self, focus: str | None) -> CommandResult: ...
+
+    def export_html(self, path: str | None) -> CommandResult: ...
+
+    def reload(self) -> CommandResult: ...
+
+
+class TreePort(Protocol):
+    """The session's tree: /tree, labels, /fork."""
 
     def tree(self, filter: TreeFilter = "default") -> TreeRows:
         """The session's tree as rows, listing the entries ``filter`` keeps."""
@@ -210,11 +248,9 @@ class SessionPort(Protocol):
         """A new session up to that message; ``editor_text`` carries the message for editing."""
         ...
 
-    async def compact(self, focus: str | None) -> CommandResult: ...
 
-    def export_html(self, path: str | None) -> CommandResult: ...
-
-    def reload(self) -> CommandResult: ...
+class AccountPort(Protocol):
+    """Settings and credentials: /settings, /login, /logout."""
 
     def settings(self) -> Sequence[tuple[str, str]]:
         """Effective settings as (key, value) rows for the /settings screen."""
@@ -224,8 +260,9 @@ class SessionPort(Protocol):
 
     def logout(self, provider: str) -> CommandResult: ...
 
-    def scoped_models(self) -> Sequence[str]:
-        """Labels Ctrl+P cycles through (empty: all of ``models()``)."""
-        ...
 
-    def set_scoped_models(self, labels: Sequence[str]) -> None: ...
+@runtime_checkable
+class SessionPort(
+    ConversationPort, StatusPort, CommandPort, ModelPort, StoredSessionsPort, TreePort, AccountPort, Protocol
+):
+    """Everything an interactive frontend needs from a session; each part names one role."""

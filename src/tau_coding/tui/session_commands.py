@@ -9,11 +9,11 @@ transcript, and a result carrying text (a fork's or a tree move's message) puts 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
 
 from rich.table import Table
 from rich.text import Text
 
+from tau_coding.tui.command_host import CommandHost
 from tau_coding.tui.port import CommandResult, CommandSpec
 from tau_coding.tui.screens.fork_picker import ForkPicker
 from tau_coding.tui.screens.scoped_models import ScopedModels
@@ -22,9 +22,6 @@ from tau_coding.tui.screens.text_panel import TextPanel
 from tau_coding.tui.screens.text_prompt import TextPrompt
 from tau_coding.tui.screens.tree_view import TreeChoice, TreeScreen
 from tau_coding.tui.state import add_error, set_status
-
-if TYPE_CHECKING:
-    from tau_coding.tui.app import TauApp
 
 SPECS = [
     CommandSpec("resume", "Resume a stored session (picker)"),
@@ -40,7 +37,7 @@ SPECS = [
 ]
 
 
-async def show_result(app: TauApp, result: CommandResult) -> None:
+async def show_result(app: CommandHost, result: CommandResult) -> None:
     if result.replaced_transcript and not result.is_error:
         await app.reset_transcript()
     if result.is_error:
@@ -54,7 +51,7 @@ async def show_result(app: TauApp, result: CommandResult) -> None:
     app.refresh_footer()
 
 
-def in_background(app: TauApp, notice: str, operation: Callable[[], Awaitable[CommandResult]]) -> None:
+def in_background(app: CommandHost, notice: str, operation: Callable[[], Awaitable[CommandResult]]) -> None:
     """Run a model-backed operation (compaction, a branch summary) in a worker, so the screen
     stays live; the status is "running" meanwhile, so Esc cancels it like a run."""
     set_status(app.state, "running")
@@ -71,14 +68,14 @@ def in_background(app: TauApp, notice: str, operation: Callable[[], Awaitable[Co
     app.run_worker(work(), group="command")
 
 
-def _busy(app: TauApp, what: str) -> bool:
+def _busy(app: CommandHost, what: str) -> bool:
     if app.port.is_running or app.state.status != "idle":
         app.notice(f"Wait for the run to finish (or Esc) before {what}.", "warning")
         return True
     return False
 
 
-async def resume(app: TauApp, args: str, *, then: Callable[[], None] | None = None) -> None:
+async def resume(app: CommandHost, args: str, *, then: Callable[[], None] | None = None) -> None:
     """``then`` runs once the picker closes, whatever was chosen."""
     if _busy(app, "switching sessions"):
         return
@@ -92,7 +89,7 @@ async def resume(app: TauApp, args: str, *, then: Callable[[], None] | None = No
     await app.push_screen(SessionPicker(app.port), chosen)
 
 
-async def tree(app: TauApp, args: str) -> None:
+async def tree(app: CommandHost, args: str) -> None:
     if _busy(app, "moving in the tree"):
         return
 
@@ -111,7 +108,7 @@ async def tree(app: TauApp, args: str) -> None:
     await app.push_screen(TreeScreen(app.port), chosen)
 
 
-async def fork(app: TauApp, args: str) -> None:
+async def fork(app: CommandHost, args: str) -> None:
     if _busy(app, "forking"):
         return
     points = app.port.fork_points()
@@ -126,30 +123,30 @@ async def fork(app: TauApp, args: str) -> None:
     await app.push_screen(ForkPicker(points), chosen)
 
 
-async def compact(app: TauApp, args: str) -> None:
+async def compact(app: CommandHost, args: str) -> None:
     """Runs in a worker so the screen stays live; Esc cancels it like a run."""
     if _busy(app, "compacting"):
         return
     in_background(app, "Compacting… (Esc cancels)", lambda: app.port.compact(args.strip() or None))
 
 
-async def export(app: TauApp, args: str) -> None:
+async def export(app: CommandHost, args: str) -> None:
     await show_result(app, app.port.export_html(args.strip() or None))
 
 
-async def reload(app: TauApp, args: str) -> None:
+async def reload(app: CommandHost, args: str) -> None:
     if not _busy(app, "reloading"):
         await show_result(app, app.port.reload())
 
 
-async def settings(app: TauApp, args: str) -> None:
+async def settings(app: CommandHost, args: str) -> None:
     table = Table.grid(padding=(0, 2))
     for key, value in app.port.settings():
         table.add_row(Text(key, style="bold"), value)
     await app.push_screen(TextPanel("Settings (user, then project, merged)", table))
 
 
-async def login(app: TauApp, args: str) -> None:
+async def login(app: CommandHost, args: str) -> None:
     provider, _, key = args.strip().partition(" ")
     if not provider:
         app.notice("Usage: /login <provider> [key] (without the key you are asked for it, hidden)", "warning")
@@ -166,11 +163,11 @@ async def login(app: TauApp, args: str) -> None:
     await app.push_screen(TextPrompt(f"API key for {provider}", password=True), entered)
 
 
-async def logout(app: TauApp, args: str) -> None:
+async def logout(app: CommandHost, args: str) -> None:
     await show_result(app, app.port.logout(args.strip()))
 
 
-async def scoped_models(app: TauApp, args: str) -> None:
+async def scoped_models(app: CommandHost, args: str) -> None:
     models = list(app.port.models())
     if not models:
         app.notice("No models to choose from in this session.", "warning")
@@ -184,7 +181,7 @@ async def scoped_models(app: TauApp, args: str) -> None:
     await app.push_screen(ScopedModels(models, app.port.scoped_models()), chosen)
 
 
-def cycle_model(app: TauApp) -> None:
+def cycle_model(app: CommandHost) -> None:
     """Ctrl+P: the next model of the scoped list (all models when none is scoped)."""
     labels = list(app.port.scoped_models()) or list(app.port.models())
     if len(labels) < 1:

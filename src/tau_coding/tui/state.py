@@ -8,10 +8,11 @@ the screen never re-renders what did not change. Nothing here imports Textual.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from tau_agent.content import ImageContent, TextContent, ToolCall
+from tau_agent.content import ToolCall, text_of
 from tau_agent.events import (
     AgentEndEvent,
     AgentEvent,
@@ -34,7 +35,6 @@ from tau_agent.messages import (
     UserMessage,
 )
 from tau_agent.stream_events import ToolCallDeltaEvent, ToolCallEndEvent, ToolCallStartEvent
-from tau_agent.tools import result_text
 from tau_coding.tui.items import (
     RETRY_HINT,
     AssistantItem,
@@ -97,12 +97,6 @@ class TuiState:
         return self._tools.get(call_id)
 
 
-def user_text(content: str | list[TextContent | ImageContent]) -> str:
-    if isinstance(content, str):
-        return content
-    return "".join(b.text if isinstance(b, TextContent) else "[image]" for b in content)
-
-
 def from_messages(
     messages: Iterable[AgentMessage], render_custom: Callable[[CustomMessage], str | None] | None = None
 ) -> TuiState:
@@ -117,22 +111,14 @@ def from_messages(
 def add_message(state: TuiState, message: AgentMessage) -> None:
     """Append a finished message from the record (history, or ``!cmd`` output)."""
     if isinstance(message, UserMessage):
-        state.add(UserItem(user_text(message.content)))
+        state.add(UserItem(text_of(message.content, image="[image]")))
     elif isinstance(message, AssistantMessage):
         state.add(AssistantItem(message, done=True))
         for call in message.tool_calls:
             _tool_item(state, call)
         _finish_reply(state, message)
     elif isinstance(message, ToolResultMessage):
-        index = state._tools.get(message.tool_call_id)
-        if index is not None:
-            item = state.items[index]
-            assert isinstance(item, ToolItem)
-            item.status = "error" if message.is_error else "ok"
-            item.output = result_text(message.content)
-            item.details = message.details
-            state._open_tools.discard(message.tool_call_id)
-            state.touch(index)
+        _finish_tool(state, message.tool_call_id, message.is_error, message.content, message.details)
     elif isinstance(message, BashExecutionMessage):
         state.add(
             BashItem(
@@ -149,7 +135,30 @@ def add_message(state: TuiState, message: AgentMessage) -> None:
         state.add(NoticeItem("Returned from another branch: " + message.summary, "branch"))
     elif isinstance(message, CustomMessage) and message.display:
         shown = state.render_custom(message) if state.render_custom is not None else None
-        state.add(NoticeItem(shown or user_text(message.content), "info"))
+        state.add(NoticeItem(shown or text_of(message.content, image="[image]"), "info"))
+
+
+def _finish_tool(
+    state: TuiState,
+    call_id: str,
+    is_error: bool,
+    content: Sequence[object],
+    details: Any,
+    ended: float | None = None,
+) -> None:
+    """A tool's result reached its row (from a live run's end event or a loaded session's message)."""
+    index = state._tools.get(call_id)
+    if index is None:
+        return
+    item = state.items[index]
+    assert isinstance(item, ToolItem)
+    item.status = "error" if is_error else "ok"
+    if ended is not None:
+        item.ended = ended
+    item.output = text_of(content)
+    item.details = details
+    state._open_tools.discard(call_id)
+    state.touch(index)
 
 
 def add_notice(state: TuiState, text: str, tone: NoticeTone = "info") -> None:
@@ -188,7 +197,7 @@ def apply(state: TuiState, event: AgentEvent | RunNotice, now: float) -> None:
         if index is not None:
             item = state.items[index]
             assert isinstance(item, ToolItem)
-            item.output = result_text(event.partial_result.content)
+            item.output = text_of(event.partial_result.content)
             item.details = event.partial_result.details
             state.touch(index)
     elif isinstance(event, MessageStartEvent):
@@ -204,16 +213,9 @@ def apply(state: TuiState, event: AgentEvent | RunNotice, now: float) -> None:
         item.status, item.started, item.args = "running", now, event.args
         state.touch(index)
     elif isinstance(event, ToolExecutionEndEvent):
-        index = state._tools.get(event.tool_call_id)
-        if index is not None:
-            item = state.items[index]
-            assert isinstance(item, ToolItem)
-            item.status = "error" if event.is_error else "ok"
-            item.ended = now
-            item.output = result_text(event.result.content)
-            item.details = event.result.details
-            state._open_tools.discard(event.tool_call_id)
-            state.touch(index)
+        _finish_tool(
+            state, event.tool_call_id, event.is_error, event.result.content, event.result.details, now
+        )
     elif isinstance(event, AgentStartEvent):
         set_status(state, "running")
     elif isinstance(event, AgentEndEvent):
@@ -240,7 +242,7 @@ def _on_message_start(state: TuiState, message: AgentMessage) -> None:
         state._assistant = state.add(AssistantItem(message))
         state.turns += 1
     elif isinstance(message, UserMessage):
-        text = user_text(message.content)
+        text = text_of(message.content, image="[image]")
         for i, queued in enumerate(state.queue):
             if queued.text == text:
                 del state.queue[i]
@@ -334,5 +336,4 @@ __all__ = [
     "queue_message",
     "set_status",
     "take_queue",
-    "user_text",
 ]

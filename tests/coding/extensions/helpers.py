@@ -11,13 +11,13 @@ from typing import Any
 from tau_agent.messages import ToolResultMessage
 from tau_agent.testing import FakeProvider
 from tau_ai.model import Model
-from tau_coding.coding_session import CodingSession
+from tau_coding.app.extension_setup import builtin_commands
 from tau_coding.extensions.host import ExtensionHost
 from tau_coding.extensions.loader import ExtensionSource, from_path
-from tau_coding.extensions.setup import builtin_commands
 from tau_coding.extensions.ui import HeadlessUI
-from tau_coding.session_events import SessionEvent
-from tau_coding.sessions.manager import SessionManager
+from tau_coding.session.coding_session import CodingSession
+from tau_coding.session.events import SessionEvent
+from tau_coding.session.store.manager import SessionManager
 from tau_coding.tools.builtin import create_coding_tools
 
 MODEL = Model("fake-model", "fake", "fake", "http://127.0.0.1")

@@ -7,7 +7,7 @@ from pathlib import Path
 from tau_agent.messages import CustomMessage, UserMessage
 from tau_agent.session.entries import CustomEntry, CustomMessageEntry
 from tau_agent.testing.fake_provider import call, reply
-from tau_coding.session_events import InputHandledEvent
+from tau_coding.session.events import InputHandledEvent
 from tests.coding.extensions.helpers import fake, make_rig, write_extension
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from tau_ai.testing.scripted_streams import ScriptedReply
-from tau_coding.coding_session import CodingSession
-from tau_coding.wiring import ConfigurationError, Options, build_session
+from tau_coding.app.wiring import ConfigurationError, Options, build_session
+from tau_coding.session.coding_session import CodingSession
 from tests.coding.extensions.helpers import collect, write_extension
 from tests.e2e.scripted_project import MODEL, Project, server
 

@@ -13,11 +13,12 @@ import pytest
 from tau_agent.messages import ToolResultMessage
 from tau_agent.testing import FakeProvider
 from tau_agent.testing.fake_provider import call, reply
-from tau_coding.coding_session import CodingSession
+from tau_coding.app.wiring import Options, build_session
 from tau_coding.mcp.hooks import McpHooks
+from tau_coding.mcp.session import McpSession
 from tau_coding.mcp.status import ServerStatus
-from tau_coding.session_events import InputHandledEvent
-from tau_coding.wiring import Options, build_session
+from tau_coding.session.coding_session import CodingSession
+from tau_coding.session.events import InputHandledEvent
 from tests.coding.mcp.conftest import TOOL_SERVER
 
 MODEL = "local/m"
@@ -120,6 +121,7 @@ async def test_a_tool_list_change_reaches_the_next_prompt(home: Home) -> None:
 def _statuses(session: CodingSession) -> list[ServerStatus]:
     hooks = session.hooks
     assert isinstance(hooks, McpHooks)
+    assert isinstance(hooks.mcp, McpSession)
     return hooks.mcp.manager.statuses()
 
 

@@ -176,3 +176,24 @@ async def test_write_and_edit_do_nothing_once_cancelled(tmp_path: Path, tools: d
     (tmp_path / "y.txt").write_text("a\n")
     edited = await call(tools["edit"], token, path="y.txt", oldText="a", newText="b")
     assert edited.is_error and (tmp_path / "y.txt").read_text() == "a\n"
+
+
+async def test_run_command_reports_how_the_command_ended_as_data(tmp_path: Path) -> None:
+    from tau_coding.tools.bash import run_command
+
+    settings = ToolSettings()
+    run = await run_command("echo out; exit 5", tmp_path, settings, None, CancellationToken(), lambda _: None)
+    assert (run.output, run.exit_code, run.stopped, run.status) == (
+        "out",
+        5,
+        None,
+        "Command exited with code 5",
+    )
+    result = run.tool_result()
+    assert result.is_error and result.content[0].text == "out\n\nCommand exited with code 5"
+    slow = await run_command("sleep 5", tmp_path, settings, 0.2, CancellationToken(), lambda _: None)
+    assert slow.stopped == "timeout" and slow.status == "Command timed out after 0.2 seconds"
+    missing = await run_command(
+        "true", tmp_path / "gone", settings, None, CancellationToken(), lambda _: None
+    )
+    assert not missing.started and missing.status is None and missing.tool_result().is_error

@@ -6,11 +6,11 @@ from pathlib import Path
 import pytest
 
 from tau_agent.cancellation import CancellationToken
+from tau_agent.content import text_of
 from tau_agent.events import ToolExecutionEndEvent, ToolExecutionUpdateEvent
 from tau_agent.loop import LoopConfig, run_agent_loop
 from tau_agent.messages import AgentMessage, ToolResultMessage, UserMessage
 from tau_agent.testing import FakeProvider, call, reply
-from tau_agent.tools import result_text
 from tau_coding.tools import ALL_TOOLS, DEFAULT_TOOLS, create_coding_tools, select_tools
 
 
@@ -55,8 +55,8 @@ async def test_tools_run_inside_the_agent_loop(tmp_path: Path) -> None:
         ("edit", False),
         ("read", False),
     ]
-    assert result_text(results[-1].content) == "one\n2"
-    assert result_text(results[1].content) == "ran"
+    assert text_of(results[-1].content) == "one\n2"
+    assert text_of(results[1].content) == "ran"
     assert any(isinstance(e, ToolExecutionUpdateEvent) and e.tool_name == "bash" for e in events)
     assert sum(isinstance(e, ToolExecutionEndEvent) for e in events) == 4
 
@@ -64,6 +64,6 @@ async def test_tools_run_inside_the_agent_loop(tmp_path: Path) -> None:
 async def test_a_tool_never_raises_even_on_unexpected_failures(tmp_path: Path) -> None:
     tools = create_coding_tools(tmp_path / "missing-cwd")
     out = await tools["bash"].execute("id", {"command": "true"}, CancellationToken(), lambda r: None)
-    assert out.is_error and "working directory" in result_text(out.content)
+    assert out.is_error and "working directory" in text_of(out.content)
     ls = await tools["ls"].execute("id", {}, CancellationToken(), lambda r: None)
-    assert ls.is_error and result_text(ls.content) == "Path not found: ."
+    assert ls.is_error and text_of(ls.content) == "Path not found: ."

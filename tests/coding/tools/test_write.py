@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tau_agent.atomic_write import atomic_write_bytes
 from tau_agent.tools import AgentTool
-from tau_coding.tools.atomic_write import atomic_write_bytes
 from tau_coding.tools.file_locks import FileLocks
 
 from .conftest import call

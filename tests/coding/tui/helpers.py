@@ -16,7 +16,7 @@ from tau_agent.stream_events import AssistantMessageEvent
 from tau_agent.testing import FakeProvider
 from tau_agent.testing.fake_provider import ReplyLike
 from tau_agent.tools import AgentTool, AgentToolResult, ToolUpdate
-from tau_coding.tui.adapter import HarnessSessionAdapter
+from tests.coding.tui.harness_port import HarnessSessionAdapter
 
 OBJECT = {"type": "object", "properties": {}}
 

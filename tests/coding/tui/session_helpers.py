@@ -8,11 +8,11 @@ from pathlib import Path
 from tau_agent.testing import FakeProvider
 from tau_agent.testing.fake_provider import ReplyLike
 from tau_ai.model import Model
-from tau_coding.coding_session import CodingSession
 from tau_coding.config.auth import AuthStore
-from tau_coding.modes.session_port import CodingSessionPort
-from tau_coding.session_control import SessionControl
-from tau_coding.sessions.manager import SessionManager
+from tau_coding.modes.interactive.session_port import CodingSessionPort
+from tau_coding.session.coding_session import CodingSession
+from tau_coding.session.control import SessionControl
+from tau_coding.session.store.manager import SessionManager
 
 MODEL = Model("fake-model", "fake", "fake", "http://127.0.0.1", reasoning=True, context_window=100_000)
 OTHER = Model("other-model", "fake", "fake", "http://127.0.0.1")

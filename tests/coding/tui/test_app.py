@@ -418,7 +418,7 @@ async def test_new_clears_the_transcript_and_session_shows_info() -> None:
 
 
 async def test_quitting_returns_the_sessions_resume_line() -> None:
-    from tau_coding.tui.adapter import HarnessSessionAdapter
+    from tests.coding.tui.harness_port import HarnessSessionAdapter
 
     class Saved(HarnessSessionAdapter):
         def resume_hint(self) -> str | None:
@@ -451,8 +451,8 @@ async def test_an_initial_prompt_is_sent_on_start() -> None:
 
 
 async def test_an_extensions_shortcut_is_bound_and_its_answer_shown() -> None:
-    from tau_coding.tui.adapter import HarnessSessionAdapter
     from tau_coding.tui.port import CommandResult
+    from tests.coding.tui.harness_port import HarnessSessionAdapter
 
     pressed: list[str] = []
 

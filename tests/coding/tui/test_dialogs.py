@@ -6,7 +6,7 @@ import asyncio
 
 from textual.app import App
 
-from tau_coding.modes.tui_ui import TuiUI
+from tau_coding.modes.interactive.tui_ui import TuiUI
 from tau_coding.tui.dialogs import TuiDialogs
 from tau_coding.tui.screens.choice_picker import ChoicePicker
 from tau_coding.tui.screens.confirm_dialog import ConfirmDialog

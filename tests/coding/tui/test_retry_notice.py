@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tau_agent.testing import fail
-from tau_coding.reply_retry import RetrySettings
+from tau_coding.session.reply_retry import RetrySettings
 from tau_coding.tui.items import NoticeItem, RunNotice
 from tau_coding.tui.state import TuiState, apply
 from tests.coding.tui.session_helpers import Rig

@@ -67,7 +67,10 @@ def _launch(tmux: Tmux, project: Path, home: Path, *args: str, env: dict[str, st
     }
     exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
     tau = " ".join(shlex.quote(a) for a in [sys.executable, "-m", "tau_coding", *args])
-    command = f"cd {shlex.quote(str(project))} && env -i {exports} {tau}; echo TAU-EXITED-$?; sleep 30"
+    # After the exit: whether tau left the terminal's modes as it found them.
+    tty = 'before=$(stty -g); {}; code=$?; [ "$(stty -g)" = "$before" ] && echo TTY-RESTORED'
+    command = tty.format(f"cd {shlex.quote(str(project))} && env -i {exports} {tau}")
+    command += "; echo TAU-EXITED-$code; sleep 30"
     tmux("new-session", "-d", "-s", "tau", "-x", "110", "-y", "32", command)
 
 
@@ -153,6 +156,7 @@ def test_tau_resume_opens_the_picker_and_a_remapped_key_runs_the_editor_in_the_t
             tmux.wait_for("First answer.")
             tmux.wait_for("broken.json: invalid")  # the full line wraps at this width
             tmux("send-keys", "-t", "tau", "-l", "draft")
+            tmux.wait_for("│ draft")  # in the editor before the key that hands it to $VISUAL
             tmux("send-keys", "-t", "tau", "C-e")
             tmux.wait_for("draft from the editor")
             tmux("send-keys", "-t", "tau", "Enter")
@@ -188,3 +192,37 @@ def test_an_extensions_confirm_dialog_is_answered_in_the_terminal(tmp_path: Path
         finally:
             tmux.kill()
     assert not (project / "build").exists()
+
+
+def test_keys_typed_before_the_tui_is_ready_are_kept_and_enter_sends_them(tmp_path: Path) -> None:
+    """Type-ahead: a prompt and Enter sent the moment tau starts (before its first paint) are
+    neither lost nor turned into a new line: the prompt is sent. Then text typed ahead without
+    Enter waits in the editor."""
+    project, home = tmp_path / "project", tmp_path / "home"
+    project.mkdir()
+    replies = [ScriptedReply(text="Port 9090, as asked."), ScriptedReply(text="Unused.")]
+    with ReplayServerThread([Scripted(body=sse_body(API, r)) for r in replies]) as server:
+        _point_at(home, server.url)
+        tmux = Tmux(tmp_path / "tmux.sock")
+        _launch(tmux, project, home, "--model", "local/m")
+        try:
+            tmux("send-keys", "-t", "tau", "-l", "Which port?")
+            tmux("send-keys", "-t", "tau", "Enter")
+            tmux.wait_for("Port 9090, as asked.")
+            assert len(server.requests) == 1
+            sent = server.requests[0].json()["messages"][-1]
+            assert sent["role"] == "user" and "Which port?" in json.dumps(sent["content"])
+            tmux("send-keys", "-t", "tau", "C-d")
+            assert "TTY-RESTORED" in tmux.wait_for("TAU-EXITED-0")
+        finally:
+            tmux.kill()
+
+        tmux = Tmux(tmp_path / "tmux2.sock")
+        _launch(tmux, project, home, "--model", "local/m")
+        try:
+            tmux("send-keys", "-t", "tau", "-l", "draft to finish")
+            screen = tmux.wait_for("draft to finish")
+            time.sleep(0.5)  # nothing is sent without an Enter
+            assert len(server.requests) == 1, screen
+        finally:
+            tmux.kill()

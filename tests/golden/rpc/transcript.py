@@ -25,11 +25,11 @@ from tau_agent.session.log import SessionLog
 from tau_agent.testing import FakeProvider
 from tau_agent.testing.fake_provider import call, deltas, reply
 from tau_ai.model import Model
-from tau_coding.coding_session import CodingSession
 from tau_coding.modes.rpc import make_server
 from tau_coding.modes.rpc.output import RpcOutput
-from tau_coding.session_control import SessionControl
-from tau_coding.sessions.manager import SessionManager
+from tau_coding.session.coding_session import CodingSession
+from tau_coding.session.control import SessionControl
+from tau_coding.session.store.manager import SessionManager
 
 GOLDEN = Path(__file__).with_name("transcript.jsonl")
 MODEL = Model("fake-model", "fake", "fake", "http://127.0.0.1", name="Fake", reasoning=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tau_agent.content import ImageContent, TextContent, ThinkingContent, ToolCall
+from tau_agent.content import ImageContent, TextContent, ThinkingContent, ToolCall, text_of
 from tau_agent.messages import AssistantMessage, ToolResultMessage, UserMessage
 from tau_agent.provider import Context, StreamOptions, ThinkingLevel
 from tau_ai.apis._shared import (
@@ -23,7 +23,6 @@ from tau_ai.apis._shared import (
     images_of,
     max_output_tokens,
     same_model,
-    text_of,
 )
 from tau_ai.model import Model
 from tau_ai.thinking import DEFAULT_BUDGETS as THINKING_BUDGETS

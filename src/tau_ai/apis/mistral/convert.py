@@ -15,7 +15,7 @@ import re
 import string
 from typing import Any
 
-from tau_agent.content import TextContent, ThinkingContent, ToolCall
+from tau_agent.content import TextContent, ThinkingContent, ToolCall, text_of
 from tau_agent.messages import AssistantMessage, ToolResultMessage, UserMessage
 from tau_agent.provider import Context, StreamOptions
 from tau_ai.apis._shared import (
@@ -28,7 +28,6 @@ from tau_ai.apis._shared import (
     max_output_tokens,
     same_model,
     short_id,
-    text_of,
 )
 from tau_ai.model import Model
 from tau_ai.thinking import clamp_level as clamp_thinking

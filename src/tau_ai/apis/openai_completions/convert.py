@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tau_agent.content import TextContent, ThinkingContent, ToolCall
+from tau_agent.content import TextContent, ThinkingContent, ToolCall, text_of
 from tau_agent.messages import AssistantMessage, ToolResultMessage, UserMessage
 from tau_agent.provider import Context, StreamOptions
 from tau_ai.apis._shared import (
@@ -25,7 +25,6 @@ from tau_ai.apis._shared import (
     images_of,
     max_output_tokens,
     same_model,
-    text_of,
 )
 from tau_ai.apis.openai_completions.compat import Compat, resolve_compat
 from tau_ai.model import Model

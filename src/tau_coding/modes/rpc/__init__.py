@@ -6,7 +6,7 @@ from tau_coding.modes.rpc.commands_run import RUN_HANDLERS
 from tau_coding.modes.rpc.commands_session import SESSION_HANDLERS
 from tau_coding.modes.rpc.output import RpcOutput
 from tau_coding.modes.rpc.server import Handler, RpcServer
-from tau_coding.session_control import SessionControl
+from tau_coding.session.control import SessionControl
 
 HANDLERS: dict[str, Handler] = {**RUN_HANDLERS, **SESSION_HANDLERS}
 

@@ -80,7 +80,7 @@ async def compact(server: RpcServer, fields: Fields, request_id: Any) -> Any:
         except Exception as exc:
             server.out.send(failure("compact", request_id, str(exc) or type(exc).__name__))
             return
-        server.out.send(success("compact", request_id, _plain(result)))
+        server.out.send(success("compact", request_id, result.to_dict()))
 
     server.spawn(work())
     return DEFERRED
@@ -92,13 +92,7 @@ async def set_auto_compaction(server: RpcServer, fields: Fields, request_id: Any
 
 
 async def get_context_usage(server: RpcServer, fields: Fields, request_id: Any) -> Any:
-    return _plain(server.control.context_usage())
-
-
-def _plain(value: Any) -> Any:
-    """A feature's result as JSON data: its ``to_dict()`` when it has one."""
-    to_dict = getattr(value, "to_dict", None)
-    return to_dict() if callable(to_dict) else value
+    return server.control.context_usage()  # a dataclass: the JSON encoder writes its fields
 
 
 RUN_HANDLERS: dict[str, Handler] = {

@@ -10,7 +10,7 @@ from tau_coding.modes.rpc import make_server
 from tau_coding.modes.rpc.extension_ui import RpcUI
 from tau_coding.modes.rpc.output import RpcOutput
 from tau_coding.modes.rpc.stdio import stdin_reader
-from tau_coding.session_control import SessionControl
+from tau_coding.session.control import SessionControl
 
 
 async def run_rpc(control: SessionControl, protocol_out: BinaryIO, ui: LateBoundUI | None = None) -> int:

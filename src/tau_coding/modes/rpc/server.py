@@ -25,8 +25,8 @@ from tau_coding.modes.rpc.framing import BadLine, decode_line, read_lines
 from tau_coding.modes.rpc.output import RpcOutput
 from tau_coding.modes.rpc.responses import NO_DATA, CommandError, failure, success
 from tau_coding.modes.rpc.ui_bridge import RpcExtensionUI
-from tau_coding.session_control import SessionControl
-from tau_coding.session_events import SessionEvent, session_event_to_dict
+from tau_coding.session.control import SessionControl
+from tau_coding.session.events import SessionEvent, session_event_to_dict
 
 Handler = Callable[["RpcServer", Fields, Any], Awaitable[Any]]
 DEFERRED: Any = object()  # the handler answers later (from a task it started)

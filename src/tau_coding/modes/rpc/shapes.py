@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from tau_agent.content import text_of
 from tau_agent.messages import AssistantMessage, UserMessage
 from tau_agent.session.entries import MessageEntry, SessionEntry
 from tau_ai.model import Model
 from tau_coding.resources.loader import Resources
-from tau_coding.session_control import user_text
-from tau_coding.sessions.listing import SessionInfo
+from tau_coding.session.store.listing import SessionInfo
 
 PREVIEW_CHARS = 200
 
@@ -96,7 +96,7 @@ def tree_entry_to_dict(entry: SessionEntry, labels: dict[str, str]) -> dict[str,
         message = entry.message
         out["role"] = message.role
         text = (
-            user_text(message)
+            text_of(message.content)
             if isinstance(message, UserMessage)
             else message.text
             if isinstance(message, AssistantMessage)

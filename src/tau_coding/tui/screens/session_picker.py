@@ -1,7 +1,7 @@
 """/resume: pick a stored session. Type to search; Tab switches between this project and all
 projects; Ctrl+R renames the highlighted session; Ctrl+D twice deletes it; Enter resumes it.
 
-Dismisses with the chosen session's ``ref`` (for ``SessionPort.switch_session``), or None.
+Dismisses with the chosen session's ``ref`` (for ``StoredSessionsPort.switch_session``), or None.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 
 from tau_coding.tui.completion import fuzzy_score
-from tau_coding.tui.port import SessionPort, StoredSession
+from tau_coding.tui.port import StoredSession, StoredSessionsPort
 from tau_coding.tui.screens.list_height import fit_height
 
 
@@ -50,7 +50,7 @@ class SessionPicker(ModalScreen[str | None]):
         Binding("up", "move(-1)", show=False),
     ]
 
-    def __init__(self, port: SessionPort) -> None:
+    def __init__(self, port: StoredSessionsPort) -> None:
         super().__init__(classes="picker")
         self._port = port
         self.everywhere = False

@@ -43,7 +43,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from tau_coding.tui.port import SessionPort, TreeFilter, TreeRow, TreeRows
+from tau_coding.tui.port import TreeFilter, TreePort, TreeRow, TreeRows
 from tau_coding.tui.screens.list_height import fit_height
 from tau_coding.tui.tree_port import TREE_FILTERS, search_words
 from tau_coding.tui.widgets.row_list import RowList
@@ -82,7 +82,7 @@ class TreeScreen(ModalScreen[TreeChoice | None]):
         Binding("f", "cycle_filter", "Filter"),
     ]
 
-    def __init__(self, port: SessionPort) -> None:
+    def __init__(self, port: TreePort) -> None:
         super().__init__(classes="picker")
         self._port = port
         self.rows = TreeRows.of()

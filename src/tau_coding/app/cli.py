@@ -1,0 +1,60 @@
+"""The ``tau`` command: the entry point.
+
+Only ``sys`` and ``os`` are imported here, so ``tau --version`` answers without loading the
+agent, the HTTP stack, any UI, or even pathlib and typing; everything else is in
+``cli_dispatch``, imported once there is real work.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from tau_coding import __version__
+from tau_coding.common.exit_codes import EXIT_INTERRUPTED, EXIT_OK
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv in (["--version"], ["-v"]):  # the common case answers before argparse is even built
+        sys.stdout.write(f"tau {__version__}\n")
+        return EXIT_OK
+    if argv[:1] == ["mcp"]:  # `tau mcp add|remove|list|get ...`
+        from tau_coding.mcp.cli import main as mcp_main
+
+        return mcp_main(argv[1:])
+    from tau_coding.app.cli_args import build_parser
+    from tau_coding.app.cli_dispatch import dispatch
+
+    parser = build_parser()
+    if "-h" in argv or "--help" in argv:
+        return _help(parser, argv)
+    args, unknown = parser.parse_known_args(argv)  # unknown: maybe flags that extensions declare
+    bad = [word for word in unknown if not word.startswith("--")]
+    if bad or (unknown and args.no_extensions and not args.extension) or (unknown and not args.prompt):
+        parser.error(f"unrecognized arguments: {' '.join(bad or unknown)}")
+    args.extension_args = unknown
+    try:
+        return dispatch(args)
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:  # the reader went away (tau ... | head): not an error of the run
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+
+
+def _help(parser: object, argv: list[str]) -> int:
+    """Tau's own flags, then those the user's extensions add.
+
+    ``parser`` is an argparse parser, typed loosely: argparse is not imported at module level.
+    """
+    from tau_coding.app.extension_help import extension_flags_help
+
+    args, _ = parser.parse_known_args([a for a in argv if a not in ("-h", "--help")])  # type: ignore[attr-defined]
+    parser.print_help()  # type: ignore[attr-defined]
+    sys.stdout.write(
+        extension_flags_help(
+            args.extension or (), no_extensions=args.no_extensions, trust_project=args.trust_project
+        )
+    )
+    return EXIT_OK

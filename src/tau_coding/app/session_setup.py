@@ -1,0 +1,75 @@
+"""Open a session together with its SessionControl, the way RPC mode and the SDK need it.
+
+``build_session`` gives a CodingSession; a long-lived frontend also needs the session manager,
+the list of models it may switch to, and a way to reload the user's files. This module joins
+those from the same ``Options``, so ``reload`` honours exactly what the session was opened with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from pathlib import Path
+
+from tau_agent.provider import ModelProvider
+from tau_ai.model import Model
+from tau_coding.app.wiring import Options, available_models, build_session, session_manager
+from tau_coding.extensions.ui import UIBridge
+from tau_coding.session.coding_session import CodingSession
+from tau_coding.session.control import SessionControl
+
+ProviderMaker = Callable[[Model, str | None], ModelProvider]
+
+
+def open_controlled_session(
+    options: Options,
+    environ: Mapping[str, str],
+    cwd: Path,
+    *,
+    warn: Callable[[str], object],
+    provider_factory: ProviderMaker | None = None,
+    adjust: Callable[[CodingSession], None] = lambda session: None,
+    ui: UIBridge | None = None,
+) -> SessionControl:
+    """Build the session (ConfigurationError as ``build_session``) and its control.
+
+    ``adjust`` is applied to the session now and to every session ``reload`` builds (the SDK
+    adds its custom tools this way)."""
+    session = build_session(options, environ, cwd, warn=warn, provider_factory=provider_factory, ui=ui)
+    adjust(session)
+
+    def rebuild(old: CodingSession) -> CodingSession:
+        model = old.model
+        fresh_options = replace(
+            options,
+            provider=model.provider,
+            model=f"{model.provider}/{model.id}",
+            thinking=old.thinking_level,
+            no_session=True,  # a throwaway log; the session's own log moves over below
+            session=None,
+            continue_session=False,
+        )
+        fresh = build_session(
+            fresh_options, environ, cwd, warn=warn, provider_factory=provider_factory, ui=ui
+        )
+        adjust(fresh)
+        scratch = fresh.log
+        fresh.input_source = old.input_source
+        fresh.harness.steering_mode = old.harness.steering_mode
+        fresh.harness.follow_up_mode = old.harness.follow_up_mode
+        # Sessions opened later are restored as the original options say (the model just
+        # given to the fresh session is not a command-line choice).
+        fresh.restore_settings = old.restore_settings
+        fresh.use_log(old.log)
+        scratch.close()
+        return fresh
+
+    return SessionControl(
+        session,
+        session_manager(options, environ, cwd),
+        models=lambda: available_models(options, environ, cwd, warn=warn),
+        rebuild=rebuild,
+    )
+
+
+__all__ = ["ProviderMaker", "open_controlled_session"]

@@ -1,0 +1,1 @@
+"""The ground floor: diagnostics and exit codes. Imports nothing else of Tau."""

@@ -1,0 +1,54 @@
+"""ExtensionHostPort: what an extension's API and the session doors need of the host.
+
+``ExtensionHost`` satisfies it; ``api``, ``doors`` and ``http_provider`` depend on this Protocol
+instead of the host itself, so the host can import them without a circle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from tau_coding.extensions.guard import Guard, HandlerFailure
+    from tau_coding.extensions.registry import Registry
+    from tau_coding.extensions.ui import UIBridge
+    from tau_coding.session.coding_session import CodingSession
+
+
+class ExtensionHostPort(Protocol):
+    @property
+    def cwd(self) -> Path: ...
+
+    @property
+    def ui(self) -> UIBridge: ...
+
+    @property
+    def registry(self) -> Registry:
+        """Everything the loaded extensions registered, by kind."""
+        ...
+
+    @property
+    def session(self) -> CodingSession | None:
+        """The bound session; ``None`` until the session exists."""
+        ...
+
+    @property
+    def extensions(self) -> Mapping[str, object]:
+        """The loaded extensions by name: a registration whose owner is not here is ignored."""
+        ...
+
+    def guard(self, owner: str) -> Guard:
+        """The loaded extension's guard (time limit, failure reporting); KeyError if not loaded."""
+        ...
+
+    def report_failure(self, failure: HandlerFailure) -> None: ...
+
+    def on_change_soon(self) -> None:
+        """A registration changed: bring the bound session up to date."""
+        ...
+
+    def reload(self) -> int:
+        """Unload and load every extension again; how many are loaded."""
+        ...

@@ -1,0 +1,71 @@
+"""The one place Tau builds an ``HttpProvider``, with or without extensions' request handlers.
+
+Built-in providers, extension providers served over a wire API, and the composition root all
+call ``http_provider``; given a host, every request passes through its
+``before_provider_request`` handlers first (each may see or replace the body).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tau_agent.provider import ModelProvider
+    from tau_ai.model import Model
+    from tau_ai.wire_api import HttpRequestSpec, WireApi
+    from tau_coding.extensions.host_port import ExtensionHostPort
+    from tau_coding.session.reply_retry import RetrySettings
+
+
+def http_provider(
+    model: Model,
+    api_key: str | None,
+    *,
+    wire: WireApi | None = None,
+    host: ExtensionHostPort | None = None,
+    retry: RetrySettings | None = None,
+) -> ModelProvider:
+    """An HttpProvider for ``model`` speaking ``wire`` (default: the model's own API), with
+    the ``retry.provider.*`` limits of ``retry`` (default: Tau's)."""
+    from tau_ai.apis import wire_api
+    from tau_ai.http_provider import HttpProvider
+    from tau_coding.session.reply_retry import DEFAULT_IDLE_TIMEOUT, RetrySettings
+
+    limits = retry or RetrySettings()
+    hook = request_hook(host, model.provider, model.id) if host is not None else None
+    return HttpProvider(
+        model,
+        wire or wire_api(model.api),
+        api_key=api_key,
+        on_request=hook,
+        retry=limits.provider_policy(),
+        idle_timeout=limits.idle_timeout(DEFAULT_IDLE_TIMEOUT),
+    )
+
+
+def request_hook(host: ExtensionHostPort, provider: str, model: str) -> Any:
+    """An HttpProvider ``on_request`` that lets ``before_provider_request`` handlers see or replace the body."""
+    from dataclasses import replace
+
+    from tau_coding.extensions.events import ProviderRequestEvent
+    from tau_coding.extensions.guard import HandlerFailure
+
+    async def hook(spec: HttpRequestSpec) -> HttpRequestSpec:
+        handlers = host.registry.handlers.get("before_provider_request")
+        if not handlers:
+            return spec
+        payload = dict(spec.body)
+        for owner, handler in list(handlers):
+            if owner not in host.extensions:
+                continue
+            event = ProviderRequestEvent(provider, model, spec.url, payload)
+            try:
+                out = await host.guard(owner).call("before_provider_request handler", handler, event)
+            except HandlerFailure as failure:
+                host.report_failure(failure)
+                continue
+            if isinstance(out, dict):
+                payload = out
+        return replace(spec, body=payload)
+
+    return hook

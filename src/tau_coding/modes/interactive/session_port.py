@@ -1,0 +1,144 @@
+"""CodingSessionPort: the TUI's SessionPort over a real CodingSession and its SessionControl.
+
+The TUI knows only the port (tau_coding/tui/port.py); this adapter is where it meets the
+session, its resources and the models the user can switch to. Session-only events (retries,
+agent_settled) are not part of the TUI's event vocabulary and are left out of ``prompt``.
+The session-level operations (/resume, /tree, /fork, /compact, ...) live in the base class
+``ControlPort`` (session_port_control.py); ``control.session`` is read on every call because
+``reload`` and ``switch`` may replace what it holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator, Sequence
+
+from tau_agent.content import text_of
+from tau_agent.events import AgentEvent
+from tau_agent.messages import AgentMessage, BashExecutionMessage, CustomMessage, UserMessage
+from tau_agent.provider import THINKING_LEVELS, ThinkingLevel
+from tau_coding.modes.interactive.session_port_control import ControlPort
+from tau_coding.session.coding_session import CodingSession
+from tau_coding.session.events import (
+    AutoRetryEndEvent,
+    AutoRetryStartEvent,
+    InputHandledEvent,
+    is_agent_event,
+)
+from tau_coding.tui.items import RunNotice
+from tau_coding.tui.port import CommandResult, CommandSpec, QueuedMessages, SessionInfo
+
+
+class CodingSessionPort(ControlPort):
+    """Implements ``SessionPort``; the control's models are what /model may switch to."""
+
+    @property
+    def session(self) -> CodingSession:
+        return self.control.session
+
+    @property
+    def messages(self) -> Sequence[AgentMessage]:
+        return self.session.messages
+
+    @property
+    def is_running(self) -> bool:
+        return self.session.is_running
+
+    async def prompt(self, text: str) -> AsyncGenerator[AgentEvent | RunNotice, None]:
+        async for event in self.session.prompt(text):
+            if is_agent_event(event):
+                yield event
+            elif isinstance(event, AutoRetryStartEvent):
+                seconds = event.delay_ms / 1000
+                yield RunNotice(
+                    f"{event.error_message}; retrying in {seconds:.1f}s ({event.attempt}/{event.max_attempts})",
+                    "warning",
+                )
+            elif isinstance(event, AutoRetryEndEvent) and not event.success:
+                yield RunNotice(f"Retry stopped: {event.final_error or 'failed'}", "warning")
+            elif isinstance(event, InputHandledEvent) and event.text:  # /mcp, an extension's command
+                yield RunNotice(event.text)
+
+    def steer(self, text: str) -> None:
+        self.session.steer(text)
+
+    def follow_up(self, text: str) -> None:
+        self.session.follow_up(text)
+
+    def cancel(self) -> None:
+        self.session.cancel()
+
+    def clear_queues(self) -> QueuedMessages:
+        steering, follow = self.session.harness.clear_queues()
+        return QueuedMessages(
+            [text_of(m.content, image="[image]") for m in steering if isinstance(m, UserMessage)],
+            [text_of(m.content, image="[image]") for m in follow if isinstance(m, UserMessage)],
+        )
+
+    def info(self) -> SessionInfo:
+        session, model = self.session, self.session.model
+        path = session.session_file
+        return SessionInfo(
+            cwd=str(session.cwd),
+            model_label=f"{model.provider}/{model.id}",
+            thinking_level=session.thinking_level,
+            session_name=session.log.name,
+            session_id=session.session_id,
+            session_file=str(path) if path is not None else None,
+            git_branch=self._branch,
+            context_tokens=self._context_tokens(),
+            context_window=model.context_window,
+        )
+
+    def _context_tokens(self) -> int | None:
+        """The session's estimate of the context's size; None (unknown) if estimating fails."""
+        try:
+            return self.session.context_usage().tokens
+        except Exception:  # an estimate must never break the footer
+            return None
+
+    def commands(self) -> Sequence[CommandSpec]:
+        specs: list[CommandSpec] = []
+        resources = self.session.resources
+        if resources is not None:
+            specs += [CommandSpec(t.name, t.description) for t in resources.prompt_templates]
+            specs += [CommandSpec(f"skill:{s.name}", s.description) for s in resources.skills]
+        if self.session.hooks is not None:  # extensions' commands, handled in CodingSession.prompt
+            specs += [
+                CommandSpec(name, description) for name, description in self.session.hooks.command_list()
+            ]
+        return specs
+
+    def render_custom(self, message: CustomMessage) -> str | None:
+        return self.session.hooks.render_message(message) if self.session.hooks is not None else None
+
+    def shortcuts(self) -> Sequence[tuple[str, str]]:
+        return self.session.hooks.shortcut_list() if self.session.hooks is not None else ()
+
+    async def run_shortcut(self, key: str) -> CommandResult | None:
+        if self.session.hooks is None:
+            return None
+        said = await self.session.hooks.on_shortcut(key)
+        return CommandResult(said) if said else None
+
+    async def run_command(self, name: str, args: str) -> CommandResult | None:
+        del name, args
+        return None  # templates and skills expand inside CodingSession.prompt
+
+    async def run_bash(self, command: str, *, exclude_from_context: bool) -> BashExecutionMessage:
+        return await self.session.run_bash(command, exclude_from_context=exclude_from_context)
+
+    def thinking_levels(self) -> Sequence[str]:
+        return THINKING_LEVELS if self.session.model.reasoning else ()
+
+    def set_thinking_level(self, level: str) -> None:
+        if level in THINKING_LEVELS:
+            chosen: ThinkingLevel = level
+            self.session.set_thinking_level(chosen)
+
+    def set_session_name(self, name: str) -> None:
+        self.session.set_name(name)
+
+    def resume_hint(self) -> str | None:
+        if self.session.session_file is None or not self.session.session_file.exists():
+            return None
+        return f"Resume this session with: tau --session {self.session.session_id[:8]}"

@@ -1,0 +1,290 @@
+"""ControlPort: the session-level half of CodingSessionPort, over SessionControl.
+
+Every operation answers with a CommandResult whose message is one line for the user; a
+failure (``ControlError``, a busy agent, a locked or missing file) is an error result, never
+an exception into the TUI. API keys go through an ``AuthService`` the mode passes in
+(config.auth.AuthStore satisfies it), so the TUI never touches credentials.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+from tau_agent.content import text_of
+from tau_agent.harness import AgentBusyError
+from tau_agent.messages import UserMessage
+from tau_agent.session.entries import MessageEntry
+from tau_agent.session.jsonl import SessionLockedError
+from tau_agent.session.log import SessionLog
+from tau_agent.session.storage import SessionReadOnlyError
+from tau_coding.modes.interactive.tree_rows import tree_rows
+from tau_coding.session.control import ControlError, SessionControl
+from tau_coding.session.store.manager import SessionNotFoundError
+from tau_coding.tui.git_branch import git_branch
+from tau_coding.tui.port import CommandResult, ForkPoint, StoredSession, TreeFilter, TreeRows
+
+# What a control operation may raise that is the user's to read, not a bug.
+_EXPECTED = (
+    ControlError,
+    AgentBusyError,
+    SessionNotFoundError,
+    SessionLockedError,
+    SessionReadOnlyError,
+    OSError,
+    ValueError,
+)
+
+
+class AuthService(Protocol):
+    """Where /login and /logout keep API keys."""
+
+    def set_api_key(self, provider: str, key: str) -> None: ...
+
+    def remove(self, provider: str) -> None: ...
+
+
+class ControlPort:
+    """``scoped`` are model labels or patterns (``fnmatch`` over ``provider/id``) for Ctrl+P."""
+
+    def __init__(
+        self,
+        control: SessionControl,
+        *,
+        auth: AuthService | None = None,
+        settings: Callable[[], Mapping[str, Any]] = dict,
+        scoped: Sequence[str] = (),
+    ) -> None:
+        self.control = control
+        self._auth = auth
+        self._settings = settings
+        self._branch = git_branch(control.session.cwd)
+        self._scoped = self._match(scoped) if scoped else []
+
+    # -- models -----------------------------------------------------------------------------------
+
+    def models(self) -> Sequence[str]:
+        return [f"{m.provider}/{m.id}" for m in self.control.available_models()]
+
+    def set_model(self, label: str) -> CommandResult:
+        provider, _, model_id = label.partition("/")
+        try:
+            self.control.set_model(provider, model_id)
+        except ControlError:
+            return CommandResult(f"unknown model {label!r}", is_error=True)
+        return CommandResult(f"model: {label}")
+
+    def scoped_models(self) -> Sequence[str]:
+        return list(self._scoped)
+
+    def set_scoped_models(self, labels: Sequence[str]) -> None:
+        self._scoped = self._match(labels)
+
+    def _match(self, patterns: Sequence[str]) -> list[str]:
+        labels = self.models()
+        return [
+            label
+            for label in labels
+            if any(fnmatch.fnmatch(label, p) or fnmatch.fnmatch(label.split("/", 1)[1], p) for p in patterns)
+        ]
+
+    # -- which session ------------------------------------------------------------------------------
+
+    def _attempt(self, action: Callable[[], str], *, replaced: bool = False) -> CommandResult:
+        try:
+            message = action()
+        except _EXPECTED as exc:
+            return CommandResult(str(exc) or type(exc).__name__, is_error=True)
+        return CommandResult(message, replaced_transcript=replaced)
+
+    def new_session(self) -> bool:
+        def new() -> str:
+            self.control.new_session()
+            return ""
+
+        return not self._attempt(new).is_error
+
+    def list_sessions(self, *, everywhere: bool) -> Sequence[StoredSession]:
+        current = self.control.session.session_file
+        return [
+            StoredSession(
+                ref=str(info.path),
+                title=info.title,
+                cwd=info.cwd,
+                modified=info.modified.astimezone().strftime("%Y-%m-%d %H:%M"),
+                message_count=info.message_count,
+                is_current=current is not None and info.path.resolve() == current.resolve(),
+            )
+            for info in self.control.list_sessions(everywhere=everywhere)
+        ]
+
+    def switch_session(self, ref: str) -> CommandResult:
+        def switch() -> str:
+            self.control.switch_session(ref)
+            session = self.control.session
+            first = next((text_of(m.content) for m in session.messages if isinstance(m, UserMessage)), "")
+            title = session.log.name or " ".join(first.split())[:60] or Path(ref).name
+            return f"Resumed: {title}"
+
+        return self._attempt(switch, replaced=True)
+
+    def rename_session(self, ref: str, name: str) -> CommandResult:
+        def rename() -> str:
+            current = self.control.session.session_file
+            if current is not None and Path(ref).resolve() == current.resolve():
+                self.control.session.set_name(name)
+            else:
+                log: SessionLog = self.control.manager.open(ref)
+                try:
+                    log.set_name(name)
+                finally:
+                    log.close()
+            return f"Renamed to {name.strip()}"
+
+        return self._attempt(rename)
+
+    def delete_session(self, ref: str) -> CommandResult:
+        def delete() -> str:
+            current = self.control.session.session_file
+            if current is not None and Path(ref).resolve() == current.resolve():
+                raise ControlError("cannot delete the session in use")
+            return f"Deleted {self.control.manager.delete(ref).name}"
+
+        return self._attempt(delete)
+
+    # -- the tree -----------------------------------------------------------------------------------
+
+    def tree(self, filter: TreeFilter = "default") -> TreeRows:
+        return tree_rows(self.control.session.log, filter)
+
+    def _target(self, entry_id: str) -> tuple[str | None, str | None]:
+        """Where to move for ``entry_id``, and the text to hand back. Moving to one of your own
+        messages moves to just before it and hands its text back for editing, so the next
+        prompt starts a new branch in its place (not a reply to it)."""
+        entry = self.control.session.log.tree.get(entry_id)
+        if entry is None:
+            raise ControlError(f"no entry {entry_id!r} in this session")
+        message = entry.message if isinstance(entry, MessageEntry) else None
+        if isinstance(message, UserMessage):
+            return entry.parent_id, text_of(message.content)
+        return entry_id, None
+
+    def navigate(self, entry_id: str) -> CommandResult:
+        text: str | None = None
+
+        def navigate() -> str:
+            nonlocal text
+            parent, text = self._target(entry_id)
+            self.control.navigate(parent)
+            return "Moved in the session tree."
+
+        result = self._attempt(navigate, replaced=True)
+        return (
+            result
+            if result.is_error
+            else CommandResult(result.message, editor_text=text, replaced_transcript=True)
+        )
+
+    async def branch_with_summary(self, entry_id: str) -> CommandResult:
+        """Move to ``entry_id`` and summarise the branch left behind (``CodingSession.navigate``)."""
+        try:
+            if self.control.session.is_running:
+                raise AgentBusyError("Cannot move in the tree while the agent is running; abort it first")
+            parent, text = self._target(entry_id)
+            await self.control.session.navigate(parent, summarize=True)
+        except Exception as exc:  # the summary run may fail in any way; the user reads why
+            return CommandResult(f"Branch summary failed: {exc or type(exc).__name__}", is_error=True)
+        return CommandResult(
+            "Moved; the branch left behind is summarised.", editor_text=text, replaced_transcript=True
+        )
+
+    def set_label(self, entry_id: str, label: str | None) -> CommandResult:
+        text = (label or "").strip() or None
+
+        def label_it() -> str:
+            self.control.set_label(entry_id, text)
+            return f"Label: {text}" if text else "Label cleared"
+
+        return self._attempt(label_it)
+
+    def fork_points(self) -> Sequence[ForkPoint]:
+        return [ForkPoint(m.entry_id, m.text) for m in self.control.fork_messages()]
+
+    def fork(self, entry_id: str) -> CommandResult:
+        try:
+            text = self.control.fork(entry_id)
+        except _EXPECTED as exc:
+            return CommandResult(str(exc), is_error=True)
+        return CommandResult("Forked into a new session.", editor_text=text, replaced_transcript=True)
+
+    # -- the rest -----------------------------------------------------------------------------------
+
+    async def compact(self, focus: str | None) -> CommandResult:
+        try:
+            result = await self.control.compact(focus or None)
+        except Exception as exc:  # any failure of the summary run is for the user to read
+            return CommandResult(f"Compaction failed: {exc or type(exc).__name__}", is_error=True)
+        head = f"Compacted {result.tokens_before} tokens"
+        first = result.summary.strip().splitlines()[0] if result.summary.strip() else ""
+        return CommandResult(f"{head}. {first}".strip(), replaced_transcript=True)
+
+    def export_html(self, path: str | None) -> CommandResult:
+        return self._attempt(lambda: f"Exported to {self.control.export_html(path or None)}")
+
+    def reload(self) -> CommandResult:
+        def reload() -> str:
+            self.control.reload()
+            return "Reloaded settings, models and resources."
+
+        return self._attempt(reload, replaced=True)
+
+    def settings(self) -> Sequence[tuple[str, str]]:
+        session = self.control.session
+        rows = [
+            ("model", f"{session.model.provider}/{session.model.id}"),
+            ("thinking", session.thinking_level),
+            ("steeringMode", session.harness.steering_mode),
+            ("followUpMode", session.harness.follow_up_mode),
+            ("session file", str(session.session_file or "(not saved)")),
+        ]
+        return rows + _flatten(self._settings())
+
+    def login(self, provider: str, key: str) -> CommandResult:
+        if self._auth is None:
+            return CommandResult("Storing keys is not available here.", is_error=True)
+        if not provider or not key.strip():
+            return CommandResult("Usage: /login <provider> <api key>", is_error=True)
+        try:
+            self._auth.set_api_key(provider, key.strip())
+        except _EXPECTED as exc:
+            return CommandResult(f"Could not store the key: {exc}", is_error=True)
+        return CommandResult(f"Stored an API key for {provider} in auth.json." + self._reload_note())
+
+    def logout(self, provider: str) -> CommandResult:
+        if self._auth is None:
+            return CommandResult("Removing keys is not available here.", is_error=True)
+        if not provider:
+            return CommandResult("Usage: /logout <provider>", is_error=True)
+        try:
+            self._auth.remove(provider)
+        except _EXPECTED as exc:
+            return CommandResult(f"Could not remove the key: {exc}", is_error=True)
+        return CommandResult(f"Removed the stored key for {provider}." + self._reload_note())
+
+    def _reload_note(self) -> str:
+        """Keys are read when the provider is built, so a reload makes the change count now."""
+        result = self.reload()
+        return " Reloaded." if not result.is_error else f" (/reload to use it: {result.message})"
+
+
+def _flatten(values: Mapping[str, Any], prefix: str = "") -> list[tuple[str, str]]:
+    rows: list[tuple[str, str]] = []
+    for key in sorted(values):
+        value = values[key]
+        if isinstance(value, Mapping):
+            rows += _flatten(value, f"{prefix}{key}.")
+        else:
+            rows.append((f"{prefix}{key}", str(value)))
+    return rows

@@ -1,0 +1,478 @@
+"""CodingSession: the harness, the tools, the session file and the user's resources, composed.
+
+It does not re-implement the loop. A prompt is expanded (``/template``, ``/skill:name``), run
+by the AgentHarness, and every message is written to the session on its ``message_end``
+before anybody else hears of it (persist, then announce). A run that ends with a transient
+failure is run again after a backoff (agent_retry.py); those retries and the ones a provider
+makes are reported as ``auto_retry_*`` events, and ``agent_settled`` closes every prompt once
+nothing more will happen for it. A model or thinking level becomes a session entry only when it
+differs from what the current path records: when it is set, when a new session starts, and
+before a prompt (after a resume with ``--model``, or on a branch the tree moved to).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
+from contextlib import aclosing
+from pathlib import Path
+from typing import Literal
+
+from tau_agent.cancellation import CancellationToken
+from tau_agent.content import ImageContent, TextContent
+from tau_agent.events import AgentEvent, MessageEndEvent
+from tau_agent.harness import AgentBusyError, AgentHarness, QueueMode
+from tau_agent.messages import AgentMessage, AssistantMessage, BashExecutionMessage, UserMessage
+from tau_agent.provider import ModelProvider, RetryNotice, StreamOptions, ThinkingLevel
+from tau_agent.session.entries import BranchSummaryEntry
+from tau_agent.session.jsonl import JsonlSessionStorage
+from tau_agent.session.log import SessionLog
+from tau_agent.session.state import ModelRef, PathSettings
+from tau_agent.tools import AgentTool, AgentToolResult
+from tau_ai.model import Model
+from tau_coding.resources.loader import Resources
+from tau_coding.session.agent_retry import RETRY_CANCELLED, AgentRetry, step_back_over
+from tau_coding.session.compaction.context_usage import ContextUsage
+from tau_coding.session.compaction.result import CompactionResult
+from tau_coding.session.compaction.settings import CompactionSettings
+from tau_coding.session.compactor import SessionCompactor
+from tau_coding.session.events import AgentSettledEvent, InputHandledEvent, SessionEvent
+from tau_coding.session.hooks import SessionHooks
+from tau_coding.session.reply_retry import RetrySettings
+from tau_coding.session.settings_choice import SessionSettings
+from tau_coding.tools.bash import run_command
+from tau_coding.tools.config import ToolSettings
+
+ProviderFactory = Callable[[Model], ModelProvider]
+MAX_STOP_CONTINUATIONS = 8  # a stop hook that always says "keep going" cannot loop forever
+SessionListener = Callable[[SessionEvent], None]
+SettingsRestorer = Callable[[PathSettings, SessionSettings], SessionSettings]
+
+
+class CodingSession:
+    def __init__(
+        self,
+        *,
+        log: SessionLog,
+        model: Model,
+        provider_factory: ProviderFactory,
+        tools: Sequence[AgentTool],
+        system_prompt: str,
+        cwd: Path,
+        thinking_level: ThinkingLevel = "off",
+        resources: Resources | None = None,
+        tool_settings: ToolSettings | None = None,
+        max_turns: int | None = None,
+        steering_mode: QueueMode = "one-at-a-time",
+        follow_up_mode: QueueMode = "one-at-a-time",
+        compaction: CompactionSettings | None = None,
+        summary_model: Model | None = None,
+        retry: RetrySettings | None = None,
+        restore_settings: SettingsRestorer | None = None,
+    ) -> None:
+        """``restore_settings`` chooses the model and thinking level to continue another
+        session with, from what its path records and what is in force (``use_log``)."""
+        self.restore_settings = restore_settings
+        self.log = log
+        self.cwd = cwd
+        self.resources = resources
+        self._model = model
+        self._provider_factory = provider_factory
+        self._tool_settings = tool_settings or ToolSettings()
+        self._listeners: tuple[SessionListener, ...] = ()
+        self._pending: list[SessionEvent] = []
+        self.retry = AgentRetry(retry or RetrySettings())
+        self._deferred: list[AgentMessage] = []  # user shell commands that ran during a run
+        # Which frontend types the prompts, for extensions' input handlers (the mode sets it).
+        self.input_source: Literal["interactive", "print", "rpc", "extension"] = "print"
+        self.hooks: SessionHooks | None = None  # extensions and shell hooks (set by the composition root)
+        self._hooks_started = False
+        state = log.state()
+        options = StreamOptions(
+            thinking_level=thinking_level,
+            session_id=log.header.id,
+            on_retry=self._on_retry,
+            abort_retry=CancellationToken(),
+        )
+        self.harness = AgentHarness(
+            provider_factory(model),
+            system_prompt=system_prompt,
+            tools=tools,
+            messages=state.messages,
+            options=options,
+            max_turns=max_turns,
+            steering_mode=steering_mode,
+            follow_up_mode=follow_up_mode,
+        )
+        self.compactor = SessionCompactor(
+            log,
+            self.harness,
+            settings=compaction or CompactionSettings(),
+            current_model=lambda: self._model,
+            provider_factory=provider_factory,
+            summary_model=summary_model,
+        )
+        self.compactor.emit = lambda event: self._pending.append(self._announce(event))
+        self.compactor.before_compact = self._before_compact
+        if log.leaf_id is None:
+            self.record_settings()
+
+    # -- state ------------------------------------------------------------------------------
+
+    @property
+    def model(self) -> Model:
+        return self._model
+
+    @property
+    def thinking_level(self) -> ThinkingLevel:
+        return self.harness.options.thinking_level
+
+    @property
+    def messages(self) -> list[AgentMessage]:
+        return self.harness.messages
+
+    @property
+    def is_running(self) -> bool:
+        return self.harness.is_running or self.compactor.is_compacting
+
+    @property
+    def is_compacting(self) -> bool:
+        """A compaction (manual or automatic) or a branch summary is being made now."""
+        return self.compactor.is_compacting
+
+    @property
+    def auto_compaction_enabled(self) -> bool:
+        """Whether the session compacts by itself (threshold and overflow); see set_auto_compaction."""
+        return self.compactor.settings.enabled
+
+    @property
+    def session_id(self) -> str:
+        return self.log.header.id
+
+    @property
+    def session_file(self) -> Path | None:
+        storage = self.log.storage
+        return storage.path if isinstance(storage, JsonlSessionStorage) else None
+
+    def subscribe(self, listener: SessionListener) -> Callable[[], None]:
+        """Call ``listener`` with every event of every prompt, in order, as it happens."""
+        self._listeners = (*self._listeners, listener)
+
+        def unsubscribe() -> None:
+            self._listeners = tuple(item for item in self._listeners if item is not listener)
+
+        return unsubscribe
+
+    # -- prompting ----------------------------------------------------------------------------
+
+    def expand(self, text: str) -> str:
+        """``/template args`` and ``/skill:name args`` expanded; anything else unchanged."""
+        return self.resources.expand_input(text) if self.resources is not None else text
+
+    def prompt(self, text: str, images: Sequence[ImageContent] = ()) -> AsyncGenerator[SessionEvent, None]:
+        """Run one prompt; events flow as the returned iterator is consumed, ending with agent_settled."""
+        if self.is_running:
+            raise AgentBusyError(
+                "Cannot start a new prompt while a run is active; steer or queue a follow-up instead"
+            )
+        if self.hooks is not None:
+            return self._hooked_prompt(self.hooks, text, images)
+        message = self._user_message(text, images)
+        return self._drive(lambda: self.harness.prompt_message(message), check_first=True)
+
+    def _user_message(self, text: str, images: Sequence[ImageContent]) -> UserMessage:
+        expanded = self.expand(text)
+        content: str | list[TextContent | ImageContent] = (
+            [TextContent(expanded), *images] if images else expanded
+        )
+        return UserMessage(content)
+
+    async def _hooked_prompt(
+        self, hooks: SessionHooks, text: str, images: Sequence[ImageContent]
+    ) -> AsyncGenerator[SessionEvent, None]:
+        await self.start_hooks()
+        decision = await hooks.on_input(text, images)
+        if isinstance(decision, InputHandledEvent):
+            yield self._announce(decision)
+            yield self._announce(AgentSettledEvent())
+            return
+        message = self._user_message(*decision)
+        async with aclosing(
+            self._drive(lambda: self.harness.prompt_message(message), check_first=True)
+        ) as run:
+            async for event in run:
+                yield event
+
+    async def _before_compact(self, trigger: Literal["manual", "auto"], instructions: str) -> None:
+        if self.hooks is not None:
+            await self.hooks.on_pre_compact(trigger, instructions)
+
+    async def start_hooks(self) -> None:
+        """Tell the hooks the session started (once; the first prompt does it if nobody did)."""
+        if self.hooks is not None and not self._hooks_started:
+            self._hooks_started = True
+            await self.hooks.on_start()
+
+    def continue_(self) -> AsyncGenerator[SessionEvent, None]:
+        """Run again from the record as it stands (e.g. after a failed reply)."""
+        run = self.harness.continue_()  # refuses at once when there is nothing to continue from
+        return self._drive(lambda: run, check_first=False)
+
+    def steer(self, text: str) -> None:
+        self.harness.steer(self.expand(text))
+
+    def follow_up(self, text: str) -> None:
+        self.harness.follow_up(self.expand(text))
+
+    def cancel(self) -> None:
+        """Stop the run, a compaction, and any retry of this prompt (a wait for one included)."""
+        self.harness.cancel()
+        self.compactor.cancel()
+        self.retry.cancel()
+
+    async def _drive(
+        self, start: Callable[[], AsyncIterator[AgentEvent]], *, check_first: bool
+    ) -> AsyncGenerator[SessionEvent, None]:
+        """One prompt to its settled end: compaction before and after, one retry on overflow,
+        transient failures retried (``_run_retrying``)."""
+        compactor = self.compactor
+        self.record_settings()
+        compactor.begin_prompt()
+        self.retry.begin_prompt()
+        if check_first and compactor.should_compact():
+            async for event in compactor.auto("threshold"):
+                yield self._announce(event)
+        async for event in self._run_retrying(start()):
+            yield event
+        failed = compactor.overflowed_reply() if compactor.settings.enabled else None
+        if failed is not None:
+            compactor.drop_failed_reply(failed)
+            async for event in compactor.auto("overflow", will_retry=True):
+                yield self._announce(event)
+            if compactor.succeeded:
+                async for event in self._run_retrying(self.harness.continue_()):
+                    yield event
+        if self.hooks is not None:  # a stop hook may keep the run going with a new message
+            for round_ in range(MAX_STOP_CONTINUATIONS):
+                reply = next((m for m in reversed(self.messages) if isinstance(m, AssistantMessage)), None)
+                more = await self.hooks.on_stop(round_ > 0, reply)
+                if more is None:
+                    break
+                async for event in self._run_retrying(self.harness.prompt_message(UserMessage(more))):
+                    yield event
+        last = self.harness.messages[-1] if self.harness.messages else None
+        aborted = isinstance(last, AssistantMessage) and last.stop_reason == "aborted"
+        if not aborted and compactor.overflowed_reply() is None and compactor.should_compact():
+            async for event in compactor.auto("threshold"):
+                yield self._announce(event)
+        deferred, self._deferred = self._deferred, []
+        for message in deferred:
+            self._record_user_message(message)
+        yield self._announce(AgentSettledEvent())
+
+    async def _run_retrying(self, run: AsyncIterator[AgentEvent]) -> AsyncGenerator[SessionEvent, None]:
+        """Relay ``run``; while it ends with a transient failure, wait, drop the failed reply
+        from the context (it stays in the file, on a side branch) and run again."""
+        retry = self.retry
+        while True:
+            async for event in self._relay(run):
+                yield event
+            self.compactor.finish_run()
+            plan = retry.plan(self.messages, self._model.context_window)
+            if plan is None:
+                failure = next((m for m in reversed(self.messages) if isinstance(m, AssistantMessage)), None)
+                ended = retry.gave_up((failure.error_message if failure else None) or "Retry stopped")
+                if ended is not None:  # the plan changed its mind (retry switched off meanwhile)
+                    yield self._announce(ended)
+                return
+            yield self._announce(retry.start(plan))
+            if await retry.wait(plan.delay):
+                if step_back_over(self.log, plan.reply):
+                    self.compactor.reload()
+                else:  # an extension moved the leaf: leave the file alone
+                    self.harness.replace_messages([m for m in self.messages if m is not plan.reply])
+                try:
+                    run = self.harness.continue_()
+                    continue
+                except ValueError as exc:  # nothing a model could answer: the failure stands
+                    error = str(exc)
+            else:
+                error = RETRY_CANCELLED
+            ended = retry.gave_up(error)
+            if ended is not None:
+                yield self._announce(ended)
+            return
+
+    async def _relay(self, run: AsyncIterator[AgentEvent]) -> AsyncGenerator[SessionEvent, None]:
+        async with aclosing(run) as events:  # type: ignore[type-var]
+            async for event in events:
+                for pending in self._take_pending():
+                    yield pending
+                if isinstance(event, MessageEndEvent):
+                    self.log.append_message(event.message)  # persist before announcing
+                    if isinstance(event.message, AssistantMessage):
+                        window = self._model.context_window
+                        ended = self.retry.reply_ended(event.message, self.messages, window)
+                        if ended is not None:
+                            yield self._announce(ended)
+                yield self._announce(event)
+        for pending in self._take_pending():
+            yield pending
+
+    def _announce(self, event: SessionEvent) -> SessionEvent:
+        for listener in self._listeners:  # a tuple, replaced (not changed) on (un)subscribe
+            listener(event)
+        return event
+
+    def _take_pending(self) -> Sequence[SessionEvent]:
+        if not self._pending:  # the usual case, once per streamed delta: allocate nothing
+            return ()
+        pending, self._pending = self._pending, []
+        return pending
+
+    def _on_retry(self, notice: RetryNotice) -> None:
+        """Called by the provider before it waits to retry: listeners hear of it at once."""
+        self._pending.append(self._announce(self.retry.started(notice)))
+
+    # -- context and compaction (compaction/session_compactor.py does the work) ---------------
+
+    def context_usage(self) -> ContextUsage:
+        """Tokens the next request will carry, of the model's window (provider-calibrated)."""
+        return self.compactor.usage()
+
+    async def compact(self, custom_instructions: str | None = None) -> CompactionResult:
+        """Summarise all but the recent tail now; ``cancel()`` stops it. Refused while running
+        (AgentBusyError); raises SummaryError saying why when nothing could be compacted."""
+        return await self.compactor.compact(custom_instructions)
+
+    async def navigate(
+        self, entry_id: str | None, *, summarize: bool = False, custom_instructions: str | None = None
+    ) -> BranchSummaryEntry | None:
+        """Continue from ``entry_id``; with ``summarize`` the path left behind becomes a branch summary."""
+        return await self.compactor.navigate(
+            entry_id, summarize=summarize, custom_instructions=custom_instructions
+        )
+
+    # -- settings that become entries ----------------------------------------------------------
+
+    def set_model(self, model: Model) -> None:
+        """Switch model for the next request; a model_change entry unless the path has it."""
+        self._use_model(model)
+        self.record_settings()
+
+    def set_thinking_level(self, level: ThinkingLevel) -> None:
+        """Set the level for the next request; an entry unless the path already has it."""
+        self.harness.options.thinking_level = level
+        self.record_settings()
+
+    def _use_model(self, model: Model) -> None:
+        if model is not self._model:
+            self.harness.provider = self._provider_factory(model)
+            self._model = model
+
+    def record_settings(self) -> None:
+        """Append a model_change and/or thinking_level_change for what the current path does
+        not already record; nothing when it records the model and level in force."""
+        recorded = self.log.settings()
+        model = self._model
+        if recorded.model != ModelRef(model.provider, model.id):
+            self.log.append_model_change(model.provider, model.id)
+        if recorded.thinking_level != self.thinking_level:
+            self.log.append_thinking_level_change(self.thinking_level)
+
+    def set_name(self, name: str) -> None:
+        self.log.set_name(name)
+
+    # -- user shell commands ---------------------------------------------------------------------
+
+    async def run_bash(
+        self,
+        command: str,
+        *,
+        exclude_from_context: bool = False,
+        signal: CancellationToken | None = None,
+        on_update: Callable[[AgentToolResult], None] | None = None,
+    ) -> BashExecutionMessage:
+        """Run a user's ``!cmd`` (``!!cmd``: keep it out of the model's context) and record it.
+
+        During a run the command runs at once and its message joins the record when the run
+        settles (the transcript belongs to the run until then)."""
+        run = await run_command(
+            command,
+            self.cwd,
+            self._tool_settings,
+            self._tool_settings.bash_timeout,
+            signal or CancellationToken(),
+            on_update or (lambda _: None),
+        )
+        message = BashExecutionMessage(
+            command=command,
+            output=run.output,
+            exit_code=run.exit_code,
+            cancelled=run.stopped == "aborted",
+            truncated=run.details.get("truncation") is not None,
+            full_output_path=run.details.get("fullOutputPath"),
+            exclude_from_context=exclude_from_context,
+        )
+        if self.is_running:  # the record belongs to the run: this joins it once the run settles
+            self._deferred.append(message)
+        else:
+            self._record_user_message(message)
+        return message
+
+    def _record_user_message(self, message: AgentMessage) -> None:
+        self.harness.append_message(message)
+        self.log.append_message(message)
+
+    def close(self) -> None:
+        if self.hooks is not None:
+            self.hooks.on_close()
+        self.log.close()
+
+    # -- switching the session file (new, switch, fork, navigate) -------------------------------
+
+    def set_auto_compaction(self, enabled: bool) -> None:
+        """Turn automatic compaction (threshold and overflow) on or off for this session."""
+        self.compactor.settings = dataclasses.replace(self.compactor.settings, enabled=enabled)
+        if enabled and self.harness.transform_context is None:
+            self.harness.transform_context = self.compactor.transform
+
+    def abort_retry(self) -> None:
+        """Stop a wait to retry (the provider's or the session's): the failure being retried is
+        reported instead, and the run ends as usual."""
+        token = self.harness.options.abort_retry
+        if token is not None:
+            token.cancel("retry aborted")
+        self.harness.options.abort_retry = CancellationToken()
+        self.retry.abort_wait()
+
+    @property
+    def auto_retry_enabled(self) -> bool:
+        return self.retry.settings.enabled
+
+    def set_auto_retry(self, enabled: bool) -> None:
+        """Whether a reply that failed for a transient reason is tried again (``retry.enabled``)."""
+        self.retry.settings = dataclasses.replace(self.retry.settings, enabled=enabled)
+
+    def use_log(
+        self, log: SessionLog, settings: SessionSettings | None = None, *, restore: bool = False
+    ) -> None:
+        """Continue in ``log`` (a new, forked or other session, or the same one reloaded): the
+        transcript becomes its path, and the model and thinking level become ``settings``;
+        with ``restore``, those ``log`` records (``restore_settings``, see session_settings.py);
+        else the current ones carry over. They are recorded at once in a session with no
+        entries yet, else before the next prompt if the path records others. The caller
+        closes the previous log. Not while a prompt runs (AgentBusyError)."""
+        state = log.state()
+        if restore and settings is None and self.restore_settings is not None:
+            current = SessionSettings(self._model, self.thinking_level)
+            settings = self.restore_settings(log.settings(), current)
+        if settings is not None:
+            self._use_model(settings.model)
+            self.harness.options.thinking_level = settings.thinking_level
+        self.log = log
+        self.compactor.log = log
+        self.compactor.reload(state.messages)
+        self.harness.options.session_id = log.header.id
+        if log.leaf_id is None:
+            self.record_settings()

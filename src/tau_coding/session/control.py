@@ -1,0 +1,273 @@
+"""SessionControl: what a frontend does to a session besides prompting it.
+
+New session, switch, fork, tree navigation and labels, model and thinking-level cycling,
+queue modes, statistics, HTML export, reload. RPC mode and the SDK both drive a CodingSession
+through this one object, so the two cannot drift apart. Every operation that replaces the
+transcript refuses while a prompt runs (``AgentBusyError``); every other failure is a
+``ControlError`` whose message is one line for the user.
+
+``session`` may be replaced (``reload`` builds a fresh CodingSession around the same log), so
+callers hold the control object and read ``control.session`` each time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tau_agent.atomic_write import atomic_write_bytes
+from tau_agent.content import text_of
+from tau_agent.harness import AgentBusyError, QueueMode
+from tau_agent.messages import AssistantMessage, UserMessage
+from tau_agent.provider import THINKING_LEVELS, ThinkingLevel
+from tau_agent.session.entries import MessageEntry, SessionHeader
+from tau_agent.session.log import SessionLog, branch_entries
+from tau_agent.session.stats import session_stats
+from tau_agent.session.storage import InMemorySessionStorage
+from tau_ai.model import Model
+from tau_coding.session.coding_session import CodingSession
+from tau_coding.session.compaction.context_usage import ContextUsage
+from tau_coding.session.compaction.result import CompactionResult
+from tau_coding.session.store.export_html import session_html
+from tau_coding.session.store.listing import SessionInfo
+from tau_coding.session.store.manager import SessionManager
+
+# Levels cycled through on a reasoning model; "xhigh" is set explicitly, never cycled into.
+CYCLED_LEVELS: tuple[ThinkingLevel, ...] = ("off", "minimal", "low", "medium", "high")
+QUEUE_MODES: tuple[QueueMode, ...] = ("all", "one-at-a-time")
+
+
+class ControlError(ValueError):
+    """The operation cannot be done as asked; the message says why in one line."""
+
+
+@dataclass(frozen=True, slots=True)
+class ForkMessage:
+    entry_id: str
+    text: str
+
+
+class SessionControl:
+    """Session-level operations on ``session``; ``manager`` decides where session files live."""
+
+    def __init__(
+        self,
+        session: CodingSession,
+        manager: SessionManager,
+        *,
+        models: Callable[[], Sequence[Model]] = lambda: (),
+        rebuild: Callable[[CodingSession], CodingSession] | None = None,
+    ) -> None:
+        """``models`` lists what ``set_model``/``cycle_model`` may choose from (read on each
+        call, so a changed models.json counts); ``rebuild`` makes a fresh session from the
+        user's files for ``reload`` (it must keep the log it is given)."""
+        self.session = session
+        self.manager = manager
+        self._models = models
+        self._rebuild = rebuild
+
+    # -- which session ---------------------------------------------------------------------------
+
+    @property
+    def in_memory(self) -> bool:
+        return isinstance(self.session.log.storage, InMemorySessionStorage)
+
+    def _replace_log(self, log: SessionLog, *, restore: bool = False) -> None:
+        old = self.session.log
+        try:
+            self.session.use_log(log, restore=restore)
+        except BaseException:
+            log.close()
+            raise
+        if old is not log:
+            old.close()
+
+    def _ensure_idle(self, what: str) -> None:
+        if self.session.is_running:
+            raise AgentBusyError(f"Cannot {what} while the agent is running; abort it first")
+
+    def new_session(self, parent_session: str | None = None) -> None:
+        """Continue in a fresh, empty session (in memory if the current one is)."""
+        self._ensure_idle("start a new session")
+        if self.in_memory:
+            header = SessionHeader.new(self.manager.cwd, parent_session)
+            self._replace_log(SessionLog(InMemorySessionStorage(header)))
+        else:
+            self._replace_log(self.manager.new(parent_session))
+
+    def switch_session(self, ref: str | Path) -> None:
+        """Continue in another session file (a path or an id prefix), with the model and
+        thinking level it records (``CodingSession.use_log``)."""
+        self._ensure_idle("switch sessions")
+        path = self.manager.resolve(ref)
+        if self.session.session_file is not None and path == self.session.session_file.resolve():
+            return
+        self._replace_log(self.manager.open(path), restore=True)
+
+    def fork_messages(self) -> list[ForkMessage]:
+        """The user messages on the current path, oldest first: the places a fork may start."""
+        out = []
+        for entry in self.session.log.path():
+            if isinstance(entry, MessageEntry):
+                message = entry.message
+                if isinstance(message, UserMessage):
+                    out.append(ForkMessage(entry.id, text_of(message.content)))
+        return out
+
+    def fork(self, entry_id: str) -> str:
+        """A new session holding everything before user message ``entry_id``, continued with
+        the model and thinking level that part records; returns that message's text so a
+        frontend can put it back in the editor for the user to change."""
+        self._ensure_idle("fork")
+        entry = self.session.log.tree.get(entry_id)
+        message = entry.message if isinstance(entry, MessageEntry) else None
+        if entry is None or not isinstance(message, UserMessage):
+            raise ControlError(f"no user message with entry id {entry_id!r} in this session")
+        log = self.session.log
+        if self.in_memory:
+            header = SessionHeader.new(self.manager.cwd, None)
+            forked = SessionLog(InMemorySessionStorage(header, branch_entries(log, entry.parent_id)))
+        else:
+            forked = self.manager.fork(log, entry.parent_id)
+        self._replace_log(forked, restore=True)
+        return text_of(message.content)
+
+    def list_sessions(self, *, everywhere: bool = False) -> list[SessionInfo]:
+        return self.manager.list_all() if everywhere else self.manager.list_cwd()
+
+    # -- the tree ----------------------------------------------------------------------------------
+
+    def navigate(self, entry_id: str | None) -> None:
+        """Move to ``entry_id`` in the tree (None: before the first entry); the transcript
+        becomes that path and the next prompt continues from there, on a new branch."""
+        self._ensure_idle("navigate the tree")
+        log = self.session.log
+        if entry_id is not None and entry_id not in log.tree:
+            raise ControlError(f"no entry {entry_id!r} in this session")
+        log.navigate(entry_id)
+        self.session.harness.replace_messages(log.state().messages)
+
+    def set_label(self, entry_id: str, label: str | None) -> None:
+        """Bookmark an entry (None or blank clears its label)."""
+        if entry_id not in self.session.log.tree:
+            raise ControlError(f"no entry {entry_id!r} in this session")
+        self.session.log.set_label(entry_id, label)
+
+    # -- models and thinking -------------------------------------------------------------------------
+
+    def available_models(self) -> list[Model]:
+        return list(self._models())
+
+    def set_model(self, provider: str, model_id: str) -> Model:
+        for model in self._models():
+            if model.provider == provider and model.id == model_id:
+                self.session.set_model(model)
+                return model
+        raise ControlError(f"Model not found: {provider}/{model_id}")
+
+    def cycle_model(self) -> Model | None:
+        """The next available model after the current one (None when there is no other)."""
+        models = self.available_models()
+        current = self.session.model
+        keys = [(m.provider, m.id) for m in models]
+        if len(models) < 2 and (current.provider, current.id) in keys:
+            return None
+        if not models:
+            return None
+        try:
+            index = (keys.index((current.provider, current.id)) + 1) % len(models)
+        except ValueError:
+            index = 0
+        self.session.set_model(models[index])
+        return models[index]
+
+    def set_thinking_level(self, level: str) -> None:
+        if level not in THINKING_LEVELS:
+            raise ControlError(f"unknown thinking level {level!r}; one of {', '.join(THINKING_LEVELS)}")
+        self.session.set_thinking_level(level)
+
+    def cycle_thinking_level(self) -> ThinkingLevel | None:
+        """The next level (None: the model does not reason, so the level stays "off")."""
+        if not self.session.model.reasoning:
+            return None
+        current = self.session.thinking_level
+        index = CYCLED_LEVELS.index(current) + 1 if current in CYCLED_LEVELS else 0
+        level = CYCLED_LEVELS[index % len(CYCLED_LEVELS)]
+        self.session.set_thinking_level(level)
+        return level
+
+    def set_steering_mode(self, mode: str) -> None:
+        self.session.harness.steering_mode = _queue_mode(mode)
+
+    def set_follow_up_mode(self, mode: str) -> None:
+        self.session.harness.follow_up_mode = _queue_mode(mode)
+
+    # -- reading ------------------------------------------------------------------------------------
+
+    def stats(self) -> dict[str, Any]:
+        """Pi's ``get_session_stats`` data: counts, tokens and cost over the whole file."""
+        file = self.session.session_file
+        return {
+            "sessionFile": str(file) if file else None,
+            "sessionId": self.session.session_id,
+            **session_stats(self.session.log.entries).to_dict(),
+        }
+
+    def last_assistant_text(self) -> str | None:
+        for message in reversed(self.session.messages):
+            if isinstance(message, AssistantMessage) and message.stop_reason not in ("error", "aborted"):
+                return message.text
+        return None
+
+    def export_html(self, out: str | Path | None = None) -> Path:
+        """Write the session as one HTML file (default: ``<session file name>.html`` in cwd)."""
+        log = self.session.log
+        file = self.session.session_file
+        stem = file.stem if file is not None else f"tau-session-{log.header.id}"
+        target = Path(out).expanduser() if out else self.session.cwd / f"{stem}.html"
+        if not target.is_absolute():
+            target = self.session.cwd / target
+        atomic_write_bytes(target, session_html(log.header, log.entries, log.state()).encode("utf-8"))
+        return target
+
+    # -- compaction ----------------------------------------------------------------------------------
+
+    async def compact(self, custom_instructions: str | None = None) -> CompactionResult:
+        """Summarise older messages now (``CodingSession.compact``: SummaryError says why not)."""
+        self._ensure_idle("compact")
+        return await self.session.compact(custom_instructions)
+
+    def set_auto_compaction(self, enabled: bool) -> None:
+        self.session.set_auto_compaction(enabled)
+
+    def context_usage(self) -> ContextUsage:
+        return self.session.context_usage()
+
+    @property
+    def auto_compaction_enabled(self) -> bool:
+        return self.session.auto_compaction_enabled
+
+    @property
+    def is_compacting(self) -> bool:
+        return self.session.is_compacting
+
+    # -- reload -------------------------------------------------------------------------------------
+
+    def reload(self) -> CodingSession:
+        """Re-read settings, models, resources and tools; the conversation continues unchanged."""
+        self._ensure_idle("reload")
+        if self._rebuild is None:
+            raise ControlError("reload is not available for this session")
+        self.session = self._rebuild(self.session)
+        return self.session
+
+
+def _queue_mode(mode: str) -> QueueMode:
+    if mode not in QUEUE_MODES:
+        raise ControlError(f"unknown mode {mode!r}; one of {', '.join(QUEUE_MODES)}")
+    return "all" if mode == "all" else "one-at-a-time"
+
+
+__all__ = ["ControlError", "ForkMessage", "SessionControl"]

@@ -1,0 +1,57 @@
+"""SessionHooks: the doors a CodingSession opens to extensions and shell hooks.
+
+A CodingSession with ``hooks`` set calls them at fixed points of its life. Tool calls, tool
+results and the model's context go through the harness's own seams instead (``before_tool_call``,
+``after_tool_call``, ``transform_context``). Implementations must not raise for a failing
+extension: failure is reported and decided inside (see ``tau_coding.extensions.doors``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal, Protocol, TypeAlias
+
+from tau_agent.content import ImageContent
+from tau_agent.messages import AssistantMessage, CustomMessage
+from tau_coding.session.events import InputHandledEvent
+
+# What to send instead (text, images), or that the input was handled without the model.
+InputDecision: TypeAlias = tuple[str, list[ImageContent]] | InputHandledEvent
+
+
+class SessionHooks(Protocol):
+    async def on_start(self) -> None:
+        """Once, before the session's first prompt."""
+        ...
+
+    async def on_input(self, text: str, images: Sequence[ImageContent]) -> InputDecision:
+        """Each prompt as typed, before templates and skills expand it."""
+        ...
+
+    async def on_stop(self, stop_hook_active: bool, last: AssistantMessage | None) -> str | None:
+        """The run is about to settle; a returned text is sent as the next user message."""
+        ...
+
+    async def on_pre_compact(self, trigger: Literal["manual", "auto"], custom_instructions: str) -> None:
+        """Before the session compacts its context (called by the compaction code)."""
+        ...
+
+    def command_list(self) -> Sequence[tuple[str, str]]:
+        """Slash commands the hooks handle, as (name, description), for completion menus."""
+        ...
+
+    def render_message(self, message: CustomMessage) -> str | None:
+        """Text for an app-defined message, if a renderer claims its custom type."""
+        ...
+
+    def shortcut_list(self) -> Sequence[tuple[str, str]]:
+        """Keys the hooks handle, as (key, description), for a frontend to bind."""
+        ...
+
+    async def on_shortcut(self, key: str) -> str | None:
+        """A bound key was pressed; returns text to show, if any."""
+        ...
+
+    def on_close(self) -> None:
+        """The session is closing (no event loop may be running)."""
+        ...

@@ -1,0 +1,52 @@
+"""CommandHost: what slash commands and key actions may use of the app.
+
+``commands`` and ``session_commands`` take a ``CommandHost``; ``TauApp`` is the one
+implementation. Naming the members here (instead of typing the handlers with ``TauApp``)
+keeps the handlers below the app: the app imports them, never the reverse.
+"""
+
+from __future__ import annotations
+
+from textual.app import App
+
+from tau_coding.tui.port import SessionPort
+from tau_coding.tui.state import NoticeTone, TuiState
+from tau_coding.tui.widgets.prompt_editor import PromptEditor
+
+
+class CommandHost(App[str | None]):
+    """A Textual app with a session port, a transcript state and a prompt editor."""
+
+    port: SessionPort
+    state: TuiState
+    editor: PromptEditor
+
+    @property
+    def keymap(self) -> dict[str, str]:
+        """The user's remapped keys (action -> comma-separated keys)."""
+        raise NotImplementedError
+
+    def notice(self, text: str, tone: NoticeTone = "info") -> None:
+        """A line in the transcript, painted on the next frame."""
+        raise NotImplementedError
+
+    def refresh_footer(self) -> None:
+        raise NotImplementedError
+
+    def request_paint(self) -> None:
+        raise NotImplementedError
+
+    async def reset_transcript(self) -> None:
+        """Rebuild the transcript from the port's messages (after a session switch)."""
+        raise NotImplementedError
+
+    def quit_with_hint(self) -> None:
+        """Cancel any run and exit with the "resume with ..." line."""
+        raise NotImplementedError
+
+    def cycle_thinking(self) -> None:
+        raise NotImplementedError
+
+    def theme_names(self) -> list[str]:
+        """Tau's themes, without the ``tau-`` prefix."""
+        raise NotImplementedError

@@ -1,0 +1,36 @@
+"""Building a prompt from words, @files and stdin."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tau_coding.app.prompt_input import PromptInputError, build_prompt
+
+PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 32
+
+
+def test_text_files_are_inlined_and_images_attached_after_stdin(tmp_path: Path) -> None:
+    (tmp_path / "notes.md").write_text("keep it short\n")
+    (tmp_path / "shot.png").write_bytes(PNG)
+    text, images = build_prompt(["@notes.md", "@shot.png", "explain"], "log line\n", tmp_path)
+    assert text == 'log line\n\n<file name="notes.md">\nkeep it short\n</file>\n\nexplain'
+    assert [i.mime_type for i in images] == ["image/png"]
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("missing.txt", None, "cannot attach missing.txt: no such file"),
+        ("blob.bin", b"\0\1\2binary", "cannot attach blob.bin: it is a binary file"),
+    ],
+)
+def test_unattachable_files_are_one_line_errors(
+    tmp_path: Path, name: str, content: bytes | None, message: str
+) -> None:
+    if content is not None:
+        (tmp_path / name).write_bytes(content)
+    with pytest.raises(PromptInputError) as info:
+        build_prompt([f"@{name}"], None, tmp_path)
+    assert str(info.value) == message
