@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from concurrent.futures import Future
 from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -65,7 +66,9 @@ class McpManager:
         self._servers = {s.name: _Server(s) for s in servers}
         self._lock = threading.Lock()
         self._generation = 0
-        self._loop = asyncio.new_event_loop()
+        self._loop: asyncio.AbstractEventLoop | None = (
+            None  # made by start(): an unstarted manager holds none
+        )
         self._settled: dict[str, asyncio.Event] = {}
         self._closing = False
         self._stopped: asyncio.Event | None = None
@@ -78,6 +81,7 @@ class McpManager:
     def start(self, delay: float = 0.0) -> None:
         """Start the servers after ``delay`` seconds, or at once when a prompt needs them."""
         self._delay = delay
+        self._loop = asyncio.new_event_loop()
         self._thread.start()
 
     @property
@@ -97,8 +101,7 @@ class McpManager:
         starting = [s.name for s in self.statuses() if s.state == "starting"]
         if not starting or self._closing:
             return starting
-        future = asyncio.run_coroutine_threadsafe(self._wait_settled(starting, timeout), self._loop)
-        return await asyncio.wrap_future(future)
+        return await asyncio.wrap_future(self._submit(self._wait_settled(starting, timeout)))
 
     async def call(
         self,
@@ -113,8 +116,7 @@ class McpManager:
         ``notifications/cancelled``). Raises ``McpCallError`` when no answer can come."""
         if self._closing:
             raise McpCallError("MCP is shut down")
-        self._go.set()
-        future = asyncio.run_coroutine_threadsafe(self._call(server, tool, args, timeout), self._loop)
+        future = self._submit(self._call(server, tool, args, timeout))
 
         def cancel() -> None:
             future.cancel()
@@ -127,8 +129,7 @@ class McpManager:
 
     async def get_prompt(self, server: str, prompt: str, args: dict[str, str], *, timeout: float) -> str:
         """The prompt's messages as one text (raises ``McpCallError`` when it cannot be had)."""
-        self._go.set()
-        future = asyncio.run_coroutine_threadsafe(self._get_prompt(server, prompt, args), self._loop)
+        future = self._submit(self._get_prompt(server, prompt, args))
         try:
             return await asyncio.wait_for(asyncio.wrap_future(future), timeout)
         except TimeoutError:
@@ -136,8 +137,7 @@ class McpManager:
 
     async def read_resource(self, server: str, uri: str, *, timeout: float) -> str:
         """The resource's contents as text (raises ``McpCallError`` when it cannot be had)."""
-        self._go.set()
-        future = asyncio.run_coroutine_threadsafe(self._read_resource(server, uri), self._loop)
+        future = self._submit(self._read_resource(server, uri))
         try:
             return await asyncio.wait_for(asyncio.wrap_future(future), timeout)
         except TimeoutError:
@@ -145,8 +145,9 @@ class McpManager:
 
     def reconnect(self, name: str) -> bool:
         """Restart a server (any state); False when there is no such server."""
-        if name not in self._servers or self._closing:
+        if name not in self._servers or self._closing or self._loop is None:
             return False
+        self._go.set()
         self._loop.call_soon_threadsafe(self._request_reconnect, name)
         return True
 
@@ -156,19 +157,29 @@ class McpManager:
             return
         self._closing = True
         self._go.set()
-        if self._thread.is_alive():
+        if self._loop is not None and self._thread.is_alive():
             self._loop.call_soon_threadsafe(self._stop_all)
             self._thread.join(timeout)
 
     # -- the MCP thread ------------------------------------------------------------------------
 
+    def _submit(self, work: Coroutine[Any, Any, T]) -> Future[T]:
+        """Run ``work`` on the MCP thread's loop (starting now, whatever the delay)."""
+        if self._loop is None:
+            work.close()
+            raise McpCallError("MCP servers were never started")
+        self._go.set()
+        return asyncio.run_coroutine_threadsafe(work, self._loop)
+
     def _main(self) -> None:
+        loop = self._loop
+        assert loop is not None
         self._go.wait(self._delay)
-        asyncio.set_event_loop(self._loop)
+        asyncio.set_event_loop(loop)
         try:
-            self._loop.run_until_complete(self._run_all())
+            loop.run_until_complete(self._run_all())
         finally:
-            self._loop.close()
+            loop.close()
 
     async def _run_all(self) -> None:
         if self._closing:  # closed before the start-up delay was over

@@ -13,6 +13,7 @@ from tau_agent.content import ImageContent, TextContent
 from tau_agent.tools import AgentTool, AgentToolResult
 from tau_coding.mcp.config import ServerConfig
 from tau_coding.mcp.manager import McpManager
+from tau_coding.mcp.status import McpCallError
 from tau_coding.mcp.tools import mcp_tool
 from tests.coding.mcp.conftest import broken_server, stdio_server
 
@@ -214,3 +215,12 @@ async def test_stdio_servers_get_taus_environment_and_their_own_entries(
         assert (inherited.content[0].text, own.content[0].text) == ("from-tau", "from-entry")  # type: ignore[union-attr]
     finally:
         started.manager.close()
+
+
+async def test_a_manager_never_started_holds_nothing_and_closes_quietly(tmp_path: Path) -> None:
+    manager = McpManager([stdio_server()], cwd=tmp_path, report=lambda _: None)
+    with pytest.raises(McpCallError, match="never started"):
+        await manager.call("srv", "echo", {}, timeout=1, signal=CancellationToken())
+    assert not manager.reconnect("srv")
+    manager.close()
+    assert [s.state for s in manager.statuses()] == ["starting"]
