@@ -49,7 +49,10 @@ class AgentHarness:
         transform_context: TransformContext | None = None,
         before_tool_call: BeforeToolCall | None = None,
         after_tool_call: AfterToolCall | None = None,
+        repaired: bool = False,
     ) -> None:
+        """``repaired``: ``messages`` already give every tool call its result right after its
+        reply (as a replayed session state does), so the first run need not scan them."""
         self.provider = provider
         self.system_prompt = system_prompt
         self.tools: list[AgentTool] = list(tools)
@@ -68,7 +71,7 @@ class AgentHarness:
         self._steering_queue: list[AgentMessage] = []
         self._follow_up_queue: list[AgentMessage] = []
         self._listeners: tuple[Listener, ...] = ()  # replaced, never changed: safe to iterate
-        self._repaired_upto = 0  # the record before this index has no dangling tool call
+        self._repaired_upto = len(self._messages) if repaired else 0  # no dangling call before it
 
     # -- state ------------------------------------------------------------------------------
 
@@ -85,11 +88,12 @@ class AgentHarness:
     def pending_count(self) -> int:
         return len(self._steering_queue) + len(self._follow_up_queue)
 
-    def replace_messages(self, messages: Sequence[AgentMessage]) -> None:
-        """Swap the record (after a compaction or a switch of branch). Not while running."""
+    def replace_messages(self, messages: Sequence[AgentMessage], *, repaired: bool = False) -> None:
+        """Swap the record (after a compaction or a switch of branch). Not while running.
+        ``repaired`` as for the constructor."""
         self._ensure_idle("replace the transcript")
         self._messages = list(messages)
-        self._repaired_upto = 0
+        self._repaired_upto = len(self._messages) if repaired else 0
 
     def append_message(self, message: AgentMessage) -> None:
         """Add a message between runs (a user's ``!cmd`` output, an app note). Not while running."""

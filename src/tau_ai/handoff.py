@@ -78,8 +78,12 @@ def normalize_tool_id(call_id: str, api: str) -> str:
     return f"{cleaned}_{_base62(_digest(call_id), 8)}"
 
 
+def _has_surrogate(text: str) -> bool:
+    return not text.isascii() and _SURROGATE.search(text) is not None  # isascii: a fast no
+
+
 def _clean(text: str) -> str:
-    return _SURROGATE.sub("\ufffd", text) if _SURROGATE.search(text) else text
+    return _SURROGATE.sub("\ufffd", text) if _has_surrogate(text) else text
 
 
 def _is_same_model(message: AssistantMessage, model: Model) -> bool:
@@ -100,7 +104,7 @@ def _convert_blocks(
                 blocks.append(TextContent(_clean(block.thinking)))
         elif isinstance(block, TextContent):
             text = _clean(block.text)
-            if same and text is block.text:
+            if text is block.text and (same or block.text_signature is None):
                 blocks.append(block)
             else:
                 blocks.append(TextContent(text, block.text_signature if same else None))
@@ -120,7 +124,7 @@ def _clean_user(message: UserMessage) -> UserMessage:
     if isinstance(content, str):
         cleaned = _clean(content)
         return message if cleaned is content else msgspec.structs.replace(message, content=cleaned)
-    if not any(isinstance(b, TextContent) and _SURROGATE.search(b.text) for b in content):
+    if not any(isinstance(b, TextContent) and _has_surrogate(b.text) for b in content):
         return message
     blocks = [TextContent(_clean(b.text)) if isinstance(b, TextContent) else b for b in content]
     return msgspec.structs.replace(message, content=blocks)
@@ -134,43 +138,60 @@ def _orphan_results(calls: list[ToolCall], answered: set[str]) -> list[ToolResul
     ]
 
 
-def transform_messages(messages: Sequence[LlmMessage], model: Model) -> list[LlmMessage]:
-    """The messages rewritten for ``model`` (see the module docstring for the rules)."""
-    id_map: dict[str, str] = {}
-    dropped_calls: set[str] = set()
-    out: list[LlmMessage] = []
-    pending: list[ToolCall] = []  # calls of the last assistant message still awaiting results
-    answered: set[str] = set()
+class Handoff:
+    """The transform as a fold, for a caller that sees a transcript grow (``transform_messages``
+    is this, run over a whole list).
 
-    def close_pending() -> None:
-        out.extend(_orphan_results(pending, answered))
-        pending.clear()
-        answered.clear()
+    ``add`` takes the next message and returns what it becomes (nothing, itself, a rewritten
+    copy, possibly preceded by error results for calls the previous reply left open);
+    ``closing`` returns the error results the transcript would end with if it ended now,
+    without changing the state. So ``add`` over m1..mn then ``closing`` equals
+    ``transform_messages([m1..mn])``, however the adds were spread over time.
+    """
 
-    for message in messages:
+    __slots__ = ("_answered", "_dropped_calls", "_id_map", "_model", "_pending")
+
+    def __init__(self, model: Model) -> None:
+        self._model = model
+        self._id_map: dict[str, str] = {}
+        self._dropped_calls: set[str] = set()
+        self._pending: list[ToolCall] = []  # calls of the last assistant message still awaiting results
+        self._answered: set[str] = set()
+
+    def closing(self) -> list[ToolResultMessage]:
+        return _orphan_results(self._pending, self._answered)
+
+    def _close_pending(self, out: list[LlmMessage]) -> None:
+        if self._pending:
+            out.extend(self.closing())
+            self._pending = []
+            self._answered = set()
+
+    def add(self, message: LlmMessage) -> list[LlmMessage]:
+        out: list[LlmMessage] = []
         if isinstance(message, AssistantMessage):
-            close_pending()
+            self._close_pending(out)
             if message.stop_reason in ("error", "aborted"):
-                dropped_calls.update(call.id for call in message.tool_calls)
-                continue
-            blocks = _convert_blocks(message, model, id_map)
+                self._dropped_calls.update(call.id for call in message.tool_calls)
+                return out
+            blocks = _convert_blocks(message, self._model, self._id_map)
             if not blocks:
-                continue
+                return out
             unchanged = len(blocks) == len(message.content) and all(
                 a is b for a, b in zip(blocks, message.content, strict=True)
             )
             kept = message if unchanged else msgspec.structs.replace(message, content=blocks)
             out.append(kept)
-            pending.extend(kept.tool_calls)
+            self._pending = kept.tool_calls
         elif isinstance(message, ToolResultMessage):
-            if message.tool_call_id in dropped_calls:
-                continue
-            new_id = id_map.get(message.tool_call_id, message.tool_call_id)
-            if new_id not in {call.id for call in pending}:
-                continue  # a result with no call before it: every API refuses it
-            answered.add(new_id)
-            texts_clean = all(
-                not (isinstance(b, TextContent) and _SURROGATE.search(b.text)) for b in message.content
+            if message.tool_call_id in self._dropped_calls:
+                return out
+            new_id = self._id_map.get(message.tool_call_id, message.tool_call_id)
+            if not any(call.id == new_id for call in self._pending):
+                return out  # a result with no call before it: every API refuses it
+            self._answered.add(new_id)
+            texts_clean = not any(
+                isinstance(b, TextContent) and _has_surrogate(b.text) for b in message.content
             )
             if new_id == message.tool_call_id and texts_clean:
                 out.append(message)
@@ -180,7 +201,16 @@ def transform_messages(messages: Sequence[LlmMessage], model: Model) -> list[Llm
                 ]
                 out.append(msgspec.structs.replace(message, tool_call_id=new_id, content=content))
         else:
-            close_pending()
+            self._close_pending(out)
             out.append(_clean_user(message))
-    close_pending()
+        return out
+
+
+def transform_messages(messages: Sequence[LlmMessage], model: Model) -> list[LlmMessage]:
+    """The messages rewritten for ``model`` (see the module docstring for the rules)."""
+    handoff = Handoff(model)
+    out: list[LlmMessage] = []
+    for message in messages:
+        out += handoff.add(message)
+    out += handoff.closing()
     return out

@@ -25,21 +25,21 @@ httpx is imported on first use, so importing this module costs a cold start almo
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tau_agent.cancellation import CancellationToken
 from tau_agent.provider import Context, RetryNotice, StreamOptions
 from tau_agent.stream_events import AssistantMessageEvent, DoneEvent, ErrorEvent
+from tau_ai.body_encoding import encode_body
 from tau_ai.cost import apply_cost
-from tau_ai.handoff import transform_messages
 from tau_ai.http_attempt import Attempt, Failure, run_attempt
 from tau_ai.httpx_loader import load_httpx
 from tau_ai.model import Model
+from tau_ai.request_cache import RequestCache
 from tau_ai.retry import RetryPolicy, delay_refused_text, plan_retry, refused_delay
 from tau_ai.wire_api import HttpRequestSpec, WireApi
 
@@ -57,14 +57,6 @@ def merge_headers(*layers: Mapping[str, str]) -> dict[str, str]:
         for name, value in layer.items():
             merged[name.lower()] = value
     return merged
-
-
-def encode_body(body: Mapping[str, Any]) -> bytes:
-    """Compact UTF-8 JSON; falls back to ASCII escapes if a lone surrogate slipped through."""
-    try:
-        return json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError:
-        return json.dumps(body, separators=(",", ":")).encode("ascii")
 
 
 def _cancel(task: asyncio.Task[None]) -> None:
@@ -111,6 +103,7 @@ class HttpProvider:
         self._model = model
         self._on_request = on_request
         self._wire = wire
+        self._requests = RequestCache(model, wire)  # keeps the converted history between requests
         self._api_key = api_key
         self._client = client
         self._owns_client = client is None
@@ -234,8 +227,7 @@ class HttpProvider:
         deliver: Callable[[_Batch], None],
     ) -> None:
         model = self._model
-        prepared = Context(context.system_prompt, transform_messages(context.messages, model), context.tools)
-        spec = self._wire.build_request(model, prepared, options, self._api_key)
+        spec = self._requests.build(context, options, self._api_key)
         if self._on_request is not None:
             spec = await self._on_request(spec)
         headers = merge_headers(spec.headers, model.headers, options.headers)

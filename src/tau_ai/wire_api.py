@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from tau_agent.messages import LlmMessage
 from tau_agent.provider import Context, StreamOptions
 from tau_agent.stream_events import AssistantMessageEvent
 from tau_ai.model import Model
@@ -52,6 +53,35 @@ class WireParser(Protocol):
     def fail(self, reason: str, error_message: str) -> list[AssistantMessageEvent]: ...
 
 
+class MessageConverter(Protocol):
+    """A request's messages in one API's wire shape, converted one transcript message at a time.
+
+    ``messages()`` equals the API's whole-context conversion of every message added so far
+    (frozen converters give all items but the last as ``orjson.Fragment``s of the same JSON);
+    it leaves the converter as it was, so more messages can follow. ``copy()`` is an
+    independent converter in the same state (cheap: items are shared, never changed).
+    """
+
+    def add(self, message: LlmMessage) -> None: ...
+
+    def messages(self) -> list[Any]: ...
+
+    def copy(self) -> MessageConverter: ...
+
+
+@dataclass(frozen=True, slots=True)
+class IncrementalRequests:
+    """How an API builds a request from messages converted ahead of time.
+
+    ``new_converter(model, system_prompt, frozen)`` starts a converter;
+    ``build_request(model, context, options, api_key, messages)`` is the API's
+    ``build_request`` with ``messages`` standing for the conversion of ``context.messages``.
+    """
+
+    new_converter: Callable[[Model, str, bool], MessageConverter]
+    build_request: Callable[[Model, Context, StreamOptions, str | None, list[Any]], HttpRequestSpec]
+
+
 @dataclass(frozen=True, slots=True)
 class WireApi:
     """The pure half of one API.
@@ -59,6 +89,7 @@ class WireApi:
     ``build_request(model, context, options, api_key)`` builds the request;
     ``new_parser(model)`` makes a parser for one response; ``error_message(status, body)``
     extracts the provider's own message from an error body (capped, one line).
+    ``incremental``, when given, lets a caller keep converted messages between requests.
     """
 
     name: str
@@ -66,3 +97,4 @@ class WireApi:
     new_parser: Callable[[Model], WireParser]
     error_message: Callable[[int, bytes], str]
     extra: Mapping[str, Any] = field(default_factory=dict)
+    incremental: IncrementalRequests | None = None

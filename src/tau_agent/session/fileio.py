@@ -45,6 +45,31 @@ def write_all(fd: int, data: bytes) -> None:
             raise PartialWrite(written, exc) from exc
 
 
+def copy_range(fd: int, start: int, end: int, target: Path) -> None:
+    """Copy bytes ``start:end`` of ``fd`` into a new file ``target`` (temp file, fsync, rename),
+    in bounded chunks; refuses to replace an existing file."""
+    temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    out = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+    try:
+        offset = start
+        while offset < end:
+            chunk = os.pread(fd, min(end - offset, 1 << 20), offset)
+            if not chunk:
+                break
+            write_all(out, chunk)
+            offset += len(chunk)
+        os.fsync(out)
+    except BaseException:
+        os.close(out)
+        temp.unlink(missing_ok=True)
+        raise
+    os.close(out)
+    if target.exists():
+        temp.unlink(missing_ok=True)
+        raise FileExistsError(f"{target} already exists")
+    os.replace(temp, target)
+
+
 def fsync_dir(directory: Path) -> None:
     fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
     try:
@@ -53,4 +78,4 @@ def fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
-__all__ = ["PartialWrite", "fsync_dir", "read_all", "write_all"]
+__all__ = ["PartialWrite", "copy_range", "fsync_dir", "read_all", "write_all"]

@@ -10,7 +10,9 @@ What a caller may rely on:
   session abandoned before any reply leaves no file behind.
 - **Crash safety.** A process killed mid-write can leave at most a torn last line; ``open``
   ignores it with a warning and the next append cuts it off first, so the file stays valid
-  for every reader. A corrupt line elsewhere is reported and skipped, never fatal.
+  for every reader. The cut bytes are first copied to ``side_file`` (``<name>.repaired-<time>``);
+  if that copy fails, nothing is cut and the next entry starts on a fresh line. A corrupt
+  line elsewhere is reported and skipped, never fatal (it stays in the file).
 - **One writer.** A writable storage holds an exclusive ``flock`` on the file for its
   lifetime; a second writer gets ``SessionLockedError`` at once (read-only opens take no
   lock). Pi takes no such lock, so a Pi process can still write alongside.
@@ -19,14 +21,17 @@ What a caller may rely on:
   when the file is created and when it is closed, and otherwise relies on the OS, which
   keeps every completed write across a crash of the process; ``"never"`` never fsyncs.
 - **Old formats.** A v1/v2 file is migrated in memory on open; the first append rewrites it
-  as v3 atomically (temp file in the same directory, fsync, rename) with the lock kept.
+  as v3 atomically (temp file in the same directory, fsync, rename) with the lock kept, after
+  copying the original whole to ``side_file`` (lines it could not read are dropped from the
+  rewrite, never lost).
 """
 
 from __future__ import annotations
 
 import fcntl
 import os
-from collections.abc import Sequence
+import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -35,11 +40,14 @@ from tau_agent.messages import AssistantMessage
 from tau_agent.session.codec import entry_to_dict, header_to_dict
 from tau_agent.session.entries import MessageEntry, SessionEntry, SessionHeader
 from tau_agent.session.fastjson import dumps_line
-from tau_agent.session.fileio import PartialWrite, fsync_dir, read_all, write_all
+from tau_agent.session.fileio import PartialWrite, copy_range, fsync_dir, read_all, write_all
 from tau_agent.session.reader import SessionFileError, read_session
 from tau_agent.session.storage import SessionReadOnlyError
 
 FsyncPolicy = Literal["always", "on_create", "never"]
+
+
+_PIECE = 1 << 20
 
 
 class SessionLockedError(RuntimeError):
@@ -82,6 +90,8 @@ class JsonlSessionStorage:
         self._read_size = 0
         self._needs_newline = False
         self._needs_rewrite = False
+        self._migrated_from: int | None = None
+        self._side_file: Path | None = None
 
     # -- construction -----------------------------------------------------------------------
 
@@ -94,6 +104,42 @@ class JsonlSessionStorage:
         if target.exists():
             raise FileExistsError(f"{target}: a session file already exists there")
         return cls(target, header, [], fd=None, read_only=False, fsync=fsync)
+
+    @classmethod
+    def create_from(
+        cls,
+        path: str | os.PathLike[str],
+        header: SessionHeader,
+        entries: Sequence[SessionEntry],
+        *,
+        fsync: FsyncPolicy = "on_create",
+    ) -> JsonlSessionStorage:
+        """A new session file at ``path`` holding ``entries``, kept open (locked) for appends,
+        as ``open`` of that file would give it: a fork or copy, with nothing read back.
+
+        Atomic: written to a temporary file in the same folder, fsynced, then linked to
+        ``path`` (FileExistsError if a file appeared there); a crash leaves no partial session.
+        """
+        storage = cls.create(path, header, fsync=fsync)
+        storage._entries = list(entries)
+        target = storage._path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            storage._write_content(fd)
+            os.fsync(fd)
+            os.link(temp, target)
+        except BaseException:
+            os.close(fd)
+            raise
+        finally:
+            temp.unlink(missing_ok=True)
+        fsync_dir(target.parent)
+        storage._fd = fd
+        storage._buffered = False
+        return storage
 
     @classmethod
     def open(
@@ -138,6 +184,10 @@ class JsonlSessionStorage:
         elif loaded.tail == "missing_newline":
             storage._needs_newline = True
         storage._needs_rewrite = storage._needs_rewrite or loaded.migrated_from is not None
+        storage._migrated_from = loaded.migrated_from
+        if fd is not None and (loaded.tail == "torn" or loaded.migrated_from is not None):
+            stamp = time.strftime("%Y%m%dT%H%M%S")
+            storage._side_file = target.with_name(f"{target.name}.repaired-{stamp}")
         return storage
 
     # -- SessionStorage ---------------------------------------------------------------------
@@ -157,6 +207,11 @@ class JsonlSessionStorage:
     @property
     def warnings(self) -> Sequence[str]:
         return self._warnings
+
+    @property
+    def side_file(self) -> Path | None:
+        """Where bytes the next write removes (a torn tail; a whole v1/v2 original) are kept."""
+        return self._side_file
 
     @property
     def read_only(self) -> bool:
@@ -189,7 +244,7 @@ class JsonlSessionStorage:
         fd = self._fd
         assert fd is not None, "append after close"
         if self._truncate_at is not None:
-            if os.fstat(fd).st_size == self._read_size:
+            if os.fstat(fd).st_size == self._read_size and self._keep(fd, self._truncate_at):
                 os.ftruncate(fd, self._truncate_at)
             else:  # someone (Pi takes no lock) wrote since: keep their bytes, start a fresh line
                 self._needs_newline = True
@@ -207,6 +262,17 @@ class JsonlSessionStorage:
         self._needs_newline = False
         if self._fsync == "always":
             os.fsync(fd)
+
+    def _keep(self, fd: int, start: int) -> bool:
+        """Copy bytes from ``start`` to the end of the file to ``side_file``; False if that failed."""
+        side = self._side_file
+        if side is None:
+            return False
+        try:
+            copy_range(fd, start, os.fstat(fd).st_size, side)
+        except OSError:
+            return False
+        return True
 
     def close(self) -> None:
         """Release the lock; fsync first unless the policy is ``never``. Idempotent."""
@@ -227,17 +293,29 @@ class JsonlSessionStorage:
 
     # -- writing the whole file -------------------------------------------------------------
 
-    def _content(self) -> bytes:
+    def _content(self) -> Iterator[bytes]:
+        """The file's bytes in pieces of about a megabyte: a big session is never held twice."""
         lines = [encode_line(header_to_dict(self._header))]
-        lines.extend(encode_entry(e) for e in self._entries)
-        return b"".join(lines)
+        size = len(lines[0])
+        for entry in self._entries:
+            line = encode_entry(entry)
+            lines.append(line)
+            size += len(line)
+            if size >= _PIECE:
+                yield b"".join(lines)
+                lines, size = [], 0
+        yield b"".join(lines)
+
+    def _write_content(self, fd: int) -> None:
+        for piece in self._content():
+            write_all(fd, piece)
 
     def _create_file(self) -> None:
         self._path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self._path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | os.O_CLOEXEC, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            write_all(fd, self._content())
+            self._write_content(fd)
             if self._fsync != "never":
                 os.fsync(fd)
                 fsync_dir(self._path.parent)
@@ -250,11 +328,13 @@ class JsonlSessionStorage:
 
     def _rewrite(self) -> None:
         """Replace the file by a v3 rendering of everything held, keeping the lock throughout."""
+        if self._migrated_from is not None and self._fd is not None and not self._keep(self._fd, 0):
+            raise OSError(f"{self._path}: could not keep a copy of the original before migrating it")
         temp = self._path.with_name(f".{self._path.name}.{os.getpid()}.tmp")
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND | os.O_CLOEXEC, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            write_all(fd, self._content())
+            self._write_content(fd)
             os.fsync(fd)
             os.replace(temp, self._path)
         except BaseException:
@@ -266,6 +346,7 @@ class JsonlSessionStorage:
         if old is not None:
             os.close(old)
         self._needs_rewrite = False
+        self._migrated_from = None
         self._truncate_at = None
         self._needs_newline = False
 

@@ -20,6 +20,9 @@ def _fail(message: str) -> int:
 
 
 def dispatch(args: Any) -> int:
+    from tau_coding.app import exit_signals
+
+    exit_signals.install()
     if args.list_models is not None:
         from tau_coding.app.wiring import load_models
         from tau_coding.config.paths import TauPaths
@@ -39,7 +42,14 @@ def dispatch(args: Any) -> int:
         return _interactive_mode(args)
     if args.resume:
         return _fail("--resume picks a session interactively; in print mode use --session ID or -c")
-    stdin_text = None if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
+    stdin_text = None
+    if sys.stdin is not None and not sys.stdin.isatty():
+        from tau_coding.app.prompt_input import PromptInputError, read_piped_stdin
+
+        try:
+            stdin_text = read_piped_stdin(sys.stdin.buffer)
+        except PromptInputError as exc:
+            return _fail(str(exc))
     if args.trust_project and not args.prompt and not (stdin_text or "").strip():
         return _trust_project_only()
     if not args.prompt and not (stdin_text or "").strip():
@@ -130,6 +140,7 @@ def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
     from tau_coding.config.auth import AuthStore
     from tau_coding.config.paths import TauPaths
     from tau_coding.config.settings import load_settings
+    from tau_coding.extensions.trust import project_is_trusted
     from tau_coding.extensions.ui import HeadlessUI, LateBoundUI
     from tau_coding.modes.interactive.run import run_interactive
     from tau_coding.modes.interactive.session_port import CodingSessionPort
@@ -142,12 +153,15 @@ def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
     except ConfigurationError as exc:
         return _fail(str(exc))
     control.session.input_source = "interactive"
-    settings = load_settings(paths.user_settings, paths.project_settings)[0]
+    trusted = project_is_trusted(paths.tau_home, cwd, trust_flag=bool(args.trust_project))
+    settings = load_settings(paths.user_settings, paths.project_settings, project_trusted=trusted)[0]
     scoped = settings.get("enabledModels") or []
     port = CodingSessionPort(
         control,
         auth=AuthStore(paths.auth_file),
-        settings=lambda: load_settings(paths.user_settings, paths.project_settings)[0].values,
+        settings=lambda: (
+            load_settings(paths.user_settings, paths.project_settings, project_trusted=trusted)[0].values
+        ),
         scoped=[str(pattern) for pattern in scoped],
     )
     theme = settings.get("theme")

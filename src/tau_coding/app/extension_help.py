@@ -16,9 +16,11 @@ def extension_flags_help(extension_paths: Sequence[str], *, no_extensions: bool,
     from tau_coding.app.extension_presence import maybe_build_host
     from tau_coding.config.paths import TauPaths
     from tau_coding.config.settings import load_settings
+    from tau_coding.extensions.trust import project_is_trusted
 
     paths = TauPaths.from_env(os.environ, Path.cwd())
-    settings, _ = load_settings(paths.user_settings, paths.project_settings)
+    trusted = project_is_trusted(paths.tau_home, paths.cwd, trust_flag=trust_project)
+    settings, _ = load_settings(paths.user_settings, paths.project_settings, project_trusted=trusted)
     host = maybe_build_host(
         paths,
         settings.values,

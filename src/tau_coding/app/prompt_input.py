@@ -2,22 +2,48 @@
 
 ``@path`` attaches a file: text files are inlined in a ``<file name="...">`` block, images
 (by magic bytes) become image blocks. Piped stdin comes first. Problems are one-line errors.
+Both are read bounded: the size is checked before anything large is read.
 """
 
 from __future__ import annotations
 
 import base64
+import os
+import stat
 from collections.abc import Sequence
 from pathlib import Path
+from typing import BinaryIO
 
 from tau_agent.content import ImageContent
 from tau_coding.tools.filetype import image_mime
 
 MAX_ATTACHMENT_BYTES = 5 * 1024 * 1024
+MAX_STDIN_BYTES = 10 * 1024 * 1024
 
 
 class PromptInputError(ValueError):
     """An ``@file`` cannot be attached; the message says which and why."""
+
+
+def read_bounded(path: Path, limit: int) -> bytes | None:
+    """The file's bytes, or None when it holds more than ``limit`` (never reading more than
+    ``limit + 1`` bytes: ``/dev/zero`` or a growing file cannot exhaust memory)."""
+    with open(path, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(21, "Is a directory")
+        if stat.S_ISREG(info.st_mode) and info.st_size > limit:
+            return None
+        data = handle.read(limit + 1)
+    return None if len(data) > limit else data
+
+
+def read_piped_stdin(stream: BinaryIO, limit: int = MAX_STDIN_BYTES) -> str:
+    """Piped stdin as text (invalid UTF-8 replaced), at most ``limit`` bytes, else an error."""
+    data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise PromptInputError(f"stdin is larger than {limit // (1024 * 1024)} MB; pass a smaller input")
+    return data.decode("utf-8", errors="replace")
 
 
 def build_prompt(words: Sequence[str], stdin_text: str | None, cwd: Path) -> tuple[str, list[ImageContent]]:
@@ -29,14 +55,14 @@ def build_prompt(words: Sequence[str], stdin_text: str | None, cwd: Path) -> tup
         if word.startswith("@") and len(word) > 1:
             path = (cwd / Path(word[1:]).expanduser()).resolve()
             try:
-                data = path.read_bytes()
+                data = read_bounded(path, MAX_ATTACHMENT_BYTES)
             except FileNotFoundError as exc:
                 raise PromptInputError(f"cannot attach {word[1:]}: no such file") from exc
             except IsADirectoryError as exc:
                 raise PromptInputError(f"cannot attach {word[1:]}: it is a directory") from exc
             except OSError as exc:
                 raise PromptInputError(f"cannot attach {word[1:]}: {exc.strerror}") from exc
-            if len(data) > MAX_ATTACHMENT_BYTES:
+            if data is None:
                 raise PromptInputError(f"cannot attach {word[1:]}: larger than 5 MB")
             mime = image_mime(data[:16])
             if mime is not None:

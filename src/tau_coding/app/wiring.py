@@ -26,17 +26,25 @@ from tau_ai.model import Model
 from tau_ai.models_config import ModelsConfig, load_models_config
 from tau_coding.app.extension_presence import maybe_build_host
 from tau_coding.common.diagnostics import Diagnostic
-from tau_coding.config.auth import AuthError, AuthStore, KeyResolver, missing_key_message, resolve_api_key
+from tau_coding.config.auth import (
+    AuthError,
+    AuthStore,
+    KeyResolver,
+    credential_env_names,
+    missing_key_message,
+    resolve_api_key,
+)
 from tau_coding.config.model_resolve import ModelNotFoundError, resolve_model
 from tau_coding.config.paths import TauPaths
 from tau_coding.config.settings import Settings, load_settings, read_json_object
+from tau_coding.extensions.trust import project_is_trusted
 from tau_coding.mcp.presence import maybe_mcp_session
 from tau_coding.resources.loader import load_resources
 from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.compaction.settings import CompactionSettings
 from tau_coding.session.reply_retry import RetrySettings
 from tau_coding.session.settings_choice import Pinned, SessionSettings, resumed_settings
-from tau_coding.session.store.manager import SessionManager, SessionNotFoundError
+from tau_coding.session.store.manager import SessionManager, SessionNotFoundError, repair_notice
 from tau_coding.tools.builtin import ALL_TOOLS, DEFAULT_TOOLS, create_coding_tools
 from tau_coding.tools.config import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, ToolSettings
 
@@ -149,7 +157,10 @@ def build_session(
     ui: UIBridge | None = None,
 ) -> CodingSession:
     paths = TauPaths.from_env(environ, cwd)
-    settings, diagnostics = load_settings(paths.user_settings, paths.project_settings)
+    trusted = project_is_trusted(paths.tau_home, paths.cwd, trust_flag=options.trust_project)
+    settings, diagnostics = load_settings(
+        paths.user_settings, paths.project_settings, project_trusted=trusted
+    )
     for diagnostic in diagnostics:
         warn(str(diagnostic))
     config = load_models(paths, warn)
@@ -157,9 +168,10 @@ def build_session(
         paths,
         environ,
         settings.get,
-        trust_project=options.trust_project,
+        trust_project=trusted,
         warn=warn,
         notify=(lambda line: ui.notify(line, "warning")) if ui is not None else warn,
+        scrub_env=_scrubbed(settings, config),
     )
     host = maybe_build_host(
         paths,
@@ -182,6 +194,7 @@ def build_session(
         max_lines=settings.get("toolOutput.maxLines", DEFAULT_MAX_LINES),
         max_bytes=settings.get("toolOutput.maxBytes", DEFAULT_MAX_BYTES),
         shell_path=settings.get("shellPath"),
+        scrub_env=_scrubbed(settings, config),
     )
     tools = _active_tools(options, settings, cwd, tool_settings)
     resources = load_resources(
@@ -196,6 +209,9 @@ def build_session(
     for diagnostic in resources.diagnostics:
         warn(str(diagnostic))
     log = _open_log(options, session_manager(options, environ, cwd))
+    notice = repair_notice(log)
+    if notice is not None:
+        warn(notice)
     try:
         chosen = choose(log.settings(), None)
         model, thinking = chosen.model, chosen.thinking_level
@@ -254,6 +270,13 @@ def build_session(
         day = today or date.today()
         mcp.attach(session, lambda active: resources.system_prompt(active, day))
     return session
+
+
+def _scrubbed(settings: Settings, config: ModelsConfig) -> frozenset[str]:
+    """Credential variables commands must not see, less those ``shellEnvPassthrough`` lets through."""
+    keys = (provider.api_key for provider in config.providers.values())
+    passed = {str(name) for name in settings.get("shellEnvPassthrough") or ()}
+    return credential_env_names(keys) - passed
 
 
 SettingsChooser = Callable[[PathSettings, Callable[[], SessionSettings] | None], SessionSettings]
@@ -404,6 +427,8 @@ def _active_tools(
 def _open_log(options: Options, manager: SessionManager) -> SessionLog:
     if options.no_session:
         return manager.in_memory()
+    if options.session_dir and manager.directory.exists() and not manager.directory.is_dir():
+        raise ConfigurationError(f"--session-dir {options.session_dir} is not a directory")
     try:
         if options.session:
             return manager.open(options.session)
@@ -411,4 +436,7 @@ def _open_log(options: Options, manager: SessionManager) -> SessionLog:
             return manager.continue_recent()
     except (SessionNotFoundError, SessionLockedError, SessionFileError) as exc:
         raise ConfigurationError(str(exc)) from exc
+    except OSError as exc:
+        what = f"session {options.session}" if options.session else f"the sessions in {manager.directory}"
+        raise ConfigurationError(f"cannot open {what}: {exc.strerror or exc}") from exc
     return manager.new()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +28,14 @@ ENV_KEYS: dict[str, tuple[str, ...]] = {provider: (name,) for provider, name in 
     "huggingface": ("HF_TOKEN",),
 }
 _ENV_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
+
+
+def credential_env_names(models_json_keys: Iterable[str | None]) -> frozenset[str]:
+    """Every environment variable Tau may read a key from: the providers' own variables, and
+    those that models.json keys name. Commands Tau runs do not see them (``scrubEnv``)."""
+    names = {name for group in ENV_KEYS.values() for name in group}
+    names.update(key for key in models_json_keys if key and _ENV_NAME.fullmatch(key))
+    return frozenset(names)
 
 
 class AuthError(ValueError):
@@ -79,10 +87,14 @@ class AuthStore:
                 text = ""
             except OSError as exc:
                 raise AuthError(f"{self.path}: cannot read: {exc}") from exc
+            except UnicodeDecodeError as exc:
+                raise AuthError(f"{self.path}: not UTF-8 text (byte {exc.start})") from exc
             try:
                 data = json.loads(text) if text.strip() else {}
             except json.JSONDecodeError as exc:
                 raise AuthError(f"{self.path}: invalid JSON at line {exc.lineno} column {exc.colno}") from exc
+            except RecursionError as exc:
+                raise AuthError(f"{self.path}: invalid JSON: nested too deeply") from exc
             if not isinstance(data, dict):
                 raise AuthError(f"{self.path}: must hold a JSON object")
             self._data = data

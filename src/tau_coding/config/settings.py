@@ -26,6 +26,7 @@ _SCHEMA: dict[str, tuple[type | tuple[type, ...], tuple[Any, ...] | None]] = {
     "quietStartup": (bool, None),
     "shellPath": (str, None),
     "shellCommandPrefix": (str, None),
+    "shellEnvPassthrough": (list, None),  # credential variables commands may see after all
     "steeringMode": (str, ("all", "one-at-a-time")),
     "followUpMode": (str, ("all", "one-at-a-time")),
     "enabledModels": (list, None),
@@ -67,6 +68,14 @@ _SCHEMA: dict[str, tuple[type | tuple[type, ...], tuple[Any, ...] | None]] = {
     "mcp.toolSearchShare": ((int, float), None),
 }
 _OBJECTS = {key.rsplit(".", 1)[0] for key in _SCHEMA if "." in key}
+
+# Settings that choose or run programs: only the user's file or a trusted project may set them.
+# (A project's ``hooks`` are parsed apart from these settings, and only for a trusted project.)
+TRUSTED_ONLY = ("shellPath", "shellCommandPrefix", "shellEnvPassthrough", "npmCommand")
+# Limits a project may tighten but not blank: a value <= 0 needs trust.
+_POSITIVE_UNLESS_TRUSTED = ("toolOutput.maxLines", "toolOutput.maxBytes")
+TRUST_HINT = "run `tau --trust-project` in it once to trust it"
+NESTED_TOO_DEEPLY = "invalid JSON: nested too deeply"
 _OBJECTS |= {key.split(".")[0] for key in _OBJECTS}
 
 
@@ -102,6 +111,9 @@ def read_json_object(path: Path, diagnostics: list[Diagnostic]) -> dict[str, Any
         diagnostics.append(
             Diagnostic("error", str(path), f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}")
         )
+        return {}
+    except RecursionError:
+        diagnostics.append(Diagnostic("error", str(path), NESTED_TOO_DEEPLY))
         return {}
     if not isinstance(data, dict):
         diagnostics.append(
@@ -161,8 +173,39 @@ def merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, Any
     return out
 
 
-def load_settings(user_file: Path, project_file: Path) -> tuple[Settings, list[Diagnostic]]:
+def untrusted_project_view(
+    project: dict[str, Any], source: str, diagnostics: list[Diagnostic]
+) -> dict[str, Any]:
+    """``project`` without what an untrusted project may not set (one warning names what was dropped)."""
+    out = {key: value for key, value in project.items() if key not in TRUSTED_ONLY}
+    dropped = [key for key in TRUSTED_ONLY if key in project]
+    limits = out.get("toolOutput")
+    if isinstance(limits, dict):
+        kept = dict(limits)
+        for key in _POSITIVE_UNLESS_TRUSTED:
+            name = key.split(".", 1)[1]
+            if isinstance(kept.get(name), int) and kept[name] <= 0:
+                dropped.append(f"{key}={kept.pop(name)}")
+        out["toolOutput"] = kept
+    if dropped:
+        diagnostics.append(
+            Diagnostic(
+                "warning",
+                source,
+                f"{', '.join(dropped)} ignored: the project is not trusted; {TRUST_HINT}",
+            )
+        )
+    return out
+
+
+def load_settings(
+    user_file: Path, project_file: Path, *, project_trusted: bool = False
+) -> tuple[Settings, list[Diagnostic]]:
+    """User settings with project settings merged over them. Unless ``project_trusted``, the
+    project cannot set ``TRUSTED_ONLY`` keys or blank tool output (see docs/security.md)."""
     diagnostics: list[Diagnostic] = []
     user = _check(read_json_object(user_file, diagnostics), str(user_file), diagnostics)
     project = _check(read_json_object(project_file, diagnostics), str(project_file), diagnostics)
+    if not project_trusted:
+        project = untrusted_project_view(project, str(project_file), diagnostics)
     return Settings(merge(user, project)), diagnostics

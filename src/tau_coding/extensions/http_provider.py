@@ -47,6 +47,7 @@ def request_hook(host: ExtensionHostPort, provider: str, model: str) -> Any:
     """An HttpProvider ``on_request`` that lets ``before_provider_request`` handlers see or replace the body."""
     from dataclasses import replace
 
+    from tau_ai.request_cache import plain_body
     from tau_coding.extensions.events import ProviderRequestEvent
     from tau_coding.extensions.guard import HandlerFailure
 
@@ -54,7 +55,7 @@ def request_hook(host: ExtensionHostPort, provider: str, model: str) -> Any:
         handlers = host.registry.handlers.get("before_provider_request")
         if not handlers:
             return spec
-        payload = dict(spec.body)
+        payload = plain_body(spec.body)  # a copy: handlers may edit it, the cached history stays intact
         for owner, handler in list(handlers):
             if owner not in host.extensions:
                 continue

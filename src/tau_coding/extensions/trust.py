@@ -31,7 +31,7 @@ class TrustStore:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             return {}
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, RecursionError) as exc:
             self.problem = f"{self.path}: unreadable, trusting no project: {exc}"
             return {}
         projects = data.get("projects") if isinstance(data, dict) else None
@@ -53,3 +53,8 @@ class TrustStore:
         text = json.dumps({"version": 1, "projects": projects}, indent=2, sort_keys=True) + "\n"
         self.path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_bytes(self.path, text.encode("utf-8"))
+
+
+def project_is_trusted(tau_home: Path, project: Path, *, trust_flag: bool = False) -> bool:
+    """Whether ``project`` is trusted now, counting a ``--trust-project`` given on this run."""
+    return trust_flag or TrustStore(tau_home).is_trusted(project)

@@ -95,6 +95,7 @@ async def open_connection(
     stack: AsyncExitStack,
     *,
     cwd: Path,
+    scrub_env: frozenset[str] = frozenset(),
     on_tools_changed: Callable[[], Awaitable[None]],
     on_prompts_changed: Callable[[], Awaitable[None]],
     on_transport_error: Callable[[Exception], Awaitable[None]],
@@ -113,10 +114,11 @@ async def open_connection(
     transport: Any
     if server.transport == "stdio":
         stderr = stack.enter_context(tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace"))  # noqa: SIM115 (closed with the stack)
-        # Tau's whole environment, as Claude Code gives its servers (the SDK's default keeps only
-        # a few variables, and servers commonly read tokens and proxies from it), then the entry's.
+        # Tau's environment (the SDK's default keeps only a few variables, and servers commonly
+        # read tokens and proxies from it) less the credentials Tau reads keys from, then the entry's.
+        inherited = {k: v for k, v in os.environ.items() if k not in scrub_env}
         params = StdioServerParameters(
-            command=server.command, args=list(server.args), env={**os.environ, **server.env}, cwd=cwd
+            command=server.command, args=list(server.args), env={**inherited, **server.env}, cwd=cwd
         )
         transport = stdio_client(params, errlog=stderr)
     elif server.transport == "sse":

@@ -59,9 +59,11 @@ class McpManager:
         cwd: Path,
         report: Callable[[str], object],
         connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
+        scrub_env: frozenset[str] = frozenset(),
     ) -> None:
         self.cwd = cwd
         self.connect_timeout = connect_timeout
+        self.scrub_env = scrub_env  # left out of the environment stdio servers inherit
         self._report = report
         self._servers = {s.name: _Server(s) for s in servers}
         self._lock = threading.Lock()
@@ -275,6 +277,7 @@ class McpManager:
                     server.config,
                     stack,
                     cwd=self.cwd,
+                    scrub_env=self.scrub_env,
                     on_tools_changed=tools_changed,
                     on_prompts_changed=prompts_changed,
                     on_transport_error=transport_error,

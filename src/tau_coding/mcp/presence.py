@@ -22,10 +22,19 @@ def maybe_mcp_session(
     trust_project: bool,
     warn: Callable[[str], object],
     notify: Callable[[str], object],
+    scrub_env: frozenset[str] = frozenset(),
 ) -> McpSession | None:
     """The session's MCP side (see ``tau_coding.mcp.sources.mcp_session``), or None cheaply."""
     if not get_setting("mcpServers") and not (paths.cwd / ".mcp.json").is_file():
         return None
     from tau_coding.mcp.sources import mcp_session
 
-    return mcp_session(paths, environ, get_setting, trust_project=trust_project, warn=warn, notify=notify)
+    return mcp_session(
+        paths,
+        environ,
+        get_setting,
+        trust_project=trust_project,
+        warn=warn,
+        notify=notify,
+        scrub_env=scrub_env,
+    )

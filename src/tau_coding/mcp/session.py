@@ -68,12 +68,21 @@ class McpSession:
     """See the module docstring."""
 
     def __init__(
-        self, servers: list[ServerConfig], settings: McpSettings, cwd: Path, notify: Callable[[str], object]
+        self,
+        servers: list[ServerConfig],
+        settings: McpSettings,
+        cwd: Path,
+        notify: Callable[[str], object],
+        scrub_env: frozenset[str] = frozenset(),
     ) -> None:
         self.settings = settings
         self.notify = notify
         self.manager = McpManager(
-            servers, cwd=cwd, report=self._report, connect_timeout=settings.connect_timeout
+            servers,
+            cwd=cwd,
+            report=self._report,
+            connect_timeout=settings.connect_timeout,
+            scrub_env=scrub_env,
         )
         self._register: Callable[[list[AgentTool]], None] = lambda tools: None
         self._context_window: Callable[[], int] = lambda: 0

@@ -58,8 +58,12 @@ def mcp_session(
     trust_project: bool,
     warn: Callable[[str], object],
     notify: Callable[[str], object],
+    scrub_env: frozenset[str] = frozenset(),
 ) -> McpSession | None:
-    """The session's MCP side when any server is configured, else None (and nothing imported)."""
+    """The session's MCP side when any server is configured, else None (and nothing imported).
+
+    Stdio servers inherit Tau's environment less ``scrub_env`` (the credential variables commands
+    do not see either); an entry's own ``env`` may still pass one on explicitly."""
 
     def is_trusted() -> bool:
         from tau_coding.extensions.trust import TrustStore
@@ -71,4 +75,4 @@ def mcp_session(
         return None
     from tau_coding.mcp.session import McpSession, McpSettings
 
-    return McpSession(servers, McpSettings.from_settings(get_setting), paths.cwd, notify)
+    return McpSession(servers, McpSettings.from_settings(get_setting), paths.cwd, notify, scrub_env)

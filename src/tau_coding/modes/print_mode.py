@@ -121,4 +121,8 @@ async def run_print(
         raise
     finally:
         unsubscribe()
-    return renderer.finish()
+    ok = renderer.finish()
+    if session.save_error is not None:
+        err.write(f"tau: the session was not saved: {session.save_error}\n")
+        return False
+    return ok

@@ -62,8 +62,12 @@ class RpcClient:
         env: Mapping[str, str] | None = None,
         command: Sequence[str] | None = None,
     ) -> RpcClient:
-        """Spawn ``tau --mode rpc *args`` (``command`` replaces ``[python, -m, tau_coding]``)."""
-        program = list(command) if command is not None else [sys.executable, "-m", "tau_coding"]
+        """Spawn ``tau --mode rpc *args`` (``command`` replaces ``[python, -P, -m, tau_coding]``).
+
+        ``-P`` keeps ``cwd`` off the child's import path, so a ``json.py`` in the project
+        cannot run before Tau does.
+        """
+        program = list(command) if command is not None else [sys.executable, "-P", "-m", "tau_coding"]
         process = await asyncio.create_subprocess_exec(
             *program,
             "--mode",

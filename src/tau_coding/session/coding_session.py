@@ -81,6 +81,7 @@ class CodingSession:
         self._tool_settings = tool_settings or ToolSettings()
         self._listeners: tuple[SessionListener, ...] = ()
         self._pending: list[SessionEvent] = []
+        self.save_error: str | None = None  # why the session file could not be written, if so
         self.retry = AgentRetry(retry or RetrySettings())
         self._deferred: list[AgentMessage] = []  # user shell commands that ran during a run
         # Which frontend types the prompts, for extensions' input handlers (the mode sets it).
@@ -103,6 +104,7 @@ class CodingSession:
             max_turns=max_turns,
             steering_mode=steering_mode,
             follow_up_mode=follow_up_mode,
+            repaired=True,  # a replayed state answers every tool call (SessionState)
         )
         self.compactor = SessionCompactor(
             log,
@@ -303,13 +305,24 @@ class CodingSession:
                 yield self._announce(ended)
             return
 
+    def _persist(self, message: AgentMessage) -> None:
+        """Append to the session file; if that fails (an unwritable folder, a full disk) the run
+        goes on unsaved and ``save_error`` says why (the caller tells the user)."""
+        if self.save_error is not None:
+            return
+        try:
+            self.log.append_message(message)
+        except OSError as exc:
+            where = f": {exc.filename}" if exc.filename else ""
+            self.save_error = f"{exc.strerror or exc}{where}"
+
     async def _relay(self, run: AsyncIterator[AgentEvent]) -> AsyncGenerator[SessionEvent, None]:
         async with aclosing(run) as events:  # type: ignore[type-var]
             async for event in events:
                 for pending in self._take_pending():
                     yield pending
                 if isinstance(event, MessageEndEvent):
-                    self.log.append_message(event.message)  # persist before announcing
+                    self._persist(event.message)  # before announcing
                     if isinstance(event.message, AssistantMessage):
                         window = self._model.context_window
                         ended = self.retry.reply_ended(event.message, self.messages, window)

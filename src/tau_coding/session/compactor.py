@@ -131,7 +131,7 @@ class SessionCompactor:
         added = len(self.harness.messages) - self._trust_from  # messages since the compaction
         self._run_summary = None
         self._run_from = 0
-        self.harness.replace_messages(self.log.state().messages)
+        self.harness.replace_messages(self.log.state().messages, repaired=True)
         self._trust_from = max(0, len(self.harness.messages) - added)
 
     def should_compact(self) -> bool:

@@ -147,7 +147,7 @@ class SessionControl:
         if entry_id is not None and entry_id not in log.tree:
             raise ControlError(f"no entry {entry_id!r} in this session")
         log.navigate(entry_id)
-        self.session.harness.replace_messages(log.state().messages)
+        self.session.harness.replace_messages(log.state().messages, repaired=True)
 
     def set_label(self, entry_id: str, label: str | None) -> None:
         """Bookmark an entry (None or blank clears its label)."""

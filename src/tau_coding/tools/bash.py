@@ -20,7 +20,13 @@ from tau_agent.tools import AgentTool, AgentToolResult, ToolUpdate
 from tau_coding.tools.config import ToolSettings
 from tau_coding.tools.output_sink import OutputSink
 from tau_coding.tools.results import fail, guarded
-from tau_coding.tools.shell import find_shell, kill_process_group
+from tau_coding.tools.shell import (
+    command_env,
+    find_shell,
+    forget_process_group,
+    kill_process_group,
+    track_process_group,
+)
 from tau_coding.tools.truncate import format_size
 
 UPDATE_INTERVAL = 0.1
@@ -50,6 +56,8 @@ def _notice(sink: OutputSink) -> tuple[str, dict[str, Any]]:
     end = total
     start = end - cut.output_lines + 1
     where = f"Full output: {sink.spill_path}" if spilled else "Full output was not kept"
+    if sink.spill_full:
+        where = f"First {format_size(sink.spill_limit)} of the output: {sink.spill_path}"
     if cut.last_line_partial:
         size = format_size(sink.last_line_bytes)
         notice = f"[Showing last {format_size(cut.output_bytes)} of line {end} (line is {size}). {where}]"
@@ -61,7 +69,9 @@ def _notice(sink: OutputSink) -> tuple[str, dict[str, Any]]:
     return f"{text}\n\n{notice}", details
 
 
-async def _spawn(shell: str, command: str, cwd: Path) -> asyncio.subprocess.Process:
+async def _spawn(
+    shell: str, command: str, cwd: Path, env: dict[str, str] | None
+) -> asyncio.subprocess.Process:
     """Start the command in a new session (its own process group).
 
     If the caller is cancelled while asyncio is still wiring up the pipes, the process already
@@ -73,6 +83,7 @@ async def _spawn(shell: str, command: str, cwd: Path) -> asyncio.subprocess.Proc
             "-c",
             command,
             cwd=cwd,
+            env=env,
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT,
@@ -80,7 +91,9 @@ async def _spawn(shell: str, command: str, cwd: Path) -> asyncio.subprocess.Proc
         )
     )
     try:
-        return await asyncio.shield(spawning)
+        process = await asyncio.shield(spawning)
+        track_process_group(process.pid)
+        return process
     except asyncio.CancelledError:
         with contextlib.suppress(Exception):
             process = await spawning
@@ -158,8 +171,8 @@ async def run_command(
         return BashRun(f"Cannot run the command: the working directory {cwd} does not exist.", started=False)
     if signal.cancelled:
         return BashRun("Command aborted before it started", started=False)
-    sink = OutputSink(settings.max_lines, settings.max_bytes, settings.temp_dir)
-    process = await _spawn(shell, command, cwd)
+    sink = OutputSink(settings.max_lines, settings.max_bytes, settings.temp_dir, settings.spill_limit)
+    process = await _spawn(shell, command, cwd, command_env(settings.scrub_env))
     assert process.stdout is not None
     stdout = process.stdout
     last_update = 0.0
@@ -200,6 +213,7 @@ async def run_command(
             with contextlib.suppress(BaseException):
                 await asyncio.wait_for(process.wait(), DRAIN_AFTER_KILL)
         _close_pipes(process)
+        forget_process_group(process.pid)
         sink.close()
     text, details = _notice(sink)
     code = process.returncode

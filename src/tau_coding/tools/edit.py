@@ -1,7 +1,7 @@
 """The ``edit`` tool: exact text replacements in one file, all-or-nothing.
 
 Every edit is located in the original text before anything is written; one failure leaves
-the file byte-identical. The file's BOM and line endings are kept, bytes that are not valid
+the file byte-identical. Files over ``MAX_EDIT_FILE`` are refused before they are read whole. The file's BOM and line endings are kept, bytes that are not valid
 UTF-8 survive untouched, and the write is atomic and serialised with other writes to the file.
 """
 
@@ -21,8 +21,12 @@ from tau_coding.tools.file_locks import FileLocks
 from tau_coding.tools.filetype import SNIFF_BYTES, binary_kind
 from tau_coding.tools.paths import display_path, resolve_path, symlink_note
 from tau_coding.tools.results import describe_os_error, fail, guarded
+from tau_coding.tools.truncate import format_size
 
 _BOM = "\ufeff"
+# Editing holds the text several times over (bytes, str, the result, the diff): about 6x the
+# file. Beyond this size edit refuses, so one call cannot take gigabytes.
+MAX_EDIT_FILE = 32 * 1024 * 1024
 _EDIT_ITEM: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -67,9 +71,16 @@ def _requested_edits(args: dict[str, Any]) -> list[tuple[str, str]] | str:
 def edit_file(path: Path, shown: str, edits: list[tuple[str, str]], note: str = "") -> AgentToolResult:
     """Read, plan, apply and write; synchronous (run in a worker thread under the file lock)."""
     try:
-        raw = path.read_bytes()
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_EDIT_FILE + 1)
     except OSError as exc:
         return fail(describe_os_error(exc, shown))
+    if len(raw) > MAX_EDIT_FILE:
+        size = format_size(max(os.path.getsize(path), len(raw)))
+        return fail(
+            f"Cannot edit {shown}: it is {size}, over the {format_size(MAX_EDIT_FILE)} limit of edit. "
+            "Change it with a command instead (sed, a script), or split it."
+        )
     kind = binary_kind(raw[:SNIFF_BYTES])
     if kind is not None:
         return fail(f"Cannot edit {shown}: it is a binary file ({kind}).")

@@ -1,12 +1,16 @@
 """Collect a command's output in bounded memory: a rolling tail, counts, and a spill file.
 
 Only the last few budgets' worth of bytes stay in memory however much a command prints.
-Once the output passes the budget (lines or bytes), everything (from the first byte) is
-also written to a log file whose path the result names, so nothing is lost.
+Once the output passes the budget (lines or bytes), the output from the first byte is also
+written to a log file whose path the result names, up to ``spill_limit`` bytes (then the
+log stops growing and ``spill_full`` says so; the tail in memory still has the end). Every
+log file is removed when the process exits (``remove_spill_files``, run at exit).
 """
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
 import tempfile
 from pathlib import Path
@@ -14,10 +18,30 @@ from typing import BinaryIO
 
 from tau_coding.tools.truncate import Truncation, truncate_tail
 
+DEFAULT_SPILL_LIMIT = 64 * 1024 * 1024
+_SPILLED: set[Path] = set()
+
+
+def remove_spill_files() -> None:
+    """Delete every log file this process wrote (idempotent)."""
+    for path in list(_SPILLED):
+        with contextlib.suppress(OSError):
+            path.unlink()
+        _SPILLED.discard(path)
+
 
 class OutputSink:
-    def __init__(self, max_lines: int, max_bytes: int, temp_dir: Path | None = None) -> None:
+    def __init__(
+        self,
+        max_lines: int,
+        max_bytes: int,
+        temp_dir: Path | None = None,
+        spill_limit: int = DEFAULT_SPILL_LIMIT,
+    ) -> None:
         self.max_lines = max_lines
+        self.spill_limit = spill_limit
+        self.spill_full = False
+        self._spilled = 0
         self.max_bytes = max_bytes
         self._temp_dir = temp_dir
         self._keep = 2 * max_bytes + 4096  # enough that the tail budget always binds on real bytes
@@ -44,21 +68,33 @@ class OutputSink:
         else:
             self._current += len(chunk)
         if self._spill is not None:
-            self._spill.write(chunk)
+            self._write_spill(chunk)
         elif self.total_bytes > self.max_bytes or self.newlines >= self.max_lines:
             self._open_spill()
-            assert self._spill is not None
-            self._spill.write(self._tail)  # everything so far: nothing was trimmed yet
-            self._spill.write(chunk)
+            self._write_spill(bytes(self._tail))  # everything so far: nothing was trimmed yet
+            self._write_spill(chunk)
         self._tail += chunk
         if len(self._tail) > 2 * self._keep:
             del self._tail[: len(self._tail) - self._keep]
             self._trimmed = True
 
+    def _write_spill(self, data: bytes) -> None:
+        assert self._spill is not None
+        room = self.spill_limit - self._spilled
+        if len(data) > room:
+            data = data[: max(room, 0)]
+            self.spill_full = True
+        if data:
+            self._spill.write(data)
+            self._spilled += len(data)
+
     def _open_spill(self) -> None:
         fd, name = tempfile.mkstemp(prefix="tau-bash-", suffix=".log", dir=self._temp_dir)
         self._spill = os.fdopen(fd, "wb")
         self.spill_path = Path(name)
+        if not _SPILLED:
+            atexit.register(remove_spill_files)
+        _SPILLED.add(self.spill_path)
 
     def close(self) -> None:
         if self._spill is not None:

@@ -1,7 +1,8 @@
 """The project's files for ``@`` completion, respecting .gitignore.
 
 Inside a git work tree, ``git ls-files`` answers exactly what git would track or show as
-untracked, so .gitignore, nested ignores and excludes are honoured as git sees them. Elsewhere
+untracked, so .gitignore, nested ignores and excludes are honoured as git sees them; it runs
+with config that no repository can turn into running a program (``SAFE_GIT_CONFIG``). Elsewhere
 a bounded walk skips hidden folders and the usual build and cache directories.
 """
 
@@ -13,6 +14,9 @@ from pathlib import Path
 
 LIMIT = 20_000
 SKIP_DIRS = {"node_modules", "__pycache__", "build", "dist", "target", "venv", ".venv"}
+# The repository's own config may name programs git runs while listing files (a hostile clone's
+# ``core.fsmonitor`` hook runs at ``git ls-files``); command-line ``-c`` overrides it, includes too.
+SAFE_GIT_CONFIG = ("-c", "core.fsmonitor=false")
 
 
 def project_files(root: Path, limit: int = LIMIT) -> list[str]:
@@ -34,7 +38,7 @@ def project_files(root: Path, limit: int = LIMIT) -> list[str]:
 def _git_files(root: Path) -> list[str] | None:
     try:
         done = subprocess.run(
-            ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+            ["git", *SAFE_GIT_CONFIG, "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
             cwd=root,
             capture_output=True,
             timeout=5,

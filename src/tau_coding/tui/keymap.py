@@ -57,10 +57,12 @@ def load_keybindings(path: Path) -> tuple[dict[str, str], list[str]]:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return {}, []
-    except OSError as exc:
+    except (OSError, UnicodeDecodeError) as exc:
         return {}, [f"{path}: cannot read: {exc}"]
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         return {}, [f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}"]
+    except RecursionError:
+        return {}, [f"{path}: invalid JSON: nested too deeply"]
     return parse_keybindings(data, str(path))

@@ -88,6 +88,11 @@ def test_torn_last_line_is_ignored_with_a_warning_and_cut_off_on_the_next_append
     log.close()
     data = path.read_bytes()
     assert data.startswith(good)
+    assert storage.side_file is not None and storage.side_file.name.startswith("s.jsonl.repaired-")
+    assert (
+        storage.side_file.read_bytes()
+        == b'{"type":"message","id":"dead","parentId":null,"timestamp":"x","mess'
+    )
     assert [json.loads(line)["type"] for line in data.splitlines()] == [
         "session",
         "message",
@@ -197,7 +202,9 @@ def test_a_v1_file_is_migrated_in_memory_and_rewritten_as_v3_on_first_append(tmp
     rewritten = lines(path)
     assert rewritten[0]["version"] == 3
     assert [line["id"] for line in rewritten[1:]] == [*ids, log.leaf_id]
-    assert not [p for p in tmp_path.iterdir() if p.name != "old.jsonl"]  # no temp file left
+    (backup,) = [p for p in tmp_path.iterdir() if p.name != "old.jsonl"]  # no temp file left
+    assert backup.name.startswith("old.jsonl.repaired-")
+    assert backup.read_bytes() == golden.read_bytes()  # the original, kept whole
     with JsonlSessionStorage.open(path) as again:
         assert again.warnings == [] and len(again.entries) == len(ids) + 1
 
@@ -286,3 +293,49 @@ def test_a_message_holding_a_lone_surrogate_survives_a_reopen(tmp_path: Path) ->
             UserMessage("odd \ud83d text", 1),
             AssistantMessage([TextContent("ok")], timestamp=2),
         ]
+
+
+def test_a_large_torn_tail_is_kept_whole_in_a_side_file_before_it_is_cut(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    answered(path).close()
+    good = path.read_bytes()
+    torn = b'{"type":"message","message":{"content":"' + b"x" * (50 * 1024 * 1024)
+    path.write_bytes(good + torn)
+    log = SessionLog(JsonlSessionStorage.open(path))
+    log.append_message(UserMessage("after the crash"))
+    log.close()
+    assert path.read_bytes().startswith(good)
+    assert log.storage.side_file is not None and log.storage.side_file.read_bytes() == torn
+
+
+def test_a_v1_file_with_unreadable_lines_keeps_them_in_the_backup(tmp_path: Path) -> None:
+    golden = Path(__file__).resolve().parents[2] / "golden" / "sessions" / "pi-v1.jsonl"
+    first, *rest = golden.read_bytes().splitlines(keepends=True)
+    original = first + b"this line is not JSON\n" + b"".join(rest)
+    path = tmp_path / "old.jsonl"
+    path.write_bytes(original)
+    log = SessionLog(JsonlSessionStorage.open(path))
+    assert any("line 2" in w for w in log.storage.warnings)
+    log.append_message(UserMessage("continuing"))
+    log.close()
+    assert b"this line is not JSON" not in path.read_bytes()
+    assert log.storage.side_file is not None and log.storage.side_file.read_bytes() == original
+
+
+def test_a_copy_is_written_whole_kept_locked_and_appendable_without_reading_it_back(tmp_path: Path) -> None:
+    source = answered(tmp_path / "source.jsonl", turns=3000)  # past one write piece (1 MiB)
+    entries = list(source.storage.entries)
+    source.close()
+    header = SessionHeader.new("/project")
+    copy = JsonlSessionStorage.create_from(tmp_path / "copy.jsonl", header, entries, fsync="never")
+    assert all(a is b for a, b in zip(copy.entries, entries, strict=True)), "the entries themselves are kept"
+    with pytest.raises(SessionLockedError):
+        JsonlSessionStorage.open(tmp_path / "copy.jsonl")
+    log = SessionLog(copy)
+    log.append_message(UserMessage("after the copy"))
+    log.close()
+    reread = JsonlSessionStorage.open(tmp_path / "copy.jsonl", read_only=True)
+    assert reread.header == header and list(reread.entries)[:-1] == entries and not reread.warnings
+    assert {p.name for p in tmp_path.iterdir()} == {"source.jsonl", "copy.jsonl"}, "no temporary file is left"
+    with pytest.raises(FileExistsError):
+        JsonlSessionStorage.create_from(tmp_path / "copy.jsonl", header, entries, fsync="never")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tau_coding.app.prompt_input import PromptInputError, build_prompt
+from tau_coding.app.prompt_input import PromptInputError, build_prompt, read_piped_stdin
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 32
 
@@ -34,3 +34,17 @@ def test_unattachable_files_are_one_line_errors(
     with pytest.raises(PromptInputError) as info:
         build_prompt([f"@{name}"], None, tmp_path)
     assert str(info.value) == message
+
+
+def test_piped_stdin_with_invalid_utf8_is_read_with_replacements(tmp_path: Path) -> None:
+    source = tmp_path / "in.bin"
+    source.write_bytes(b"caf\xe9 ok")
+    with open(source, "rb") as stream:
+        assert read_piped_stdin(stream) == "caf\ufffd ok"
+
+
+def test_stdin_over_the_limit_is_an_error_after_reading_only_the_limit(tmp_path: Path) -> None:
+    source = tmp_path / "in.txt"
+    source.write_bytes(b"x" * 101)
+    with open(source, "rb") as stream, pytest.raises(PromptInputError):
+        read_piped_stdin(stream, limit=100)

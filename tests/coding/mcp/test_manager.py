@@ -203,18 +203,35 @@ async def test_structured_content_already_said_in_text_is_not_repeated(running: 
     assert result.details["structuredContent"] == {"result": "once"}
 
 
-async def test_stdio_servers_get_taus_environment_and_their_own_entries(
+async def test_stdio_servers_get_taus_environment_less_credentials_plus_their_own(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("TAU_TEST_INHERITED", "from-tau")
-    started = await _start([stdio_server(env={"TAU_TEST_OWN": "from-entry"})], tmp_path)
+    monkeypatch.setenv("TAU_TEST_API_KEY", "secret")
+    monkeypatch.setenv("TAU_TEST_OTHER_KEY", "secret too")
+    server = stdio_server(env={"TAU_TEST_OWN": "from-entry", "TAU_TEST_OTHER_KEY": "passed on"})
+    manager = McpManager(
+        [server],
+        cwd=tmp_path,
+        report=print,
+        connect_timeout=LIMIT,
+        scrub_env=frozenset({"TAU_TEST_API_KEY", "TAU_TEST_OTHER_KEY"}),
+    )
+    manager.start()
     try:
-        getenv = started.tools()["getenv"]
-        inherited = await _call(getenv, {"name": "TAU_TEST_INHERITED"})
-        own = await _call(getenv, {"name": "TAU_TEST_OWN"})
-        assert (inherited.content[0].text, own.content[0].text) == ("from-tau", "from-entry")  # type: ignore[union-attr]
+        assert await manager.wait_settled(LIMIT + 10) == []
+        getenv = Running(manager, []).tools()["getenv"]
+        seen = {}
+        for name in ("TAU_TEST_INHERITED", "TAU_TEST_OWN", "TAU_TEST_API_KEY", "TAU_TEST_OTHER_KEY"):
+            seen[name] = (await _call(getenv, {"name": name})).content[0].text  # type: ignore[union-attr]
+        assert seen == {
+            "TAU_TEST_INHERITED": "from-tau",
+            "TAU_TEST_OWN": "from-entry",
+            "TAU_TEST_API_KEY": "",  # a credential Tau reads keys from
+            "TAU_TEST_OTHER_KEY": "passed on",  # the entry passes it on explicitly
+        }
     finally:
-        started.manager.close()
+        manager.close()
 
 
 async def test_a_manager_never_started_holds_nothing_and_closes_quietly(tmp_path: Path) -> None:

@@ -126,7 +126,7 @@ async def test_bash_huge_single_line_keeps_its_end(tmp_path: Path) -> None:
     assert notice.startswith("[Showing last 50.0KB of line 1 (line is 195.3KB). Full output: ")
 
 
-async def test_bash_100mb_of_output_stays_in_bounded_memory_and_spills_whole(tmp_path: Path) -> None:
+async def test_bash_100mb_of_output_stays_in_bounded_memory_and_spills_up_to_the_cap(tmp_path: Path) -> None:
     tools = create_coding_tools(tmp_path, settings=ToolSettings(temp_dir=tmp_path))
     tracemalloc.start()
     try:
@@ -135,9 +135,22 @@ async def test_bash_100mb_of_output_stays_in_bounded_memory_and_spills_whole(tmp
     finally:
         tracemalloc.stop()
     log = Path(out.result.details["fullOutputPath"])
-    assert log.stat().st_size == 100_000_000
-    assert out.text.endswith(f"[Showing lines 9998001-10000000 of 10000000. Full output: {log}]")
+    assert log.stat().st_size == 64 * 1024 * 1024  # the default cap of a log
+    assert log.read_bytes()[:20] == b"abcdefghi\n" * 2  # it holds the start; the result, the end
+    assert out.text.endswith(
+        f"[Showing lines 9998001-10000000 of 10000000. First 64.0MB of the output: {log}]"
+    )
     assert peak < 16 * 1024 * 1024
+
+
+async def test_an_endless_command_cannot_fill_the_disk_with_its_log(tmp_path: Path) -> None:
+    settings = ToolSettings(temp_dir=tmp_path, spill_limit=1024 * 1024, bash_timeout=2)
+    tools = create_coding_tools(tmp_path, settings=settings)
+    out = await call(tools["bash"], command="yes")
+    log = Path(out.result.details["fullOutputPath"])
+    assert out.result.details["timedOut"]
+    assert log.stat().st_size == 1024 * 1024
+    assert f"First 1.0MB of the output: {log}" in out.text
 
 
 async def test_bash_uses_the_configured_shell(tmp_path: Path) -> None:

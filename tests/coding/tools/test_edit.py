@@ -170,3 +170,26 @@ async def test_edit_through_a_symlink_edits_the_target_and_reports_it(
     out = await call(tools["edit"], path="link.txt", oldText="v1", newText="v2")
     assert out.text == "Successfully replaced text in link.txt (via symlink to real.txt)."
     assert (tmp_path / "link.txt").is_symlink() and (tmp_path / "real.txt").read_text() == "v2\n"
+
+
+async def test_edit_refuses_a_file_over_the_size_limit_without_reading_it_whole(
+    tmp_path: Path, tools: dict[str, AgentTool]
+) -> None:
+    import tracemalloc
+
+    from tau_coding.tools.edit import MAX_EDIT_FILE
+
+    big = tmp_path / "big.log"
+    line = b"an ordinary log line that goes on for a while\n"
+    big.write_bytes(b"needle\n" + line * (40 * 1024 * 1024 // len(line)))
+    before = big.stat().st_size
+    tracemalloc.start()
+    try:
+        out = await call(tools["edit"], path="big.log", oldText="needle", newText="thread")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert out.result.is_error
+    assert out.text.startswith("Cannot edit big.log: it is 40.0MB, over the 32.0MB limit of edit.")
+    assert big.stat().st_size == before and big.read_bytes()[:6] == b"needle"
+    assert peak < 2 * MAX_EDIT_FILE  # one bounded read, not the ~6x a whole edit costs

@@ -70,6 +70,20 @@ def test_project_files_respect_gitignore(tmp_path: Path) -> None:
     assert project_files(tmp_path) == [".gitignore", "src/main.py"]
 
 
+def test_listing_files_of_a_hostile_repository_runs_none_of_its_programs(tmp_path: Path) -> None:
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    marker = tmp_path.parent / f"{tmp_path.name}-fsmonitor-ran"
+    hook = tmp_path / ".git" / "monitor.sh"
+    hook.write_text(f"#!/bin/sh\necho ran > {marker}\n")
+    hook.chmod(0o755)
+    subprocess.run(["git", "config", "core.fsmonitor", str(hook)], cwd=tmp_path, check=True)
+    (tmp_path / "main.py").write_text("x")
+    subprocess.run(["git", "add", "main.py"], cwd=tmp_path, check=True, capture_output=True)
+    marker.unlink(missing_ok=True)  # git add itself may have run it
+    assert project_files(tmp_path) == ["main.py"]
+    assert not marker.exists()
+
+
 def test_project_files_outside_git_skip_hidden_and_build_folders(tmp_path: Path) -> None:
     for rel in ["a.py", ".hidden/x", "node_modules/m.js", "pkg/b.py"]:
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from tau_ai.apis._shared import error_from_body
-from tau_ai.apis.anthropic_messages.convert import build_request
+from tau_ai.apis.anthropic_messages.convert import Converter, build_request, request_with
 from tau_ai.apis.anthropic_messages.parse import API, AnthropicParser
-from tau_ai.wire_api import WireApi
+from tau_ai.wire_api import IncrementalRequests, WireApi
 
 WIRE_API = WireApi(
     name=API,
     build_request=build_request,
     new_parser=AnthropicParser,
     error_message=error_from_body,
+    incremental=IncrementalRequests(lambda model, system, frozen: Converter(model, frozen), request_with),
 )
 
 __all__ = ["WIRE_API", "AnthropicParser", "build_request"]

@@ -15,8 +15,9 @@ import re
 from typing import Any
 
 from tau_agent.content import ImageContent, TextContent, ThinkingContent, ToolCall
-from tau_agent.messages import AssistantMessage, ToolResultMessage, UserMessage
+from tau_agent.messages import AssistantMessage, LlmMessage, ToolResultMessage, UserMessage
 from tau_agent.provider import Context, StreamOptions
+from tau_ai.apis._converted import ConvertedList
 from tau_ai.apis._shared import NO_IMAGES, endpoint, max_output_tokens, same_model
 from tau_ai.model import Model
 from tau_ai.thinking import DEFAULT_BUDGETS as THINKING_BUDGETS
@@ -41,12 +42,19 @@ def tool_use_id(raw: str) -> str:
 def build_request(
     model: Model, context: Context, options: StreamOptions, api_key: str | None
 ) -> HttpRequestSpec:
+    return request_with(model, context, options, api_key, convert_messages(model, context))
+
+
+def request_with(
+    model: Model, context: Context, options: StreamOptions, api_key: str | None, messages: list[Any]
+) -> HttpRequestSpec:
+    """The request, with ``messages`` as the conversion of ``context.messages``."""
     level = clamp_thinking(model, options.thinking_level)
     max_tokens = max_output_tokens(model, options)
     body: Json = {"model": model.id, "max_tokens": max_tokens, "stream": True}
     if context.system_prompt:
         body["system"] = [{"type": "text", "text": context.system_prompt, "cache_control": CACHE}]
-    body["messages"] = convert_messages(model, context)
+    body["messages"] = messages
     if context.tools:
         body["tools"] = [
             {"name": t.name, "description": t.description, "input_schema": dict(t.parameters)}
@@ -80,28 +88,59 @@ def build_request(
 
 
 def convert_messages(model: Model, context: Context) -> list[Json]:
-    out: list[Json] = []
+    converter = Converter(model)
     for message in context.messages:
+        converter.add(message)
+    return converter.messages()
+
+
+class Converter:
+    """Messages converted one at a time (a MessageConverter): what ``convert_messages`` does."""
+
+    __slots__ = ("_last_user", "_model", "_out")
+
+    def __init__(self, model: Model, frozen: bool = False) -> None:
+        self._model = model
+        self._out = ConvertedList(frozen)
+        self._last_user: tuple[int, Json] | None = None  # the latest user turn: it carries the cache mark
+
+    def copy(self) -> Converter:
+        twin = Converter.__new__(Converter)
+        twin._model, twin._out, twin._last_user = self._model, self._out.copy(), self._last_user
+        return twin
+
+    def _user_turn(self, turn: Json, merge: bool) -> None:
+        if merge:
+            self._out.replace_last(turn)
+        else:
+            self._out.append(turn)
+        self._last_user = (len(self._out) - 1, turn)
+
+    def add(self, message: LlmMessage) -> None:
+        model, out = self._model, self._out
         if isinstance(message, UserMessage):
             blocks = user_blocks(model, message.content)
             if blocks:
-                out.append({"role": "user", "content": blocks})
+                self._user_turn({"role": "user", "content": blocks}, merge=False)
         elif isinstance(message, AssistantMessage):
             blocks = assistant_blocks(model, message)
             if blocks:
                 out.append({"role": "assistant", "content": blocks})
         else:
             block = tool_result(model, message)
-            last = out[-1] if out else None
+            last = out.last
             if last and last["role"] == "user" and last["content"][0].get("type") == "tool_result":
-                last["content"].append(block)
+                self._user_turn({"role": "user", "content": [*last["content"], block]}, merge=True)
             else:
-                out.append({"role": "user", "content": [block]})
-    for turn in reversed(out):
-        if turn["role"] == "user":
-            turn["content"][-1] = {**turn["content"][-1], "cache_control": CACHE}
-            break
-    return out
+                self._user_turn({"role": "user", "content": [block]}, merge=False)
+
+    def messages(self) -> list[Any]:
+        items = self._out.items()
+        if self._last_user is not None:
+            index, turn = self._last_user
+            content = turn["content"]
+            items[index] = {**turn, "content": [*content[:-1], {**content[-1], "cache_control": CACHE}]}
+        return items
 
 
 def image_block(image: ImageContent) -> Json:

@@ -14,8 +14,9 @@ import re
 from typing import Any
 
 from tau_agent.content import ImageContent, TextContent, ThinkingContent, ToolCall, text_of
-from tau_agent.messages import AssistantMessage, ToolResultMessage, UserMessage
+from tau_agent.messages import AssistantMessage, LlmMessage, ToolResultMessage, UserMessage
 from tau_agent.provider import Context, StreamOptions, ThinkingLevel
+from tau_ai.apis._converted import ConvertedList
 from tau_ai.apis._shared import (
     IMAGE_NOTE,
     NO_IMAGES,
@@ -38,7 +39,14 @@ _PRO_25 = re.compile(r"gemini-2\.5-pro")
 def build_request(
     model: Model, context: Context, options: StreamOptions, api_key: str | None
 ) -> HttpRequestSpec:
-    body: Json = {"contents": convert_contents(model, context)}
+    return request_with(model, context, options, api_key, convert_contents(model, context))
+
+
+def request_with(
+    model: Model, context: Context, options: StreamOptions, api_key: str | None, contents: list[Any]
+) -> HttpRequestSpec:
+    """The request, with ``contents`` as the conversion of ``context.messages``."""
+    body: Json = {"contents": contents}
     if context.system_prompt:
         body["systemInstruction"] = {"parts": [{"text": context.system_prompt}]}
     config: Json = {"maxOutputTokens": max_output_tokens(model, options)}
@@ -76,12 +84,37 @@ def thinking_config(model: Model, level: ThinkingLevel) -> Json:
 
 
 def convert_contents(model: Model, context: Context) -> list[Json]:
-    out: list[Json] = []
-    pending: list[Json] = []
+    converter = Converter(model)
     for message in context.messages:
-        if not isinstance(message, ToolResultMessage) and pending:
-            out[-1]["parts"] += [{"text": IMAGE_NOTE}, *pending]
-            pending = []
+        converter.add(message)
+    return converter.messages()
+
+
+class Converter:
+    """Messages converted one at a time (a MessageConverter): what ``convert_contents`` does."""
+
+    __slots__ = ("_model", "_out", "_pending")
+
+    def __init__(self, model: Model, frozen: bool = False) -> None:
+        self._model = model
+        self._out = ConvertedList(frozen)
+        self._pending: list[Json] = []  # images of the current run of tool results
+
+    def copy(self) -> Converter:
+        twin = Converter.__new__(Converter)
+        twin._model, twin._out, twin._pending = self._model, self._out.copy(), list(self._pending)
+        return twin
+
+    def _flush(self) -> None:
+        last = self._out.last
+        assert last is not None  # images come only after a tool result's turn
+        self._out.replace_last({**last, "parts": [*last["parts"], {"text": IMAGE_NOTE}, *self._pending]})
+        self._pending = []
+
+    def add(self, message: LlmMessage) -> None:
+        model, out = self._model, self._out
+        if not isinstance(message, ToolResultMessage) and self._pending:
+            self._flush()
         if isinstance(message, UserMessage):
             parts = user_parts(model, message.content)
             if parts:
@@ -92,16 +125,20 @@ def convert_contents(model: Model, context: Context) -> list[Json]:
                 out.append({"role": "model", "parts": parts})
         else:
             part = function_response(message)
-            last = out[-1] if out else None
+            last = out.last
             if last and last["role"] == "user" and "functionResponse" in last["parts"][0]:
-                last["parts"].append(part)
+                out.replace_last({**last, "parts": [*last["parts"], part]})
             else:
                 out.append({"role": "user", "parts": [part]})
             if model.supports_images:
-                pending += [inline(i) for i in images_of(message.content)]
-    if pending:
-        out[-1]["parts"] += [{"text": IMAGE_NOTE}, *pending]
-    return out
+                self._pending += [inline(i) for i in images_of(message.content)]
+
+    def messages(self) -> list[Any]:
+        if not self._pending:
+            return self._out.items()
+        twin = self.copy()
+        twin._flush()
+        return twin._out.items()
 
 
 def inline(image: ImageContent) -> Json:

@@ -16,8 +16,9 @@ import string
 from typing import Any
 
 from tau_agent.content import TextContent, ThinkingContent, ToolCall, text_of
-from tau_agent.messages import AssistantMessage, ToolResultMessage, UserMessage
+from tau_agent.messages import AssistantMessage, LlmMessage, ToolResultMessage, UserMessage
 from tau_agent.provider import Context, StreamOptions
+from tau_ai.apis._converted import ConvertedList
 from tau_ai.apis._shared import (
     AFTER_TOOLS,
     IMAGE_NOTE,
@@ -46,9 +47,16 @@ def mistral_id(raw: str) -> str:
 def build_request(
     model: Model, context: Context, options: StreamOptions, api_key: str | None
 ) -> HttpRequestSpec:
+    return request_with(model, context, options, api_key, convert_messages(model, context))
+
+
+def request_with(
+    model: Model, context: Context, options: StreamOptions, api_key: str | None, messages: list[Any]
+) -> HttpRequestSpec:
+    """The request, with ``messages`` as the conversion of ``context``'s system prompt and messages."""
     body: Json = {
         "model": model.id,
-        "messages": convert_messages(model, context),
+        "messages": messages,
         "stream": True,
         "max_tokens": max_output_tokens(model, options),
     }
@@ -72,11 +80,31 @@ def build_request(
 
 
 def convert_messages(model: Model, context: Context) -> list[Json]:
-    out: list[Json] = []
-    if context.system_prompt:
-        out.append({"role": "system", "content": context.system_prompt})
-    pending: list[Json] = []
+    converter = Converter(model, context.system_prompt)
     for message in context.messages:
+        converter.add(message)
+    return converter.messages()
+
+
+class Converter:
+    """Messages converted one at a time (a MessageConverter): what ``convert_messages`` does."""
+
+    __slots__ = ("_model", "_out", "_pending")
+
+    def __init__(self, model: Model, system_prompt: str, frozen: bool = False) -> None:
+        self._model = model
+        self._out = ConvertedList(frozen)
+        self._pending: list[Json] = []  # images of the current run of tool results
+        if system_prompt:
+            self._out.append({"role": "system", "content": system_prompt})
+
+    def copy(self) -> Converter:
+        twin = Converter.__new__(Converter)
+        twin._model, twin._out, twin._pending = self._model, self._out.copy(), list(self._pending)
+        return twin
+
+    def add(self, message: LlmMessage) -> None:
+        model, out = self._model, self._out
         if isinstance(message, ToolResultMessage):
             text = text_of(message.content)
             if not text:
@@ -90,13 +118,13 @@ def convert_messages(model: Model, context: Context) -> list[Json]:
                 }
             )
             if model.supports_images:
-                pending += [
+                self._pending += [
                     {"type": "image_url", "image_url": data_url(i)} for i in images_of(message.content)
                 ]
-            continue
-        if pending:
-            _user(out, [{"type": "text", "text": IMAGE_NOTE}, *pending])
-            pending = []
+            return
+        if self._pending:
+            _user(out, [{"type": "text", "text": IMAGE_NOTE}, *self._pending])
+            self._pending = []
         if isinstance(message, UserMessage):
             content = user_content(model, message)
             if content:
@@ -105,13 +133,18 @@ def convert_messages(model: Model, context: Context) -> list[Json]:
             converted = assistant_message(model, message)
             if converted is not None:
                 out.append(converted)
-    if pending:
-        _user(out, [{"type": "text", "text": IMAGE_NOTE}, *pending])
-    return out
+
+    def messages(self) -> list[Any]:
+        if not self._pending:
+            return self._out.items()
+        twin = self.copy()
+        _user(twin._out, [{"type": "text", "text": IMAGE_NOTE}, *twin._pending])
+        return twin._out.items()
 
 
-def _user(out: list[Json], content: str | list[Json]) -> None:
-    if out and out[-1]["role"] == "tool":
+def _user(out: ConvertedList, content: str | list[Json]) -> None:
+    last = out.last
+    if last is not None and last["role"] == "tool":
         out.append({"role": "assistant", "content": AFTER_TOOLS})
     out.append({"role": "user", "content": content})
 

@@ -14,8 +14,9 @@ import json
 from typing import Any
 
 from tau_agent.content import TextContent, ThinkingContent, ToolCall, text_of
-from tau_agent.messages import AssistantMessage, ToolResultMessage, UserMessage
+from tau_agent.messages import AssistantMessage, LlmMessage, ToolResultMessage, UserMessage
 from tau_agent.provider import Context, StreamOptions
+from tau_ai.apis._converted import ConvertedList
 from tau_ai.apis._shared import (
     AFTER_TOOLS,
     IMAGE_NOTE,
@@ -42,9 +43,16 @@ def call_id(raw: str) -> str:
 def build_request(
     model: Model, context: Context, options: StreamOptions, api_key: str | None
 ) -> HttpRequestSpec:
+    return request_with(model, context, options, api_key, convert_messages(model, context))
+
+
+def request_with(
+    model: Model, context: Context, options: StreamOptions, api_key: str | None, messages: list[Any]
+) -> HttpRequestSpec:
+    """The request, with ``messages`` as the conversion of ``context``'s system prompt and messages."""
     compat = resolve_compat(model)
     level = clamp_thinking(model, options.thinking_level)
-    body: Json = {"model": model.id, "messages": convert_messages(model, context, compat), "stream": True}
+    body: Json = {"model": model.id, "messages": messages, "stream": True}
     if compat.supports_usage_in_streaming:
         body["stream_options"] = {"include_usage": True}
     if compat.supports_store:
@@ -92,15 +100,40 @@ def thinking_params(level: str, compat: Compat) -> Json:
     return {}
 
 
-def convert_messages(model: Model, context: Context, compat: Compat) -> list[Json]:
-    out: list[Json] = []
-    if context.system_prompt:
-        role = "developer" if model.reasoning and compat.supports_developer_role else "system"
-        out.append({"role": role, "content": context.system_prompt})
-    pending: list[Json] = []
+def convert_messages(model: Model, context: Context, compat: Compat | None = None) -> list[Json]:
+    converter = Converter(model, context.system_prompt, compat=compat)
     for message in context.messages:
-        if not isinstance(message, ToolResultMessage):
-            pending = _flush_images(out, pending, compat)
+        converter.add(message)
+    return converter.messages()
+
+
+class Converter:
+    """Messages converted one at a time (a MessageConverter): what ``convert_messages`` does."""
+
+    __slots__ = ("_compat", "_model", "_out", "_pending")
+
+    def __init__(
+        self, model: Model, system_prompt: str, frozen: bool = False, compat: Compat | None = None
+    ) -> None:
+        self._model = model
+        self._compat = compat or resolve_compat(model)
+        self._out = ConvertedList(frozen)
+        self._pending: list[Json] = []  # images of the current run of tool results
+        if system_prompt:
+            role = "developer" if model.reasoning and self._compat.supports_developer_role else "system"
+            self._out.append({"role": role, "content": system_prompt})
+
+    def copy(self) -> Converter:
+        twin = Converter.__new__(Converter)
+        twin._model, twin._compat = self._model, self._compat
+        twin._out, twin._pending = self._out.copy(), list(self._pending)
+        return twin
+
+    def add(self, message: LlmMessage) -> None:
+        model, compat, out = self._model, self._compat, self._out
+        if not isinstance(message, ToolResultMessage) and self._pending:
+            _flush_images(out, self._pending, compat)
+            self._pending = []
         if isinstance(message, UserMessage):
             converted = user_message(model, message)
             if converted is not None:
@@ -113,22 +146,27 @@ def convert_messages(model: Model, context: Context, compat: Compat) -> list[Jso
         else:
             out.append(tool_result(message, compat))
             if model.supports_images:
-                pending += [image_part(data_url(i)) for i in images_of(message.content)]
-    _flush_images(out, pending, compat)
-    return out
+                self._pending += [image_part(data_url(i)) for i in images_of(message.content)]
+
+    def messages(self) -> list[Any]:
+        if not self._pending:
+            return self._out.items()
+        twin = self.copy()
+        _flush_images(twin._out, twin._pending, twin._compat)
+        return twin._out.items()
 
 
-def _before_user(out: list[Json], compat: Compat) -> None:
+def _before_user(out: ConvertedList, compat: Compat) -> None:
     """Some hosts (Mistral) refuse a user turn straight after tool results."""
-    if compat.requires_assistant_after_tool_result and out and out[-1]["role"] == "tool":
+    last = out.last
+    if compat.requires_assistant_after_tool_result and last is not None and last["role"] == "tool":
         out.append({"role": "assistant", "content": AFTER_TOOLS})
 
 
-def _flush_images(out: list[Json], pending: list[Json], compat: Compat) -> list[Json]:
+def _flush_images(out: ConvertedList, pending: list[Json], compat: Compat) -> None:
     if pending:
         _before_user(out, compat)
         out.append({"role": "user", "content": [{"type": "text", "text": IMAGE_NOTE}, *pending]})
-    return []
 
 
 def image_part(url: str) -> Json:

@@ -14,8 +14,9 @@ import json
 from typing import Any
 
 from tau_agent.content import TextContent, ThinkingContent, ToolCall, text_of
-from tau_agent.messages import AssistantMessage, ToolResultMessage, UserMessage
+from tau_agent.messages import AssistantMessage, LlmMessage, ToolResultMessage, UserMessage
 from tau_agent.provider import Context, StreamOptions
+from tau_ai.apis._converted import ConvertedList
 from tau_ai.apis._shared import (
     IMAGE_NOTE,
     NO_IMAGES,
@@ -35,10 +36,17 @@ Json = dict[str, Any]
 def build_request(
     model: Model, context: Context, options: StreamOptions, api_key: str | None
 ) -> HttpRequestSpec:
+    return request_with(model, context, options, api_key, convert_input(model, context))
+
+
+def request_with(
+    model: Model, context: Context, options: StreamOptions, api_key: str | None, items: list[Any]
+) -> HttpRequestSpec:
+    """The request, with ``items`` as the conversion of ``context``'s system prompt and messages."""
     level = clamp_thinking(model, options.thinking_level)
     body: Json = {
         "model": model.id,
-        "input": convert_input(model, context),
+        "input": items,
         "stream": True,
         "store": False,
         "max_output_tokens": max_output_tokens(model, options),
@@ -70,21 +78,42 @@ def build_request(
 
 
 def convert_input(model: Model, context: Context) -> list[Json]:
-    out: list[Json] = []
-    if context.system_prompt:
-        role = "developer" if model.reasoning else "system"
-        out.append({"role": role, "content": context.system_prompt})
-    pending: list[Json] = []
+    converter = Converter(model, context.system_prompt)
     for message in context.messages:
-        if not isinstance(message, ToolResultMessage) and pending:
-            out.append(_image_message(pending))
-            pending = []
+        converter.add(message)
+    return converter.messages()
+
+
+class Converter:
+    """Messages converted one at a time (a MessageConverter): what ``convert_input`` does."""
+
+    __slots__ = ("_model", "_out", "_pending")
+
+    def __init__(self, model: Model, system_prompt: str, frozen: bool = False) -> None:
+        self._model = model
+        self._out = ConvertedList(frozen)
+        self._pending: list[Json] = []  # images of the current run of tool results
+        if system_prompt:
+            role = "developer" if model.reasoning else "system"
+            self._out.append({"role": role, "content": system_prompt})
+
+    def copy(self) -> Converter:
+        twin = Converter.__new__(Converter)
+        twin._model, twin._out, twin._pending = self._model, self._out.copy(), list(self._pending)
+        return twin
+
+    def add(self, message: LlmMessage) -> None:
+        model, out = self._model, self._out
+        if not isinstance(message, ToolResultMessage) and self._pending:
+            out.append(_image_message(self._pending))
+            self._pending = []
         if isinstance(message, UserMessage):
             converted = user_item(model, message)
             if converted is not None:
                 out.append(converted)
         elif isinstance(message, AssistantMessage):
-            out += assistant_items(model, message)
+            for item in assistant_items(model, message):
+                out.append(item)
         else:
             text = text_of(message.content) or ("(see attached image)" if images_of(message.content) else "")
             out.append(
@@ -95,10 +124,13 @@ def convert_input(model: Model, context: Context) -> list[Json]:
                 }
             )
             if model.supports_images:
-                pending += [_image(data_url(i)) for i in images_of(message.content)]
-    if pending:
-        out.append(_image_message(pending))
-    return out
+                self._pending += [_image(data_url(i)) for i in images_of(message.content)]
+
+    def messages(self) -> list[Any]:
+        items = self._out.items()
+        if self._pending:
+            items.append(_image_message(self._pending))
+        return items
 
 
 def _image(url: str) -> Json:

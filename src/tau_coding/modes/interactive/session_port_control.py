@@ -22,7 +22,7 @@ from tau_agent.session.log import SessionLog
 from tau_agent.session.storage import SessionReadOnlyError
 from tau_coding.modes.interactive.tree_rows import tree_rows
 from tau_coding.session.control import ControlError, SessionControl
-from tau_coding.session.store.manager import SessionNotFoundError
+from tau_coding.session.store.manager import SessionNotFoundError, repair_notice
 from tau_coding.tui.git_branch import git_branch
 from tau_coding.tui.port import CommandResult, ForkPoint, StoredSession, TreeFilter, TreeRows
 
@@ -126,7 +126,8 @@ class ControlPort:
             session = self.control.session
             first = next((text_of(m.content) for m in session.messages if isinstance(m, UserMessage)), "")
             title = session.log.name or " ".join(first.split())[:60] or Path(ref).name
-            return f"Resumed: {title}"
+            notice = repair_notice(session.log)
+            return f"Resumed: {title}" + (f". The {notice}" if notice else "")
 
         return self._attempt(switch, replaced=True)
 

@@ -15,6 +15,7 @@ PREVIEW_CHARS = 200
 
 
 def model_to_dict(model: Model) -> dict[str, Any]:
+    """Pi's model shape, without the request headers (they may hold secrets)."""
     out: dict[str, Any] = {
         "id": model.id,
         "name": model.name or model.id,
@@ -32,8 +33,7 @@ def model_to_dict(model: Model) -> dict[str, Any]:
             "cacheWrite": model.cost.cache_write,
         },
     }
-    if model.headers:
-        out["headers"] = dict(model.headers)
+    # ``headers`` are left out, as Pi leaves them out: models.json puts API keys and tokens there.
     if model.compat:
         out["compat"] = dict(model.compat)
     return out

@@ -122,21 +122,24 @@ class TokenTally:
 
     So a long session does not re-read every message before every request (notably when no
     reply reports usage, as with some local servers). A different or shorter list starts over.
+    The estimate of the whole list is made only when asked for: with a usage anchor, only the
+    messages after it are estimated.
     """
 
     def __init__(self) -> None:
         self._messages: Sequence[AgentMessage] | None = None
-        self._count = 0
+        self._count = 0  # messages scanned for the anchor
+        self._estimated = 0  # messages whose estimate is in _total
         self._total = 0
         self._usable = -1  # last successful reply with usage
         self._summary = -1  # last compaction summary
 
     def _advance(self, messages: Sequence[AgentMessage]) -> None:
         if messages is not self._messages or len(messages) < self._count:
-            self._messages, self._count, self._total, self._usable, self._summary = messages, 0, 0, -1, -1
+            self._messages, self._count, self._estimated, self._total = messages, 0, 0, 0
+            self._usable, self._summary = -1, -1
         for index in range(self._count, len(messages)):
             message = messages[index]
-            self._total += estimate_message_tokens(message)
             if isinstance(message, CompactionSummaryMessage):
                 self._summary = index
             elif (
@@ -149,6 +152,9 @@ class TokenTally:
 
     def total(self, messages: Sequence[AgentMessage]) -> int:
         self._advance(messages)
+        for index in range(self._estimated, len(messages)):
+            self._total += estimate_message_tokens(messages[index])
+        self._estimated = len(messages)
         return self._total
 
     def anchor(self, messages: Sequence[AgentMessage], trust_from: int = 0) -> int:

@@ -1,6 +1,7 @@
 """Self-contained HTML export of a whole session tree (Pi's ``--export`` / ``/export``).
 
-One file, no network: styles, the script and images are inline. The sidebar lists every
+One file, no network: styles, the script and images are inline, Markdown images are links,
+and a Content-Security-Policy forbids every load from elsewhere. The sidebar lists every
 entry as a tree (indented where the conversation branches, oldest child first, labels
 shown, the active leaf marked); the main pane shows the path from the root to the selected
 entry, the active path at first. A search box filters the tree; clicking an entry shows
@@ -10,6 +11,8 @@ still shows the active path.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 from collections.abc import Sequence
 from html import escape
 from importlib import resources
@@ -48,6 +51,18 @@ def _asset(name: str) -> str:
     return (resources.files(__package__) / name).read_text(encoding="utf-8")
 
 
+def content_security_policy(script: str) -> str:
+    """Nothing from the network; only the page's own script (by hash), inline styles, data: images."""
+    digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
+    return (
+        "default-src 'none'; "
+        f"script-src 'sha256-{digest}'; "
+        "style-src 'unsafe-inline'; "
+        "img-src data:; "
+        "base-uri 'none'; form-action 'none'"
+    )
+
+
 def session_html(header: SessionHeader, entries: Sequence[SessionEntry], state: SessionState) -> str:
     """The page for a session whose replay at its active leaf is ``state``."""
     tree = SessionTree(entries)
@@ -84,8 +99,10 @@ def session_html(header: SessionHeader, entries: Sequence[SessionEntry], state: 
         f"{stats.total_messages} messages · {stats.tool_calls} tool calls · "
         f"{stats.total_tokens} tokens · ${stats.cost:.4f}"
     )
+    script = _asset("export.js")
     return (
         "<!doctype html>\n<html lang=en><head><meta charset=utf-8>"
+        f'<meta http-equiv="Content-Security-Policy" content="{content_security_policy(script)}">'
         '<meta name=viewport content="width=device-width, initial-scale=1">'
         f"<title>{escape(title)}</title><style>{_asset('export.css')}\n{highlight_css()}</style></head>"
         f'<body data-leaf="{escape(state.leaf_id or "")}">'
@@ -93,8 +110,8 @@ def session_html(header: SessionHeader, entries: Sequence[SessionEntry], state: 
         '<div class="layout"><nav><input type="search" id="search" placeholder="Search entries…" '
         f'aria-label="Search entries"><ul id="tree">{"".join(tree_items)}</ul></nav>'
         f'<main id="entries">{"".join(sections)}</main></div>'
-        f"<script>{_asset('export.js')}</script></body></html>\n"
+        f"<script>{script}</script></body></html>\n"
     )
 
 
-__all__ = ["session_html", "tree_rows"]
+__all__ = ["content_security_policy", "session_html", "tree_rows"]

@@ -1,7 +1,8 @@
 """HTML for one session entry, for the HTML export: messages, tool calls, outputs, summaries.
 
 Everything the session holds is escaped; assistant text is rendered as CommonMark with raw
-HTML disabled, so no session content can inject markup or scripts into the page. Code
+HTML disabled, so no session content can inject markup or scripts into the page, and a
+Markdown image becomes a link (opening an export contacts no host). Code
 (fences, tool arguments, files the ``read`` tool returned) is highlighted with Pygments
 into static spans styled by the page's own stylesheet.
 """
@@ -66,6 +67,17 @@ def _fence_highlighter(code: str, lang: str, _attrs: Any) -> str:
 
 
 _MARKDOWN = MarkdownIt("commonmark", {"html": False, "highlight": _fence_highlighter})
+
+
+def _image_as_link(renderer: Any, tokens: Any, index: int, options: Any, env: Any) -> str:
+    """A Markdown image becomes a link to it: opening the page loads nothing from anywhere."""
+    token = tokens[index]
+    alt = "".join(child.content for child in token.children or ()) or "image"
+    src = str(token.attrGet("src") or "")
+    return f'<a class="image-link" href="{escape(src)}" rel="noopener noreferrer">[image: {escape(alt)}]</a>'
+
+
+_MARKDOWN.add_render_rule("image", _image_as_link)
 
 
 def markdown(text: str) -> str:

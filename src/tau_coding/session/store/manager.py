@@ -13,7 +13,7 @@ from pathlib import Path
 
 from tau_agent.messages import AssistantMessage
 from tau_agent.session.entries import MessageEntry, SessionEntry, SessionHeader
-from tau_agent.session.jsonl import FsyncPolicy, JsonlSessionStorage, write_session_file
+from tau_agent.session.jsonl import FsyncPolicy, JsonlSessionStorage
 from tau_agent.session.log import SessionLog, branch_entries
 from tau_agent.session.storage import InMemorySessionStorage
 from tau_coding.session.store.listing import (
@@ -24,6 +24,21 @@ from tau_coding.session.store.listing import (
     most_recent_session,
 )
 from tau_coding.session.store.paths import session_dir, session_file_name
+
+REPAIR_DETAILS = 3  # problems named in the notice; the rest are counted
+
+
+def repair_notice(log: SessionLog) -> str | None:
+    """One line saying what loading the session's file found and repaired, or None if nothing."""
+    problems = [w.split(": ", 1)[-1] for w in log.storage.warnings]
+    if not problems:
+        return None
+    shown = "; ".join(problems[:REPAIR_DETAILS])
+    more = f"; and {len(problems) - REPAIR_DETAILS} more" if len(problems) > REPAIR_DETAILS else ""
+    storage = log.storage
+    side = storage.side_file if isinstance(storage, JsonlSessionStorage) else None
+    kept = f" (bytes the repair removes are kept in {side.name})" if side is not None else ""
+    return f"session {log.header.id[:8]} was repaired: {shown}{more}{kept}"
 
 
 class SessionNotFoundError(LookupError):
@@ -127,8 +142,7 @@ class SessionManager:
         header = SessionHeader.new(self.cwd, parent_session)
         path = self.directory / session_file_name(header)
         if any(isinstance(e, MessageEntry) and isinstance(e.message, AssistantMessage) for e in entries):
-            write_session_file(path, header, entries)
-            return SessionLog(JsonlSessionStorage.open(path, fsync=self.fsync))
+            return SessionLog(JsonlSessionStorage.create_from(path, header, entries, fsync=self.fsync))
         storage = JsonlSessionStorage.create(path, header, fsync=self.fsync)
         for entry in entries:  # nothing worth a file yet: stays buffered, as for a new session
             storage.append(entry)

@@ -15,6 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 
 from tau_coding.tui.port import ForkPoint
+from tau_coding.tui.terminal_text import safe_text
 
 
 class ForkPicker(ModalScreen[str | None]):
@@ -28,7 +29,7 @@ class ForkPicker(ModalScreen[str | None]):
         with Vertical(classes="dialog"):
             yield Static("Fork from which message?", classes="dialog-title")
             yield OptionList(
-                *[" ".join(p.text.split())[:90] or "(empty)" for p in self.points],
+                *[" ".join(safe_text(p.text).split())[:90] or "(empty)" for p in self.points],
                 id="fork-list",
                 classes="picker-list",
             )

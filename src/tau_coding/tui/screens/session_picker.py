@@ -17,6 +17,7 @@ from textual.widgets import Input, OptionList, Static
 from tau_coding.tui.completion import fuzzy_score
 from tau_coding.tui.port import StoredSession, StoredSessionsPort
 from tau_coding.tui.screens.list_height import fit_height
+from tau_coding.tui.terminal_text import safe_text
 
 
 def filter_sessions(sessions: list[StoredSession], query: str) -> list[StoredSession]:
@@ -32,11 +33,11 @@ def filter_sessions(sessions: list[StoredSession], query: str) -> list[StoredSes
 
 
 def session_line(session: StoredSession, *, show_cwd: bool) -> str:
-    title = " ".join(session.title.split())
+    title = " ".join(safe_text(session.title).split())
     title = title if len(title) <= 60 else title[:59] + "…"
     parts = [title, f"{session.message_count} msgs", session.modified]
     if show_cwd:
-        parts.append(session.cwd)
+        parts.append(safe_text(session.cwd))
     return "  ·  ".join(parts) + ("  (current)" if session.is_current else "")
 
 

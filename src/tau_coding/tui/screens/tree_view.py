@@ -45,6 +45,7 @@ from textual.widgets import Input, Static
 
 from tau_coding.tui.port import TreeFilter, TreePort, TreeRow, TreeRows
 from tau_coding.tui.screens.list_height import fit_height
+from tau_coding.tui.terminal_text import safe_text
 from tau_coding.tui.tree_port import TREE_FILTERS, search_words
 from tau_coding.tui.widgets.row_list import RowList
 
@@ -67,9 +68,9 @@ def row_text(row: TreeRow, *, indent: bool = True) -> Text:
     marker = "▶" if row.is_leaf else "●" if row.on_path else "○"
     text = Text("  " * row.depth if indent else "")
     text.append(f"{marker} ", style="bold" if row.on_path else "dim")
-    text.append(row.text, style="" if row.on_path else "dim")
+    text.append(safe_text(row.text), style="" if row.on_path else "dim")
     if row.label:
-        text.append(f"  [{row.label}]", style="bold yellow")
+        text.append(f"  [{safe_text(row.label)}]", style="bold yellow")
     return text
 
 

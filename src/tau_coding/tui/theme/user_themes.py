@@ -114,7 +114,9 @@ def load_user_themes(directory: Path) -> tuple[list[Theme], list[str]]:
             themes.append(parse_theme(data, str(path)))
         except json.JSONDecodeError as exc:
             problems.append(f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}")
-        except OSError as exc:
+        except RecursionError:
+            problems.append(f"{path}: invalid JSON: nested too deeply")
+        except (OSError, UnicodeDecodeError) as exc:
             problems.append(f"{path}: cannot read: {exc}")
         except ThemeError as exc:
             problems.append(str(exc))

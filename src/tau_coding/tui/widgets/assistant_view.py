@@ -19,6 +19,7 @@ from textual.widgets import Static
 
 from tau_agent.content import TextContent, ThinkingContent
 from tau_coding.tui.state import AssistantItem
+from tau_coding.tui.terminal_text import safe_text
 
 THINKING_HINT = "Thinking… (Ctrl+T to show)"
 CHUNK_CHARS = 3000
@@ -37,7 +38,9 @@ class MarkdownChunk(Static):
             from rich.markdown import Markdown as RichMarkdown  # markdown-it and pygments: not at launch
 
             self.source = source
-            self.update(RichMarkdown(source, code_theme="ansi_dark", inline_code_theme="ansi_dark"))
+            self.update(
+                RichMarkdown(safe_text(source), code_theme="ansi_dark", inline_code_theme="ansi_dark")
+            )
 
 
 class ThinkingView(Vertical):
@@ -49,12 +52,12 @@ class ThinkingView(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(THINKING_HINT, classes="thinking-hint")
-        yield Static(Text(self._text), classes="thinking-body")
+        yield Static(Text(safe_text(self._text)), classes="thinking-body")
 
     def set_text(self, text: str) -> None:
         if text != self._text:
             self._text = text
-            self.query_one(".thinking-body", Static).update(Text(text))
+            self.query_one(".thinking-body", Static).update(Text(safe_text(text)))
 
 
 @dataclass(slots=True)

@@ -7,11 +7,12 @@ from textual.widgets import Static
 
 from tau_coding.tui.state import BashItem, ErrorItem, NoticeItem
 from tau_coding.tui.summaries import preview
+from tau_coding.tui.terminal_text import safe_text
 
 
 class NoticeView(Static):
     def __init__(self, item: NoticeItem) -> None:
-        super().__init__(Text(item.text), classes=f"notice -{item.tone}")
+        super().__init__(Text(safe_text(item.text)), classes=f"notice -{item.tone}")
         self.item = item
 
     def sync(self) -> None:
@@ -24,7 +25,7 @@ class ErrorView(Static):
     def __init__(self, item: ErrorItem) -> None:
         text = Text()
         text.append("Error: ", style="bold")
-        text.append(item.message)
+        text.append(safe_text(item.message))
         if item.hint:
             text.append("\n" + item.hint, style="italic")
         super().__init__(text, classes="error")
@@ -39,13 +40,13 @@ class BashView(Static):
 
     def __init__(self, item: BashItem) -> None:
         text = Text()
-        text.append(("!! " if item.excluded else "! ") + item.command, style="bold")
+        text.append(("!! " if item.excluded else "! ") + safe_text(item.command), style="bold")
         if item.cancelled:
             text.append("  (cancelled)", style="italic")
         elif item.exit_code not in (0, None):
             text.append(f"  (exit {item.exit_code})", style="italic")
         if item.output.strip():
-            text.append("\n" + preview(item.output, lines=20, tail=True))
+            text.append("\n" + safe_text(preview(item.output, lines=20, tail=True)))
         super().__init__(text, classes="bash")
         self.item = item
 

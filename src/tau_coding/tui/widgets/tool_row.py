@@ -18,6 +18,7 @@ from textual.widgets import Static
 
 from tau_coding.tui.state import ToolItem
 from tau_coding.tui.summaries import args_summary, diff_from_details, elapsed, preview
+from tau_coding.tui.terminal_text import safe_text
 
 MARKS = {"pending": "○", "running": "●", "ok": "✓", "error": "✗"}
 FULL_LIMIT = 200_000
@@ -30,7 +31,7 @@ def header_text(item: ToolItem, now: float) -> Text:
     text.append(item.name, style="bold")
     summary = args_summary(item.name, item.args)
     if summary:
-        text.append(" " + summary)
+        text.append(" " + safe_text(summary))
     if item.started is not None:
         seconds = (item.ended if item.ended is not None else now) - item.started
         if seconds >= SHOW_ELAPSED_AFTER:
@@ -43,13 +44,13 @@ def body(item: ToolItem, expanded: bool) -> RenderableType | None:
     if diff is not None:
         from rich.syntax import Syntax  # pygments: loaded with the first diff, not at launch
 
-        shown = diff if expanded else preview(diff, lines=16)
+        shown = safe_text(diff if expanded else preview(diff, lines=16))
         return Syntax(shown, "diff", theme="ansi_dark", background_color="default", word_wrap=True)
     if not item.output.strip():
         return None
     if expanded:
-        return Text(item.output[:FULL_LIMIT].rstrip("\n"))
-    return Text(preview(item.output, tail=item.status == "running"))
+        return Text(safe_text(item.output[:FULL_LIMIT]).rstrip("\n"))
+    return Text(safe_text(preview(item.output, tail=item.status == "running")))
 
 
 class ToolRow(Vertical):

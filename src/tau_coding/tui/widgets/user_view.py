@@ -6,13 +6,14 @@ from rich.text import Text
 from textual.widgets import Static
 
 from tau_coding.tui.state import UserItem
+from tau_coding.tui.terminal_text import safe_text
 
 
 class UserView(Static):
     """The prompt as sent (markup is not interpreted: a user's brackets stay brackets)."""
 
     def __init__(self, item: UserItem) -> None:
-        super().__init__(Text(item.text), classes="user")
+        super().__init__(Text(safe_text(item.text)), classes="user")
         self.item = item
 
     def sync(self) -> None:

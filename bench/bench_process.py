@@ -1,0 +1,208 @@
+"""Whole ``tau`` processes against the local scripted server: the rows of issue 17's table.
+
+* one answer: ``tau -p`` whose model streams one text delta; its CPU is the fixed cost of a run.
+* read-then-answer: ``tau -p``, 2 model calls, 1 ``read``; the whole run's wall time.
+* extra wall per tool turn: 90 tiny ``read`` turns, minus a one-answer run, divided by 90.
+* resume: ``tau -p --session`` of a 10k or 100k-entry session and one prompt, minus the same run
+  on a new session; the 100k run's peak RSS too.
+* fork: ``tau --mode rpc --session`` of a 100k-entry session, fork at its last user message,
+  end of input; minus the same process on a new session answering ``get_state``.
+
+Runs alternate between the measured case and its baseline so that load on the (shared,
+noisy) machine falls on both alike; each row is a median, ``python -m bench.bench_process``
+prints every run's range and quiet minimum too.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import statistics
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from bench.bench_sessions import make_session
+from bench.tau_process import Measured, Project, project
+from tau_ai.testing.scripted_streams import ScriptedCall, ScriptedReply
+
+ANSWER = ScriptedReply(text="The port is 9090.")
+FILES = {"config.py": "PORT = 9090\n"}
+
+
+def read_turn(n: int) -> ScriptedReply:
+    return ScriptedReply(
+        text="Let me look.", calls=[ScriptedCall(f"call_{n:09d}", "read", {"path": "config.py"})]
+    )
+
+
+def one_answer(p: Project) -> Measured:
+    return p.run([ANSWER], ["-p", "Which port?"])
+
+
+def read_then_answer(p: Project) -> Measured:
+    return p.run([read_turn(0), ANSWER], ["-p", "Which port?"])
+
+
+def tool_turns(p: Project, turns: int = 90) -> Measured:
+    return p.run([*(read_turn(n) for n in range(turns)), ANSWER], ["-p", "Which port?"])
+
+
+def resume(p: Project, entries: int) -> Measured:
+    copy = p.root / "resumed.jsonl"
+    shutil.copyfile(make_session(entries), copy)
+    try:
+        return p.run([ANSWER], ["-p", "--session", str(copy), "Which port?"])
+    finally:
+        copy.unlink()
+
+
+def _last_user_entry(path: Path) -> str:
+    found = ""
+    with path.open("rb") as lines:
+        for line in lines:
+            if b'"role":"user"' in line:
+                found = json.loads(line)["id"]
+    return found
+
+
+def fork(p: Project, entries: int) -> Measured:
+    source = make_session(entries)
+    copy = p.root / "forked-from.jsonl"
+    shutil.copyfile(source, copy)
+    command = {"type": "fork", "id": "1", "entryId": _last_user_entry(source)}
+    try:
+        return p.run(
+            [ANSWER], ["--mode", "rpc", "--session", str(copy)], json.dumps(command).encode() + b"\n"
+        )
+    finally:
+        copy.unlink()
+
+
+def rpc_idle(p: Project) -> Measured:
+    return p.run([ANSWER], ["--mode", "rpc"], b'{"type":"get_state","id":"1"}\n')
+
+
+Runner = Callable[[Project], Measured]
+
+
+def paired(case: Runner, base: Runner, runs: int) -> tuple[list[Measured], list[Measured]]:
+    """``runs`` alternating runs of ``case`` and ``base`` in one scratch project."""
+    cases, bases = [], []
+    with project(FILES) as p:
+        case(p)  # warm: bytecode, page cache, the session template
+        for _ in range(runs):
+            bases.append(base(p))
+            cases.append(case(p))
+    return cases, bases
+
+
+def _median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+class Rows:
+    """Measures lazily, once per row group, so the suite runs each group a single time."""
+
+    def __init__(self, runs: int, sizes: tuple[int, int]) -> None:
+        self.runs = runs
+        self.small, self.big = sizes
+        self._done: dict[str, tuple[list[Measured], list[Measured]]] = {}
+
+    def group(self, name: str) -> tuple[list[Measured], list[Measured]]:
+        if name not in self._done:
+            self._done[name] = self._measure(name)
+        return self._done[name]
+
+    def _measure(self, name: str) -> tuple[list[Measured], list[Measured]]:
+        if name == "read":
+            return paired(read_then_answer, one_answer, self.runs)
+        if name == "turns":
+            return paired(tool_turns, one_answer, self.runs)
+        if name == "resume-small":
+            return paired(lambda p: resume(p, self.small), one_answer, self.runs)
+        if name == "resume-big":
+            return paired(lambda p: resume(p, self.big), one_answer, self.runs)
+        if name == "fork-big":
+            return paired(lambda p: fork(p, self.big), rpc_idle, self.runs)
+        raise KeyError(name)
+
+    def extra_ms(self, name: str, per: int = 1) -> float:
+        cases, bases = self.group(name)
+        return (_median([m.wall_ms for m in cases]) - _median([m.wall_ms for m in bases])) / per
+
+
+def cases(smoke: bool) -> list[tuple[str, Callable[[], float], str, float | None]]:
+    rows = Rows(runs=2 if smoke else 7, sizes=(1_000, 10_000) if smoke else (10_000, 100_000))
+    small, big = f"{rows.small // 1000}k", f"{rows.big // 1000}k"
+    return [
+        (
+            "process: tau -p one delta, CPU",
+            lambda: _median([m.cpu_ms for m in rows.group("read")[1]]),
+            "ms",
+            120.0,
+        ),
+        (
+            "process: tau -p read-then-answer, wall",
+            lambda: _median([m.wall_ms for m in rows.group("read")[0]]),
+            "ms",
+            250.0,
+        ),
+        (
+            "process: tau -p read-then-answer, peak RSS",
+            lambda: max(m.peak_mib for m in rows.group("read")[0]),
+            "MiB",
+            60.0,
+        ),
+        ("process: extra wall per tool turn (90 reads)", lambda: rows.extra_ms("turns", 90), "ms", 3.0),
+        (
+            f"process: resume {small} entries + prompt, extra wall",
+            lambda: rows.extra_ms("resume-small"),
+            "ms",
+            50.0,
+        ),
+        (
+            f"process: resume {big} entries + prompt, extra wall",
+            lambda: rows.extra_ms("resume-big"),
+            "ms",
+            500.0,
+        ),
+        (
+            f"process: resume {big} entries + prompt, peak RSS",
+            lambda: max(m.peak_mib for m in rows.group("resume-big")[0]),
+            "MiB",
+            150.0,
+        ),
+        (f"process: fork {big} entries (rpc), extra wall", lambda: rows.extra_ms("fork-big"), "ms", 500.0),
+        (
+            f"process: fork {big} entries (rpc), peak RSS",
+            lambda: max(m.peak_mib for m in rows.group("fork-big")[0]),
+            "MiB",
+            150.0,
+        ),
+    ]
+
+
+def _spread(values: list[float]) -> str:
+    return f"min {min(values):8.1f}  median {_median(values):8.1f}  max {max(values):8.1f}"
+
+
+def main(argv: list[str]) -> int:
+    """``python -m bench.bench_process [RUNS] [GROUP...]``: every run's range per group."""
+    runs = int(argv[0]) if argv else 5
+    groups = argv[1:] or ["read", "turns", "resume-small", "resume-big", "fork-big"]
+    rows = Rows(runs, (10_000, 100_000))
+    for name in groups:
+        cases_, bases = rows.group(name)
+        for label, measured in (("case", cases_), ("base", bases)):
+            print(f"{name:13} {label} wall  {_spread([m.wall_ms for m in measured])}")
+            print(f"{name:13} {label} cpu   {_spread([m.cpu_ms for m in measured])}")
+            print(f"{name:13} {label} rss   {_spread([m.peak_mib for m in measured])}")
+        per = 90 if name == "turns" else 1
+        quiet = (min(m.wall_ms for m in cases_) - min(m.wall_ms for m in bases)) / per
+        print(f"{name:13} extra wall: median {rows.extra_ms(name, per):.2f} ms, quiet minimum {quiet:.2f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,75 @@
+"""ConvertedList: the wire messages of a request as a converter builds them, one at a time.
+
+A converter appends items and may replace the last one (merging a tool result into the user
+turn before it, adding images to it); it never changes an item once another follows it. So a
+list that keeps growing across requests can hold every item but the last as its encoded JSON
+(an ``orjson.Fragment``, embedded verbatim when the body is encoded): the next request then
+encodes only what is new, and the session's history is kept as bytes rather than dicts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from tau_ai.body_encoding import encode_body
+
+Json = dict[str, Any]
+Item = Json | orjson.Fragment
+
+
+def freeze(item: Json) -> Item:
+    """``item`` as its encoded JSON (``encode_body``), or ``item`` itself if it holds
+    something JSON cannot say: that one then fails where the whole body is encoded."""
+    try:
+        encoded = orjson.dumps(item, option=orjson.OPT_NON_STR_KEYS)
+    except TypeError:
+        try:
+            encoded = encode_body(item)
+        except TypeError:
+            return item
+    # orjson's result sits in a buffer of at least 4 KiB; a copy keeps only its length.
+    return orjson.Fragment(memoryview(encoded).tobytes())
+
+
+class ConvertedList:
+    """Items in order; with ``frozen``, all but the last are kept encoded."""
+
+    __slots__ = ("_frozen", "_items")
+
+    def __init__(self, frozen: bool) -> None:
+        self._frozen = frozen
+        self._items: list[Item] = []
+
+    def copy(self) -> ConvertedList:
+        twin = ConvertedList(self._frozen)
+        twin._items = list(self._items)
+        return twin
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @property
+    def last(self) -> Json | None:
+        """The last item (never frozen), or None while empty."""
+        if not self._items:
+            return None
+        last = self._items[-1]
+        assert isinstance(last, dict)
+        return last
+
+    def append(self, item: Json) -> None:
+        items = self._items
+        if self._frozen and items:
+            previous = items[-1]
+            if isinstance(previous, dict):
+                items[-1] = freeze(previous)
+        items.append(item)
+
+    def replace_last(self, item: Json) -> None:
+        self._items[-1] = item
+
+    def items(self) -> list[Item]:
+        """A new list of the items (frozen ones as Fragments)."""
+        return list(self._items)
