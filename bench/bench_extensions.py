@@ -49,9 +49,10 @@ import tau_coding.app.wiring, tau_coding.session.coding_session  # what every ru
 start = time.perf_counter()
 from tau_coding.config.paths import TauPaths
 from tau_coding.app.extension_setup import build_host
+from tau_coding.extensions.builtin import tau_extension
 paths = TauPaths.from_env({"HOME": sys.argv[1], "TAU_HOME": sys.argv[2]}, Path(sys.argv[1]))
 host = build_host(paths, cli_paths=[], no_extensions=False, trust_project=False, timeout=None,
-                  warn=lambda m: None, ui=None)
+                  warn=lambda m: None, ui=None, builtin=tau_extension(()))
 assert host is not None and len(host.extensions) == int(sys.argv[3]) + 1, host.diagnostics
 import tau_coding.extensions.doors  # what binding to the session imports
 print((time.perf_counter() - start) * 1000)

@@ -32,7 +32,7 @@ start = time.perf_counter()
 from tau_agent.harness import AgentHarness
 from tau_agent.testing import FakeProvider
 from tests.coding.tui.harness_port import HarnessSessionAdapter
-from tau_coding.tui.app import TauApp
+from tau_coding.tui.shell.app import TauApp
 
 async def main():
     app = TauApp(HarnessSessionAdapter(AgentHarness(FakeProvider([])), cwd="."), list_files=None)
@@ -87,7 +87,7 @@ class _Trickle:
 async def _stream_through_app(n: int) -> float:
     from tests.coding.tui.harness_port import HarnessSessionAdapter
 
-    from tau_coding.tui.app import TauApp
+    from tau_coding.tui.shell.app import TauApp
     from tau_coding.tui.widgets.assistant_view import AssistantView
 
     port = HarnessSessionAdapter(AgentHarness(_Trickle(n)), cwd=".")
@@ -136,7 +136,7 @@ def keystroke_ms(messages: int, keys: int = 40) -> float:
     from tests.coding.tui.harness_port import HarnessSessionAdapter
     from textual import events
 
-    from tau_coding.tui.app import TauApp
+    from tau_coding.tui.shell.app import TauApp
 
     history: list[AgentMessage] = [
         UserMessage(f"question {i}") if i % 2 == 0 else AssistantMessage([TextContent(f"answer **{i}**")])
@@ -188,8 +188,8 @@ def tree_open_ms(entries: int, opens: int = 5) -> float:
     from tau_coding.session.coding_session import CodingSession
     from tau_coding.session.control import SessionControl
     from tau_coding.session.store.manager import SessionManager
-    from tau_coding.tui.app import TauApp
     from tau_coding.tui.screens.tree_view import TreeScreen
+    from tau_coding.tui.shell.app import TauApp
     from tau_coding.tui.widgets.prompt_editor import PromptEditor
 
     async def run(home: Path) -> float:

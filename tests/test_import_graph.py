@@ -106,6 +106,28 @@ def part_graph(graph: Mapping[str, Iterable[str]], package: str) -> dict[str, se
     return parts
 
 
+def folder_graph(graph: Mapping[str, Iterable[str]], root: Path) -> dict[str, set[str]]:
+    """Which folders import which: a module counts as the folder it sits in.
+
+    A package's ``__init__`` belongs to its own folder; a ``__main__`` stands alone (it is the
+    program, which nothing imports).
+    """
+    modules = module_names(root)
+
+    def folder(module: str) -> str:
+        path = modules[module]
+        if path.name == "__init__.py" or path.name == "__main__.py":
+            return module
+        return module.rpartition(".")[0]
+
+    folders: dict[str, set[str]] = {}
+    for source, targets in graph.items():
+        origin = folder(source)
+        edges = folders.setdefault(origin, set())
+        edges.update(f for f in map(folder, targets) if f != origin)
+    return folders
+
+
 def test_no_module_of_src_imports_itself_in_a_circle() -> None:
     assert circles(import_graph(SRC)) == []
 
@@ -114,6 +136,27 @@ def test_the_parts_of_tau_coding_form_no_circle() -> None:
     parts = part_graph(import_graph(SRC), "tau_coding")
     assert {"common", "session", "extensions", "modes", "tui", "app", "sdk"} <= set(parts)
     assert circles(parts) == []
+
+
+def test_no_folder_of_src_is_in_a_circle_with_another() -> None:
+    folders = folder_graph(import_graph(SRC), SRC)
+    assert {"tau_coding.tui", "tau_coding.tui.widgets", "tau_coding.tui.shell"} <= set(folders)
+    assert circles(folders) == []
+
+
+def test_a_folder_circle_through_modules_that_form_no_module_circle_is_found(
+    tmp_path: Path,
+) -> None:
+    package = tmp_path / "pkg"
+    (package / "widgets").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "widgets" / "__init__.py").write_text("")
+    (package / "state.py").write_text("X = 1\n")
+    (package / "app.py").write_text("from pkg.widgets import view\n")
+    (package / "widgets" / "view.py").write_text("from pkg.state import X\n")
+    graph = import_graph(tmp_path)
+    assert circles(graph) == []
+    assert circles(folder_graph(graph, tmp_path)) == [["pkg", "pkg.widgets"]]
 
 
 def test_a_circle_through_a_function_body_or_type_checking_import_is_found(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ def extension_flags_help(extension_paths: Sequence[str], *, no_extensions: bool,
     from tau_coding.app.extension_presence import maybe_build_host
     from tau_coding.config.paths import TauPaths
     from tau_coding.config.settings import load_settings
+    from tau_coding.extensions.builtin import tau_extension
     from tau_coding.extensions.trust import project_is_trusted
 
     paths = TauPaths.from_env(os.environ, Path.cwd())
@@ -29,6 +30,7 @@ def extension_flags_help(extension_paths: Sequence[str], *, no_extensions: bool,
         trust_project=trust_project,
         warn=lambda message: None,
         ui=None,
+        builtin=tau_extension(()),
     )
     if host is None or not host.registry.flags:
         return ""

@@ -15,6 +15,7 @@ from tau_coding.extensions.entry_points import may_have_entry_points
 
 if TYPE_CHECKING:
     from tau_coding.config.paths import TauPaths
+    from tau_coding.extensions.api import ExtensionAPI
     from tau_coding.extensions.host import ExtensionHost
     from tau_coding.extensions.ui import UIBridge
 
@@ -36,8 +37,10 @@ def maybe_build_host(
     trust_project: bool,
     warn: Callable[[str], object],
     ui: UIBridge | None,
+    builtin: Callable[[ExtensionAPI], object],
 ) -> ExtensionHost | None:
-    """The session's ExtensionHost, or ``None`` (cheaply) when there is nothing to load."""
+    """The session's ExtensionHost (with the built-in extension ``builtin`` activated in it),
+    or ``None`` (cheaply) when there is nothing else to load."""
     if not anything_to_load(
         cli_paths=cli_paths,
         no_extensions=no_extensions,
@@ -58,6 +61,7 @@ def maybe_build_host(
         timeout=float(timeout) if isinstance(timeout, int | float) else None,
         warn=warn,
         ui=ui,
+        builtin=builtin,
     )
 
 

@@ -1,4 +1,4 @@
-"""Making the ExtensionHost for a session: where extensions come from, trust, shell hooks, /reload.
+"""Making the ExtensionHost for a session: where extensions come from, trust, shell hooks.
 
 Called by the composition root. Sources, in precedence order (the first of a name wins):
 ``-e PATH`` arguments, a trusted project's ``.tau/extensions``, ``TAU_HOME/extensions``, then
@@ -21,6 +21,7 @@ from tau_coding.config.settings import read_json_object
 from tau_coding.extensions.api import ExtensionAPI
 from tau_coding.extensions.host import DEFAULT_TIMEOUT, ExtensionHost
 from tau_coding.extensions.loader import ExtensionSource, from_entry_points, from_path, in_directory
+from tau_coding.extensions.registry import BUILTIN
 from tau_coding.extensions.trust import TrustStore
 from tau_coding.extensions.ui import HeadlessUI, UIBridge
 from tau_coding.session.reply_retry import RetrySettings
@@ -88,8 +89,10 @@ def build_host(
     timeout: float | None,
     warn: Callable[[str], object],
     ui: UIBridge | None,
+    builtin: Callable[[ExtensionAPI], object],
 ) -> ExtensionHost | None:
-    """The host, with every source loaded; ``None`` when there is nothing to load at all."""
+    """The host, with the built-in extension ``builtin`` and every source loaded; ``None`` when
+    there is nothing else to load (the session keeps its ``BuiltinHost``)."""
     store = TrustStore(paths.tau_home)
     if trust_project:
         store.trust(paths.cwd)
@@ -120,7 +123,7 @@ def build_host(
         timeout=timeout or DEFAULT_TIMEOUT,
         discover=sources,
     )
-    host.add_builtin("tau", builtin_commands)
+    host.add_builtin(BUILTIN, builtin)
     if hooks is not None:
         from tau_coding.extensions.shell_hooks.extension import ShellHooks, handler_timeout
 
@@ -142,14 +145,3 @@ def hooked_http_provider(
         return http_provider(model, api_key, host=host, retry=limits)
 
     return make
-
-
-def builtin_commands(tau: ExtensionAPI) -> None:
-    async def reload(args: str) -> str:
-        count = tau.reload()
-        session = tau.session  # bound: commands run from the session's input
-        if session.hooks is not None:  # the fresh extensions hear session_start, as at start-up
-            await session.hooks.on_start()
-        return f"Reloaded {count} extension(s)."
-
-    tau.register_command("reload", reload, description="unload and load every extension again")

@@ -13,7 +13,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
 from tau_agent.provider import ModelProvider, ThinkingLevel
@@ -37,7 +36,11 @@ from tau_coding.config.auth import (
 from tau_coding.config.model_resolve import ModelNotFoundError, resolve_model
 from tau_coding.config.paths import TauPaths
 from tau_coding.config.settings import Settings, load_settings, read_json_object
+from tau_coding.extensions.builtin import tau_extension
+from tau_coding.extensions.builtin_host import BuiltinHost
+from tau_coding.extensions.registry import BUILTIN
 from tau_coding.extensions.trust import project_is_trusted
+from tau_coding.extensions.ui import HeadlessUI, UIBridge
 from tau_coding.mcp.presence import maybe_mcp_session
 from tau_coding.resources.loader import load_resources
 from tau_coding.session.coding_session import CodingSession
@@ -47,9 +50,6 @@ from tau_coding.session.settings_choice import Pinned, SessionSettings, resumed_
 from tau_coding.session.store.manager import SessionManager, SessionNotFoundError, repair_notice
 from tau_coding.tools.builtin import ALL_TOOLS, DEFAULT_TOOLS, create_coding_tools
 from tau_coding.tools.config import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, ToolSettings
-
-if TYPE_CHECKING:
-    from tau_coding.extensions.ui import UIBridge
 
 # When nothing names a model: the first provider with a key, and its everyday model.
 DEFAULT_MODELS: dict[str, str] = {
@@ -164,6 +164,16 @@ def build_session(
     for diagnostic in diagnostics:
         warn(str(diagnostic))
     config = load_models(paths, warn)
+    tool_settings = ToolSettings(
+        max_lines=settings.get("toolOutput.maxLines", DEFAULT_MAX_LINES),
+        max_bytes=settings.get("toolOutput.maxBytes", DEFAULT_MAX_BYTES),
+        shell_path=settings.get("shellPath"),
+        scrub_env=_scrubbed(settings, config),
+    )
+    # Tau's own tools and commands come in through the built-in extension, on the API every
+    # extension uses; the full ExtensionHost is built only when something else is to load.
+    tau = tau_extension(_active_tools(options, settings, cwd, tool_settings))
+    builtin = BuiltinHost(cwd=paths.cwd, ui=ui or HeadlessUI(warn), activate=tau)
     mcp = maybe_mcp_session(
         paths,
         environ,
@@ -181,8 +191,9 @@ def build_session(
         trust_project=options.trust_project,
         warn=warn,
         ui=ui,
+        builtin=tau,
     )
-    custom = host.registry.providers if host is not None else {}
+    custom = (host or builtin).registry.providers
     if custom:
         config = ModelsConfig(
             [*config.models, *(m for r in custom.values() for m in r.models)], config.providers, config.errors
@@ -190,13 +201,7 @@ def build_session(
     key_for = _key_lookup(options, config, paths, environ)
     choose = _settings_chooser(options, settings, config, custom, key_for, warn)
 
-    tool_settings = ToolSettings(
-        max_lines=settings.get("toolOutput.maxLines", DEFAULT_MAX_LINES),
-        max_bytes=settings.get("toolOutput.maxBytes", DEFAULT_MAX_BYTES),
-        shell_path=settings.get("shellPath"),
-        scrub_env=_scrubbed(settings, config),
-    )
-    tools = _active_tools(options, settings, cwd, tool_settings)
+    tools = [tool for owner, tool in builtin.registry.tools.values() if owner == BUILTIN]
     resources = load_resources(
         cwd,
         paths.tau_home,
@@ -262,11 +267,13 @@ def build_session(
         if mcp is not None:
             host.add_builtin("mcp", mcp.activate, timeout=mcp.handler_timeout)
         host.bind(session)
-    elif options.extension_args:
+        return session
+    if options.extension_args:
         raise ConfigurationError(
             f"unknown option {options.extension_args[0]!r}; tau --help lists the options"
         )
-    elif mcp is not None:
+    builtin.bind(session)
+    if mcp is not None:  # after the built-in hooks, which it wraps
         day = today or date.today()
         mcp.attach(session, lambda active: resources.system_prompt(active, day))
     return session

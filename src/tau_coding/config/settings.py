@@ -1,9 +1,10 @@
 """settings.json: user settings, then project settings merged over them.
 
-Validation is a small typed table rather than a pydantic model: importing pydantic and
-building one model costs ~200 ms on these machines, most of the 300 ms budget of a whole
-``tau -p`` run. A wrong type or a malformed file is a one-line diagnostic and the default is
-used; an unknown key is a warning (it may belong to a newer Tau or to Pi).
+The file's shape is declared as msgspec structures (``SettingsFile`` and the objects inside
+it); each key is decoded on its own against its field's type, so one bad key is one
+diagnostic and the rest loads. A wrong type or a malformed file is a one-line diagnostic and
+the default is used; an unknown key is a warning (it may belong to a newer Tau or to Pi).
+msgspec is already loaded for the session's messages; pydantic would cost ~200 ms here.
 """
 
 from __future__ import annotations
@@ -11,63 +12,104 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, Union, get_args, get_origin
+
+import msgspec
+from msgspec import UNSET, UnsetType
 
 from tau_coding.common.diagnostics import Diagnostic
 
-# key -> (expected python type(s), allowed values or None). Nested objects use dotted keys.
-_SCHEMA: dict[str, tuple[type | tuple[type, ...], tuple[Any, ...] | None]] = {
-    "defaultProvider": (str, None),
-    "defaultModel": (str, None),
-    "defaultThinkingLevel": (str, ("off", "minimal", "low", "medium", "high", "xhigh")),
-    "hideThinkingBlock": (bool, None),
-    "theme": (str, None),
-    "quietStartup": (bool, None),
-    "shellPath": (str, None),
-    "shellCommandPrefix": (str, None),
-    "shellEnvPassthrough": (list, None),  # credential variables commands may see after all
-    "steeringMode": (str, ("all", "one-at-a-time")),
-    "followUpMode": (str, ("all", "one-at-a-time")),
-    "enabledModels": (list, None),
-    "enableSkillCommands": (bool, None),
-    "skills": (list, None),
-    "prompts": (list, None),
-    "extensions": (list, None),
-    "themes": (list, None),
-    "packages": (list, None),
-    "tools": (list, None),
-    "transport": (str, None),
-    "compaction.enabled": (bool, None),
-    "compaction.reserveTokens": (int, None),
-    "compaction.keepRecentTokens": (int, None),
-    "compaction.model": (str, None),
-    "branchSummary.reserveTokens": (int, None),
-    "retry.enabled": (bool, None),
-    "retry.maxRetries": (int, None),
-    "retry.baseDelayMs": (int, None),
-    "retry.maxDelayMs": (int, None),
-    "retry.provider.timeoutMs": (int, None),
-    "retry.provider.maxRetries": (int, None),
-    "retry.provider.maxRetryDelayMs": (int, None),
-    "toolOutput.maxLines": (int, None),
-    "toolOutput.maxBytes": (int, None),
-    "thinkingBudgets": (dict, None),
-    "terminal": (dict, None),
-    "images": (dict, None),
-    "markdown": (dict, None),
-    "lastChangelogVersion": (str, None),
-    "hooks": (dict, None),  # shell hooks, Claude Code's schema (tau_coding.extensions.shell_hooks.config)
-    "hookFailure": (str, ("open", "closed")),
-    "disableAllHooks": (bool, None),
-    "extensionTimeout": ((int, float), None),  # seconds any one extension handler may take
-    "mcpServers": (dict, None),  # MCP servers, Claude Code's format (tau_coding.mcp.config)
-    "mcp.startupTimeoutMs": (int, None),
-    "mcp.connectTimeoutMs": (int, None),
-    "mcp.toolTimeoutMs": (int, None),
-    "mcp.toolSearchShare": ((int, float), None),
-}
-_OBJECTS = {key.rsplit(".", 1)[0] for key in _SCHEMA if "." in key}
+# UNSET: absent. JSON has no UNSET, so a present value (null included) must be of the type.
+Text = str | UnsetType
+Count = int | UnsetType
+Flag = bool | UnsetType
+Items = list[Any] | UnsetType
+Table = dict[str, Any] | UnsetType
+Queue = Literal["all", "one-at-a-time"] | UnsetType
+
+
+class _Struct(msgspec.Struct, rename="camel", kw_only=True):
+    """An object of settings.json: camelCase keys, every key optional."""
+
+
+class Compaction(_Struct):
+    enabled: Flag = UNSET
+    reserve_tokens: Count = UNSET
+    keep_recent_tokens: Count = UNSET
+    model: Text = UNSET
+
+
+class BranchSummary(_Struct):
+    reserve_tokens: Count = UNSET
+
+
+class ProviderRetry(_Struct):
+    timeout_ms: Count = UNSET
+    max_retries: Count = UNSET
+    max_retry_delay_ms: Count = UNSET
+
+
+class Retry(_Struct):
+    enabled: Flag = UNSET
+    max_retries: Count = UNSET
+    base_delay_ms: Count = UNSET
+    max_delay_ms: Count = UNSET
+    provider: ProviderRetry | UnsetType = UNSET
+
+
+class ToolOutput(_Struct):
+    max_lines: Count = UNSET
+    max_bytes: Count = UNSET
+
+
+class Mcp(_Struct):
+    startup_timeout_ms: Count = UNSET
+    connect_timeout_ms: Count = UNSET
+    tool_timeout_ms: Count = UNSET
+    tool_search_share: int | float | UnsetType = UNSET
+
+
+class SettingsFile(_Struct):
+    """Every key Tau reads from settings.json (Pi's names)."""
+
+    default_provider: Text = UNSET
+    default_model: Text = UNSET
+    default_thinking_level: Literal["off", "minimal", "low", "medium", "high", "xhigh"] | UnsetType = UNSET
+    hide_thinking_block: Flag = UNSET
+    theme: Text = UNSET
+    quiet_startup: Flag = UNSET
+    shell_path: Text = UNSET
+    shell_command_prefix: Text = UNSET
+    shell_env_passthrough: Items = UNSET  # credential variables commands may see after all
+    steering_mode: Queue = UNSET
+    follow_up_mode: Queue = UNSET
+    enabled_models: Items = UNSET
+    enable_skill_commands: Flag = UNSET
+    skills: Items = UNSET
+    prompts: Items = UNSET
+    extensions: Items = UNSET
+    themes: Items = UNSET
+    packages: Items = UNSET
+    tools: Items = UNSET
+    transport: Text = UNSET
+    compaction: Compaction | UnsetType = UNSET
+    branch_summary: BranchSummary | UnsetType = UNSET
+    retry: Retry | UnsetType = UNSET
+    tool_output: ToolOutput | UnsetType = UNSET
+    thinking_budgets: Table = UNSET
+    terminal: Table = UNSET
+    images: Table = UNSET
+    markdown: Table = UNSET
+    last_changelog_version: Text = UNSET
+    hooks: Table = UNSET  # shell hooks, Claude Code's schema (extensions/shell_hooks/config.py)
+    hook_failure: Literal["open", "closed"] | UnsetType = UNSET
+    disable_all_hooks: Flag = UNSET
+    extension_timeout: int | float | UnsetType = UNSET  # seconds one extension handler may take
+    mcp_servers: Table = UNSET  # MCP servers, Claude Code's format (tau_coding.mcp.config)
+    mcp: Mcp | UnsetType = UNSET
+
 
 # Settings that choose or run programs: only the user's file or a trusted project may set them.
 # (A project's ``hooks`` are parsed apart from these settings, and only for a trusted project.)
@@ -76,7 +118,6 @@ TRUSTED_ONLY = ("shellPath", "shellCommandPrefix", "shellEnvPassthrough", "npmCo
 _POSITIVE_UNLESS_TRUSTED = ("toolOutput.maxLines", "toolOutput.maxBytes")
 TRUST_HINT = "run `tau --trust-project` in it once to trust it"
 NESTED_TOO_DEEPLY = "invalid JSON: nested too deeply"
-_OBJECTS |= {key.split(".")[0] for key in _OBJECTS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,43 +164,62 @@ def read_json_object(path: Path, diagnostics: list[Diagnostic]) -> dict[str, Any
     return data
 
 
-def _check(
-    data: dict[str, Any], source: str, diagnostics: list[Diagnostic], prefix: str = ""
+@cache
+def _fields(struct: type[msgspec.Struct]) -> dict[str, Any]:
+    """A structure's JSON key -> the type its value must have (UNSET, i.e. absent, removed)."""
+    return {
+        f.encode_name: Union[tuple(a for a in get_args(f.type) if a is not UnsetType)]  # noqa: UP007
+        for f in msgspec.structs.fields(struct)
+    }
+
+
+def _decode(
+    data: Mapping[str, Any],
+    struct: type[msgspec.Struct],
+    source: str,
+    diagnostics: list[Diagnostic],
+    prefix: str = "",
 ) -> dict[str, Any]:
-    """Drop (with a diagnostic) values of the wrong type; warn about unknown keys. Objects
-    (``retry``, ``retry.provider``) are checked key by key."""
+    """The keys of ``data`` whose values decode as ``struct`` says, as written in the file; one
+    diagnostic per key that does not. Objects (``retry``, ``retry.provider``) key by key."""
     out: dict[str, Any] = {}
+    fields = _fields(struct)
     for name, value in data.items():
         key = prefix + name
-        if key in _OBJECTS:
-            if not isinstance(value, dict):
+        kind = fields.get(name)
+        if kind is None:
+            diagnostics.append(Diagnostic("warning", source, f"unknown setting {key!r}; ignored"))
+        elif isinstance(kind, type) and issubclass(kind, msgspec.Struct):
+            if isinstance(value, dict):
+                out[name] = _decode(value, kind, source, diagnostics, key + ".")
+            else:
                 diagnostics.append(Diagnostic("error", source, f"{key} must be an object; ignored"))
-                continue
-            out[name] = _check(value, source, diagnostics, key + ".")
-        elif _valid(key, value, source, diagnostics):
-            out[name] = value
+        else:
+            try:
+                msgspec.convert(value, kind)
+            except msgspec.ValidationError:
+                diagnostics.append(
+                    Diagnostic("error", source, f"{key} {_expected(kind)}, got {json.dumps(value)}; ignored")
+                )
+            else:
+                out[name] = value
     return out
 
 
-def _valid(key: str, value: Any, source: str, diagnostics: list[Diagnostic]) -> bool:
-    rule = _SCHEMA.get(key)
-    if rule is None:
-        diagnostics.append(Diagnostic("warning", source, f"unknown setting {key!r}; ignored"))
-        return False
-    kind, allowed = rule
-    if (isinstance(value, bool) and kind is int) or not isinstance(value, kind):
-        names = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
-        diagnostics.append(
-            Diagnostic("error", source, f"{key} must be a {names}, got {json.dumps(value)}; ignored")
-        )
-        return False
-    if allowed is not None and value not in allowed:
-        options = ", ".join(str(a) for a in allowed)
-        diagnostics.append(
-            Diagnostic("error", source, f"{key} must be one of {options}, got {value!r}; ignored")
-        )
-        return False
-    return True
+def _expected(kind: Any) -> str:
+    """``must be a int`` / ``must be one of a, b`` for a field's type."""
+    if get_origin(kind) is Literal:
+        return "must be one of " + ", ".join(str(a) for a in get_args(kind))
+    return "must be a " + _name(kind)
+
+
+def _name(kind: Any) -> str:
+    origin = get_origin(kind)
+    if origin is list or origin is dict:
+        return str(origin.__name__)
+    if isinstance(kind, type):
+        return kind.__name__
+    return "/".join(_name(a) for a in get_args(kind))
 
 
 def merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
@@ -204,8 +264,10 @@ def load_settings(
     """User settings with project settings merged over them. Unless ``project_trusted``, the
     project cannot set ``TRUSTED_ONLY`` keys or blank tool output (see docs/security.md)."""
     diagnostics: list[Diagnostic] = []
-    user = _check(read_json_object(user_file, diagnostics), str(user_file), diagnostics)
-    project = _check(read_json_object(project_file, diagnostics), str(project_file), diagnostics)
+    user = _decode(read_json_object(user_file, diagnostics), SettingsFile, str(user_file), diagnostics)
+    project = _decode(
+        read_json_object(project_file, diagnostics), SettingsFile, str(project_file), diagnostics
+    )
     if not project_trusted:
         project = untrusted_project_view(project, str(project_file), diagnostics)
     return Settings(merge(user, project)), diagnostics

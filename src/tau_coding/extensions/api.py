@@ -20,6 +20,7 @@ from tau_agent.provider import ModelProvider
 from tau_agent.tools import AgentTool
 from tau_ai.model import Model
 from tau_coding.extensions.registry import (
+    BUILTIN,
     Command,
     Completer,
     Flag,
@@ -77,7 +78,7 @@ class ExtensionAPI:
     def register_tool(self, tool: AgentTool) -> None:
         """Offer a tool to the model; a tool named like a built-in replaces it (with a notice)."""
         owner = self._host.registry.owner_of(self._host.registry.tools, tool.name)
-        if owner is not None and owner != self.name:
+        if owner is not None and owner != self.name and owner != BUILTIN:
             raise ValueError(f"tool {tool.name!r} is already registered by extension {owner}")
         self._host.registry.tools[tool.name] = (self.name, tool)
         self._host.on_change_soon()

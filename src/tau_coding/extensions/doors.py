@@ -39,6 +39,7 @@ from tau_coding.extensions.events import (
     ToolResultPatch,
 )
 from tau_coding.extensions.guard import HandlerFailure
+from tau_coding.extensions.registry import command_name
 from tau_coding.session.events import InputHandledEvent, SessionEvent
 from tau_coding.session.hooks import InputDecision
 
@@ -185,7 +186,7 @@ class ExtensionDoors:
         await self._notify_all("session_start", event)
 
     async def on_input(self, text: str, images: Sequence[ImageContent]) -> InputDecision:
-        command = _command_name(text)
+        command = command_name(text)
         registered = self.host.registry.commands.get(command) if command else None
         if registered is not None and registered.owner in self.host.extensions:
             args = text.strip()[len(command) + 1 :].strip()
@@ -265,10 +266,3 @@ class ExtensionDoors:
                 self.host.guard(owner).call_sync("session_shutdown handler", handler, event)
             except HandlerFailure as failure:
                 self.host.report_failure(failure)
-
-
-def _command_name(text: str) -> str:
-    stripped = text.strip()
-    if not stripped.startswith("/") or stripped.startswith("//"):
-        return ""
-    return stripped[1:].split(maxsplit=1)[0] if len(stripped) > 1 else ""

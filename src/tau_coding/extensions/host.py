@@ -7,7 +7,7 @@ whose ``activate`` raises or hangs becomes a diagnostic, and whatever it registe
 failing is removed. A handler that fails later is reported (a diagnostic and a one-line
 warning) and the extension stays loaded; what a failure means is decided per door, see
 ``doors.py``. Tau's own features (the shell hooks, ``/reload``) are built-in extensions
-registered through the same API.
+registered through the same API (``builtin.py``).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from tau_coding.common.diagnostics import Diagnostic
 from tau_coding.extensions.api import ExtensionAPI
 from tau_coding.extensions.guard import Guard, HandlerFailure
 from tau_coding.extensions.loader import ExtensionSource, find_activate
-from tau_coding.extensions.registry import Registry
+from tau_coding.extensions.registry import BUILTIN, Registry
 from tau_coding.extensions.ui import LateBoundUI, UIBridge
 
 if TYPE_CHECKING:
@@ -204,11 +204,13 @@ class ExtensionHost:
         """The harness's tools: built-ins, each replaced by an extension's of that name, then the rest."""
         if self.session is None or self._base_tools is None:
             return
-        registered = {name: tool for name, (_, tool) in self.registry.tools.items()}
+        # The built-in extension's tools are the session's own (the base); others add or replace.
+        others = {n: entry for n, entry in self.registry.tools.items() if entry[0] != BUILTIN}
+        registered = {name: tool for name, (_, tool) in others.items()}
         base_names = {t.name for t in self._base_tools}
         tools = [registered.get(t.name, t) for t in self._base_tools]
         tools += [t for name, t in registered.items() if name not in base_names]
-        for name, (owner, _) in self.registry.tools.items():
+        for name, (owner, _) in others.items():
             if name in base_names and (owner, name) not in self._announced:
                 self._announced.add((owner, name))
                 self.report(f"extension {owner}", f"replaces the built-in tool {name!r}", "warning")

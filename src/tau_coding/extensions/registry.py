@@ -9,7 +9,6 @@ and message renderers are kept as data for the TUI to read.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from tau_agent.provider import ModelProvider
@@ -19,49 +18,79 @@ from tau_ai.model import Model
 Handler = Callable[..., Any]
 Completer = Callable[[str], Sequence[str]]
 FlagKind = Literal["bool", "str"]
+BUILTIN = "tau"  # the built-in extension (extensions/builtin.py): it owns what Tau registers itself
 
 
-@dataclass(eq=False)
+# Plain classes, not dataclasses: the built-in extension registers through these at every
+# start-up, and creating five dataclasses costs ~1 ms there.
+
+
 class Command:
-    owner: str
-    name: str
-    handler: Handler  # handler(args: str) -> None | str (text shown to the user)
-    description: str = ""
-    complete: Completer | None = None  # complete(prefix) -> candidate arguments
+    __slots__ = ("complete", "description", "handler", "name", "owner")
+
+    def __init__(
+        self,
+        owner: str,
+        name: str,
+        handler: Handler,  # handler(args: str) -> None | str (text shown to the user)
+        description: str = "",
+        complete: Completer | None = None,  # complete(prefix) -> candidate arguments
+    ) -> None:
+        self.owner, self.name, self.handler = owner, name, handler
+        self.description, self.complete = description, complete
 
 
-@dataclass(eq=False)
 class Flag:
-    owner: str
-    name: str
-    kind: FlagKind = "bool"
-    default: bool | str | None = None
-    description: str = ""
+    __slots__ = ("default", "description", "kind", "name", "owner")
+
+    def __init__(
+        self,
+        owner: str,
+        name: str,
+        kind: FlagKind = "bool",
+        default: bool | str | None = None,
+        description: str = "",
+    ) -> None:
+        self.owner, self.name, self.kind = owner, name, kind
+        self.default, self.description = default, description
 
 
-@dataclass(eq=False)
 class Shortcut:
-    owner: str
-    key: str
-    handler: Handler
-    description: str = ""
+    __slots__ = ("description", "handler", "key", "owner")
+
+    def __init__(self, owner: str, key: str, handler: Handler, description: str = "") -> None:
+        self.owner, self.key, self.handler, self.description = owner, key, handler, description
 
 
-@dataclass(eq=False)
 class Renderer:
-    owner: str
-    custom_type: str
-    render: Handler  # render(message) -> list[str] of lines
+    __slots__ = ("custom_type", "owner", "render")
+
+    def __init__(self, owner: str, custom_type: str, render: Handler) -> None:
+        self.owner, self.custom_type = owner, custom_type
+        self.render = render  # render(message) -> list[str] of lines
 
 
-@dataclass(eq=False)
 class ProviderRegistration:
     """``factory(model)`` makes the provider for a model of this provider name."""
 
-    owner: str
-    name: str
-    factory: Callable[[Model], ModelProvider]
-    models: tuple[Model, ...] = ()
+    __slots__ = ("factory", "models", "name", "owner")
+
+    def __init__(
+        self,
+        owner: str,
+        name: str,
+        factory: Callable[[Model], ModelProvider],
+        models: tuple[Model, ...] = (),
+    ) -> None:
+        self.owner, self.name, self.factory, self.models = owner, name, factory, models
+
+
+def command_name(text: str) -> str:
+    """``reload`` for ``/reload now``; empty when the text is not a command (``//`` escapes)."""
+    stripped = text.strip()
+    if not stripped.startswith("/") or stripped.startswith("//"):
+        return ""
+    return stripped[1:].split(maxsplit=1)[0] if len(stripped) > 1 else ""
 
 
 class Registry:

@@ -1,7 +1,8 @@
-"""McpHooks: the session's hooks when MCP is its only user (no extension host).
+"""McpHooks: the session's hooks when no extension host is loaded, wrapping the built-in ones.
 
-``/mcp`` is answered here; any other prompt first brings the MCP tools up to date (the first
-one waits for servers still starting) and then goes on unchanged.
+``/mcp`` is answered here; the built-in hooks (``/reload`` and Tau's other commands) answer
+theirs; any other prompt first brings the MCP tools up to date (the first one waits for
+servers still starting), has MCP prompts and resources expanded, and then goes on.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from tau_agent.content import ImageContent
 from tau_agent.messages import AssistantMessage, CustomMessage
 from tau_coding.mcp.status import McpCallError
 from tau_coding.session.events import InputHandledEvent
-from tau_coding.session.hooks import InputDecision
+from tau_coding.session.hooks import InputDecision, SessionHooks
 
 COMMAND_HELP = "MCP servers: state, tools, last error (/mcp reconnect [NAME])"
 
@@ -33,42 +34,56 @@ class McpPort(Protocol):
 
 
 class McpHooks:
-    """SessionHooks over one McpSession."""
+    """SessionHooks over one McpSession and the hooks the session had before (if any)."""
 
-    def __init__(self, mcp: McpPort) -> None:
+    def __init__(self, mcp: McpPort, inner: SessionHooks | None = None) -> None:
         self.mcp = mcp
+        self.inner = inner
 
     async def on_start(self) -> None:
-        return None
+        if self.inner is not None:
+            await self.inner.on_start()
 
     async def on_input(self, text: str, images: Sequence[ImageContent]) -> InputDecision:
         words = text.strip().split(maxsplit=1)
         if words and words[0] == "/mcp":
             return InputHandledEvent(await self.mcp.command(words[1] if len(words) > 1 else ""))
+        current = list(images)
+        if self.inner is not None:
+            decision = await self.inner.on_input(text, current)
+            if isinstance(decision, InputHandledEvent):
+                return decision
+            text, current = decision
         await self.mcp.before_prompt()
         try:
             expanded = await self.mcp.expand_input(text)
         except McpCallError as exc:
             return InputHandledEvent(str(exc))
-        return (text if expanded is None else expanded), list(images)
+        return (text if expanded is None else expanded), current
 
     async def on_stop(self, stop_hook_active: bool, last: AssistantMessage | None) -> str | None:
-        return None
+        return await self.inner.on_stop(stop_hook_active, last) if self.inner is not None else None
 
     async def on_pre_compact(self, trigger: Literal["manual", "auto"], custom_instructions: str) -> None:
-        return None
+        if self.inner is not None:
+            await self.inner.on_pre_compact(trigger, custom_instructions)
 
     def command_list(self) -> Sequence[tuple[str, str]]:
-        return [("mcp", COMMAND_HELP), *self.mcp.prompt_commands()]
+        inner = list(self.inner.command_list()) if self.inner is not None else []
+        return [*inner, ("mcp", COMMAND_HELP), *self.mcp.prompt_commands()]
 
     def render_message(self, message: CustomMessage) -> str | None:
-        return None
+        return self.inner.render_message(message) if self.inner is not None else None
 
     def shortcut_list(self) -> Sequence[tuple[str, str]]:
-        return []
+        return self.inner.shortcut_list() if self.inner is not None else []
 
     async def on_shortcut(self, key: str) -> str | None:
-        return None
+        return await self.inner.on_shortcut(key) if self.inner is not None else None
 
     def on_close(self) -> None:
-        self.mcp.close()
+        try:
+            if self.inner is not None:
+                self.inner.on_close()
+        finally:
+            self.mcp.close()

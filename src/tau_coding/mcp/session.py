@@ -133,7 +133,7 @@ class McpSession:
         self.manager.start(delay=START_DELAY)
 
     def attach(self, session: CodingSession, system_prompt: Callable[[list[AgentTool]], str]) -> None:
-        """Without an extension host: the session's hooks, and the tools set on its harness."""
+        """Without an extension host: hooks wrapping the session's own, and the tools set on its harness."""
         harness = session.harness
 
         def register(tools: list[AgentTool]) -> None:
@@ -143,7 +143,7 @@ class McpSession:
 
         self._register = register
         self._context_window = lambda: session.model.context_window
-        session.hooks = McpHooks(self)
+        session.hooks = McpHooks(self, session.hooks)
         self.manager.start(delay=START_DELAY)
 
     # -- behaviour --------------------------------------------------------------------------

@@ -135,6 +135,7 @@ class TauSession:
         self._attached: CodingSession | None = None
         self._detach: Callable[[], None] = lambda: None
         self._attach()
+        self.control.reloaded.append(lambda fresh: self._attach())  # ``/reload`` as a prompt too
 
     def __enter__(self) -> TauSession:
         return self

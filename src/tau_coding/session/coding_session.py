@@ -87,6 +87,8 @@ class CodingSession:
         # Which frontend types the prompts, for extensions' input handlers (the mode sets it).
         self.input_source: Literal["interactive", "print", "rpc", "extension"] = "print"
         self.hooks: SessionHooks | None = None  # extensions and shell hooks (set by the composition root)
+        # The one /reload (SessionControl.reload), set by the control driving this session.
+        self.reloader: Callable[[], object] | None = None
         self._hooks_started = False
         state = log.state()
         options = StreamOptions(

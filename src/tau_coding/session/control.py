@@ -67,6 +67,9 @@ class SessionControl:
         self.manager = manager
         self._models = models
         self._rebuild = rebuild
+        self.reloaded: list[Callable[[CodingSession], None]] = []  # told of the fresh session
+        if rebuild is not None:
+            session.reloader = self.reload  # ``/reload`` typed as a prompt means this reload
 
     # -- which session ---------------------------------------------------------------------------
 
@@ -261,6 +264,9 @@ class SessionControl:
         if self._rebuild is None:
             raise ControlError("reload is not available for this session")
         self.session = self._rebuild(self.session)
+        self.session.reloader = self.reload
+        for listener in list(self.reloaded):
+            listener(self.session)
         return self.session
 
 

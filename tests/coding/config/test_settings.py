@@ -90,6 +90,34 @@ def test_retry_provider_settings_are_read_and_checked_key_by_key(tmp_path: Path)
     assert any("unknown setting 'retry.provider.extra'" in m for m in messages), messages
 
 
+def test_null_is_a_wrong_value_and_numbers_of_either_kind_are_a_timeout(tmp_path: Path) -> None:
+    user = _write(
+        tmp_path / "s.json",
+        {"theme": None, "extensionTimeout": 2.5, "retry": {"provider": {"timeoutMs": 1.5}}},
+    )
+    settings, diagnostics = load_settings(user, tmp_path / "none.json")
+    assert settings.get("theme", "default") == "default"
+    assert settings.get("extensionTimeout") == 2.5
+    assert settings.get("retry.provider.timeoutMs") is None
+    assert [d.message for d in diagnostics] == [
+        "theme must be a str, got null; ignored",
+        "retry.provider.timeoutMs must be a int, got 1.5; ignored",
+    ]
+
+
+def test_every_declared_object_is_checked_key_by_key(tmp_path: Path) -> None:
+    user = _write(
+        tmp_path / "s.json",
+        {"toolOutput": {"maxLines": 10, "maxBytes": "x"}, "branchSummary": []},
+    )
+    settings, diagnostics = load_settings(user, tmp_path / "none.json")
+    assert settings.get("toolOutput.maxLines") == 10 and settings.get("toolOutput.maxBytes") is None
+    assert [d.message for d in diagnostics] == [
+        'toolOutput.maxBytes must be a int, got "x"; ignored',
+        "branchSummary must be an object; ignored",
+    ]
+
+
 def _untrusted_project(tmp_path: Path) -> tuple[Path, Path]:
     user = _write(tmp_path / "home/settings.json", {"shellPath": "/bin/bash", "toolOutput": {"maxLines": 0}})
     project = _write(

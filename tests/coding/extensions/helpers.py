@@ -11,7 +11,7 @@ from typing import Any
 from tau_agent.messages import ToolResultMessage
 from tau_agent.testing import FakeProvider
 from tau_ai.model import Model
-from tau_coding.app.extension_setup import builtin_commands
+from tau_coding.extensions.builtin import tau_extension
 from tau_coding.extensions.host import ExtensionHost
 from tau_coding.extensions.loader import ExtensionSource, from_path
 from tau_coding.extensions.ui import HeadlessUI
@@ -80,7 +80,7 @@ def make_rig(
         timeout=timeout,
         discover=lambda: [source(p) for p in extensions],
     )
-    host.add_builtin("tau", builtin_commands)
+    host.add_builtin("tau", tau_extension(session.harness.tools))
     host.load([source(p) for p in extensions])
     host.rebuild_system_prompt = lambda active: "Be brief. Tools: " + ", ".join(t.name for t in active)
     host.bind(session)

@@ -42,7 +42,8 @@ async def test_activate_that_raises_has_its_registrations_undone(tmp_path: Path)
     )
     rig = make_rig(tmp_path, fake("ok"), [ext])
     registry = rig.host.registry
-    assert not registry.tools and "half" not in registry.commands and "tool_call" not in registry.handlers
+    assert all(owner == "tau" for owner, _ in registry.tools.values())  # only the built-in ones
+    assert "half" not in registry.commands and "tool_call" not in registry.handlers
     assert all(t.name != "half_tool" for t in rig.session.harness.tools)
     assert any("second thoughts" in w for w in rig.warnings)
 

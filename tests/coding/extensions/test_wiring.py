@@ -9,6 +9,7 @@ import pytest
 
 from tau_ai.testing.scripted_streams import ScriptedReply
 from tau_coding.app.wiring import ConfigurationError, Options, build_session
+from tau_coding.extensions.builtin_host import BuiltinHooks
 from tau_coding.session.coding_session import CodingSession
 from tests.coding.extensions.helpers import collect, write_extension
 from tests.e2e.scripted_project import MODEL, Project, server
@@ -79,7 +80,7 @@ async def test_project_hooks_do_not_run_before_trust(project: Project) -> None:
         project.configure(srv.url)
         warnings: list[str] = []
         session = build(project, warnings)
-        assert session.hooks is None  # nothing to run at all
+        assert isinstance(session.hooks, BuiltinHooks)  # only the built-in extension: nothing to run
         await collect(session.prompt("hi"))
         await finish(session)
         assert not marker.exists() and any("not trusted" in w for w in warnings)

@@ -12,7 +12,7 @@ from textual.pilot import Pilot
 from tau_agent.content import TextContent
 from tau_agent.messages import AssistantMessage, UserMessage
 from tau_agent.testing import FakeProvider, call, reply, text, thinking
-from tau_coding.tui.app import TauApp
+from tau_coding.tui.shell.app import TauApp
 from tau_coding.tui.state import AssistantItem, BashItem, ErrorItem, NoticeItem, ToolItem, UserItem
 from tau_coding.tui.widgets.assistant_view import AssistantView
 from tau_coding.tui.widgets.completion_menu import CompletionMenu

@@ -7,9 +7,9 @@ import asyncio
 from textual.app import App
 
 from tau_coding.modes.interactive.tui_ui import TuiUI
-from tau_coding.tui.dialogs import TuiDialogs
 from tau_coding.tui.screens.choice_picker import ChoicePicker
 from tau_coding.tui.screens.confirm_dialog import ConfirmDialog
+from tau_coding.tui.screens.dialogs import TuiDialogs
 from tau_coding.tui.screens.text_prompt import TextPrompt
 
 

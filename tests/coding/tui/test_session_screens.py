@@ -13,14 +13,15 @@ from textual.theme import Theme
 from textual.widgets import Input, OptionList, Static
 
 from tau_agent.testing import FakeProvider
-from tau_coding.tui.app import TauApp
 from tau_coding.tui.screens.fork_picker import ForkPicker
 from tau_coding.tui.screens.scoped_models import ScopedModels
 from tau_coding.tui.screens.session_picker import SessionPicker
 from tau_coding.tui.screens.text_panel import TextPanel
 from tau_coding.tui.screens.text_prompt import TextPrompt
 from tau_coding.tui.screens.tree_view import TreeScreen
+from tau_coding.tui.shell.app import TauApp
 from tau_coding.tui.state import ErrorItem, NoticeItem, UserItem
+from tau_coding.tui.theme.user_themes import load_user_themes
 from tau_coding.tui.widgets.row_list import RowList
 
 from .helpers import adapter
@@ -331,6 +332,20 @@ async def test_reload_rebuilds_the_session(tmp_path: Path) -> None:
         await command(pilot, app, "/reload")
         await until(pilot, lambda: "Reloaded settings, models and resources." in notices(app))
         assert rig.reloads == 1
+
+
+async def test_reload_reads_the_users_themes_again(tmp_path: Path) -> None:
+    themes = tmp_path / "user-themes"
+    themes.mkdir()
+    app = make_app(Rig(tmp_path).port, load_themes=lambda: load_user_themes(themes))
+    async with app.run_test(size=SIZE) as pilot:
+        assert "ocean" not in app.theme_names()
+        (themes / "ocean.json").write_text(json.dumps({"name": "ocean", "colors": {"primary": "#0088ff"}}))
+        (themes / "bad.json").write_text("{oops")
+        await command(pilot, app, "/reload")
+        await until(pilot, lambda: "Reloaded settings, models and resources." in notices(app))
+        assert "ocean" in app.theme_names()
+        assert any(n.startswith(f"{themes / 'bad.json'}: invalid JSON") for n in notices(app))
 
 
 async def test_settings_panel_lists_effective_settings(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ from textual.pilot import Pilot
 from tau_agent.content import TextContent, ToolCall
 from tau_agent.messages import AssistantMessage, Cost, ToolResultMessage, Usage, UserMessage
 from tau_agent.testing import FakeProvider, reply, text
-from tau_coding.tui.app import TauApp
+from tau_coding.tui.shell.app import TauApp
 from tau_coding.tui.widgets.assistant_view import AssistantView
 
 from .helpers import GatedProvider, adapter

@@ -9,8 +9,8 @@ from textual.widgets import Input, Static
 
 from tau_agent.content import TextContent, ToolCall
 from tau_agent.messages import AssistantMessage, ToolResultMessage, UserMessage
-from tau_coding.tui.app import TauApp
 from tau_coding.tui.screens.tree_view import TreeScreen
+from tau_coding.tui.shell.app import TauApp
 from tau_coding.tui.widgets.row_list import RowList
 
 from .session_helpers import Rig

@@ -28,8 +28,8 @@ def run_interactive(
     session picker first when ``resume``); then print how to resume, if the session says.
     What ``type_ahead`` holds when the app starts is replayed into its editor. Returns the
     exit code, 0."""
-    from tau_coding.tui.app import TauApp
     from tau_coding.tui.keymap import load_keybindings
+    from tau_coding.tui.shell.app import TauApp
     from tau_coding.tui.theme.user_themes import load_user_themes
 
     themes, problems = load_user_themes(tau_home / "themes") if tau_home else ([], [])
@@ -43,10 +43,11 @@ def run_interactive(
         startup_notices=[*problems, *key_problems],
         start_with_resume=resume,
         type_ahead=type_ahead.take() if type_ahead is not None else "",
+        load_themes=(lambda: load_user_themes(tau_home / "themes")) if tau_home else None,
     )
     if ui is not None:  # extensions' dialogs become the app's own from here on
         from tau_coding.modes.interactive.tui_ui import TuiUI
-        from tau_coding.tui.dialogs import TuiDialogs
+        from tau_coding.tui.screens.dialogs import TuiDialogs
 
         ui.bind(TuiUI(TuiDialogs(app)))
     hint = app.run()

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 from tau_coding.extensions.ui import NoticeLevel
-from tau_coding.tui.dialogs import TuiDialogs
+from tau_coding.tui.screens.dialogs import TuiDialogs
 
 _SEVERITY: dict[str, Literal["information", "warning", "error"]] = {
     "info": "information",

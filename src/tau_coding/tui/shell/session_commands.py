@@ -13,7 +13,6 @@ from collections.abc import Awaitable, Callable
 from rich.table import Table
 from rich.text import Text
 
-from tau_coding.tui.command_host import CommandHost
 from tau_coding.tui.port import CommandResult, CommandSpec
 from tau_coding.tui.screens.fork_picker import ForkPicker
 from tau_coding.tui.screens.scoped_models import ScopedModels
@@ -21,6 +20,7 @@ from tau_coding.tui.screens.session_picker import SessionPicker
 from tau_coding.tui.screens.text_panel import TextPanel
 from tau_coding.tui.screens.text_prompt import TextPrompt
 from tau_coding.tui.screens.tree_view import TreeChoice, TreeScreen
+from tau_coding.tui.shell.command_host import CommandHost
 from tau_coding.tui.state import add_error, set_status
 
 SPECS = [
@@ -135,8 +135,14 @@ async def export(app: CommandHost, args: str) -> None:
 
 
 async def reload(app: CommandHost, args: str) -> None:
-    if not _busy(app, "reloading"):
-        await show_result(app, app.port.reload())
+    """The session's one reload (settings, models, extensions, skills, prompts), then themes."""
+    if _busy(app, "reloading"):
+        return
+    result = app.port.reload()
+    await show_result(app, result)
+    if not result.is_error:
+        for problem in app.reload_themes():
+            app.notice(problem, "warning")
 
 
 async def settings(app: CommandHost, args: str) -> None:

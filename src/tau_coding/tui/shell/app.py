@@ -17,13 +17,13 @@ from textual.theme import Theme
 
 from tau_agent.content import text_of
 from tau_agent.messages import UserMessage
-from tau_coding.tui import commands, session_commands
 from tau_coding.tui.bridge import AgentEventMessage, FrameScheduler, RunFinished, start_run
-from tau_coding.tui.command_host import CommandHost
 from tau_coding.tui.external_editor import ExternalEditorError, edit_text, editor_command
 from tau_coding.tui.files import project_files
 from tau_coding.tui.history import PromptHistory
 from tau_coding.tui.port import SessionPort
+from tau_coding.tui.shell import commands, session_commands
+from tau_coding.tui.shell.command_host import CommandHost
 from tau_coding.tui.state import (
     NoticeTone,
     TuiState,
@@ -55,7 +55,7 @@ TREE_WINDOW_SECONDS = 1.0  # Esc, Esc on an empty idle editor opens /tree
 class TauApp(CommandHost):
     """The interactive agent. ``run()`` returns the "resume with ..." line to print, if any."""
 
-    CSS_PATH = Path(__file__).parent / "theme" / "app.tcss"  # absolute: subclasses live elsewhere
+    CSS_PATH = Path(__file__).parent.parent / "theme" / "app.tcss"  # absolute: subclasses live elsewhere
     TITLE = "τ"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -93,14 +93,17 @@ class TauApp(CommandHost):
         environ: Mapping[str, str] | None = None,
         start_with_resume: bool = False,
         type_ahead: str = "",
+        load_themes: Callable[[], tuple[Sequence[Theme], Sequence[str]]] | None = None,
     ) -> None:
         """``user_themes``, ``keymap`` and ``startup_notices`` (problems found loading them) come
-        from the mode, which reads the user's files; ``environ`` gives $VISUAL/$EDITOR;
-        ``type_ahead`` is what the user typed before the app ran, replayed into the editor."""
+        from the mode, which reads the user's files (``load_themes`` reads the themes again, on
+        ``/reload``); ``environ`` gives $VISUAL/$EDITOR; ``type_ahead`` is what the user typed
+        before the app ran, replayed into the editor."""
         super().__init__()
         self._initial_prompt = initial_prompt
         self._type_ahead = type_ahead
         self._user_themes = list(user_themes)
+        self._load_themes = load_themes
         self._keymap = dict(keymap or {})
         self._startup_notices = list(startup_notices)
         self._environ = os.environ if environ is None else environ
@@ -121,9 +124,10 @@ class TauApp(CommandHost):
 
     def compose(self) -> ComposeResult:
         info = self.port.info()
+        own = {spec.name for spec in commands.BUILTIN}  # /reload is both: the same command
         sources = CompletionSources(
             cwd=Path(info.cwd),
-            commands=[*commands.BUILTIN, *self.port.commands()],
+            commands=[*commands.BUILTIN, *(c for c in self.port.commands() if c.name not in own)],
             arguments={
                 "model": self.port.models,
                 "thinking": self.port.thinking_levels,
@@ -236,6 +240,15 @@ class TauApp(CommandHost):
     def notice(self, text: str, tone: NoticeTone = "info") -> None:
         add_notice(self.state, text, tone)
         self._scheduler.request()
+
+    def reload_themes(self) -> list[str]:
+        if self._load_themes is None:
+            return []
+        themes, problems = self._load_themes()
+        for theme in themes:
+            self.register_theme(theme)
+        self._user_themes = list(themes)
+        return list(problems)
 
     async def reset_transcript(self) -> None:
         await self.transcript.clear_all()

@@ -12,12 +12,12 @@ from rich.table import Table
 from rich.text import Text
 
 from tau_agent.messages import AssistantMessage
-from tau_coding.tui import session_commands
-from tau_coding.tui.command_host import CommandHost
 from tau_coding.tui.keymap import ACTIONS
 from tau_coding.tui.port import CommandSpec
 from tau_coding.tui.screens.model_picker import ModelPicker
 from tau_coding.tui.screens.text_panel import TextPanel
+from tau_coding.tui.shell import session_commands
+from tau_coding.tui.shell.command_host import CommandHost
 from tau_coding.tui.summaries import tokens
 
 BUILTIN = [

@@ -36,6 +36,10 @@ class CommandHost(App[str | None]):
     def request_paint(self) -> None:
         raise NotImplementedError
 
+    def reload_themes(self) -> list[str]:
+        """Read the user's theme files again (on ``/reload``); the problems found, one line each."""
+        raise NotImplementedError
+
     async def reset_transcript(self) -> None:
         """Rebuild the transcript from the port's messages (after a session switch)."""
         raise NotImplementedError
