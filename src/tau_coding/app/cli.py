@@ -19,6 +19,10 @@ def main(argv: list[str] | None = None) -> int:
     if argv in (["--version"], ["-v"]):  # the common case answers before argparse is even built
         sys.stdout.write(f"tau {__version__}\n")
         return EXIT_OK
+    if argv[:1] == ["mcp"]:  # `tau mcp add|remove|list|get ...`
+        from tau_coding.mcp.cli import main as mcp_main
+
+        return mcp_main(argv[1:])
     from tau_coding.app.cli_args import build_parser
     from tau_coding.app.cli_dispatch import dispatch
 

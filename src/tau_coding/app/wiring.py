@@ -41,6 +41,7 @@ from tau_coding.extensions.builtin_host import BuiltinHost
 from tau_coding.extensions.registry import BUILTIN
 from tau_coding.extensions.trust import project_is_trusted
 from tau_coding.extensions.ui import HeadlessUI, UIBridge
+from tau_coding.mcp.presence import maybe_mcp_session
 from tau_coding.resources.loader import load_resources
 from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.compaction.settings import CompactionSettings
@@ -173,6 +174,15 @@ def build_session(
     # extension uses; the full ExtensionHost is built only when something else is to load.
     tau = tau_extension(_active_tools(options, settings, cwd, tool_settings))
     builtin = BuiltinHost(cwd=paths.cwd, ui=ui or HeadlessUI(warn), activate=tau)
+    mcp = maybe_mcp_session(
+        paths,
+        environ,
+        settings.get,
+        trust_project=trusted,
+        warn=warn,
+        notify=(lambda line: ui.notify(line, "warning")) if ui is not None else warn,
+        scrub_env=_scrubbed(settings, config),
+    )
     host = maybe_build_host(
         paths,
         settings.values,
@@ -254,6 +264,8 @@ def build_session(
             raise ConfigurationError(f"unrecognized arguments: {' '.join(rest)}")
         day = today or date.today()
         host.rebuild_system_prompt = lambda active: resources.system_prompt(active, day)
+        if mcp is not None:
+            host.add_builtin("mcp", mcp.activate, timeout=mcp.handler_timeout)
         host.bind(session)
         return session
     if options.extension_args:
@@ -261,6 +273,9 @@ def build_session(
             f"unknown option {options.extension_args[0]!r}; tau --help lists the options"
         )
     builtin.bind(session)
+    if mcp is not None:  # after the built-in hooks, which it wraps
+        day = today or date.today()
+        mcp.attach(session, lambda active: resources.system_prompt(active, day))
     return session
 
 

@@ -64,6 +64,13 @@ class ToolOutput(_Struct):
     max_bytes: Count = UNSET
 
 
+class Mcp(_Struct):
+    startup_timeout_ms: Count = UNSET
+    connect_timeout_ms: Count = UNSET
+    tool_timeout_ms: Count = UNSET
+    tool_search_share: int | float | UnsetType = UNSET
+
+
 class SettingsFile(_Struct):
     """Every key Tau reads from settings.json (Pi's names)."""
 
@@ -100,6 +107,8 @@ class SettingsFile(_Struct):
     hook_failure: Literal["open", "closed"] | UnsetType = UNSET
     disable_all_hooks: Flag = UNSET
     extension_timeout: int | float | UnsetType = UNSET  # seconds one extension handler may take
+    mcp_servers: Table = UNSET  # MCP servers, Claude Code's format (tau_coding.mcp.config)
+    mcp: Mcp | UnsetType = UNSET
 
 
 # Settings that choose or run programs: only the user's file or a trusted project may set them.

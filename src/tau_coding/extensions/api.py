@@ -83,6 +83,12 @@ class ExtensionAPI:
         self._host.registry.tools[tool.name] = (self.name, tool)
         self._host.on_change_soon()
 
+    def unregister_tool(self, name: str) -> None:
+        """Withdraw a tool this extension registered (a built-in it replaced comes back)."""
+        if self._host.registry.owner_of(self._host.registry.tools, name) == self.name:
+            del self._host.registry.tools[name]
+            self._host.on_change_soon()
+
     def register_command(
         self, name: str, handler: Handler, *, description: str = "", complete: Completer | None = None
     ) -> None:

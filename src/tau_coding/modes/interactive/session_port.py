@@ -18,7 +18,12 @@ from tau_agent.messages import AgentMessage, BashExecutionMessage, CustomMessage
 from tau_agent.provider import THINKING_LEVELS, ThinkingLevel
 from tau_coding.modes.interactive.session_port_control import ControlPort
 from tau_coding.session.coding_session import CodingSession
-from tau_coding.session.events import AutoRetryEndEvent, AutoRetryStartEvent, is_agent_event
+from tau_coding.session.events import (
+    AutoRetryEndEvent,
+    AutoRetryStartEvent,
+    InputHandledEvent,
+    is_agent_event,
+)
 from tau_coding.tui.items import RunNotice
 from tau_coding.tui.port import CommandResult, CommandSpec, QueuedMessages, SessionInfo
 
@@ -50,6 +55,8 @@ class CodingSessionPort(ControlPort):
                 )
             elif isinstance(event, AutoRetryEndEvent) and not event.success:
                 yield RunNotice(f"Retry stopped: {event.final_error or 'failed'}", "warning")
+            elif isinstance(event, InputHandledEvent) and event.text:  # /mcp, an extension's command
+                yield RunNotice(event.text)
 
     def steer(self, text: str) -> None:
         self.session.steer(text)
