@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tau_agent.content import ImageContent, TextContent, ThinkingContent, ToolCall
@@ -123,7 +123,8 @@ def conversations(draw: st.DrawFn) -> tuple[Model, list[tuple[str, list[LlmMessa
     return model, steps
 
 
-@settings(max_examples=250, deadline=None)
+# Conversations are large by nature: the point is long histories converted step by step.
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.data_too_large])
 @given(conversations(), st.sampled_from([StreamOptions(), StreamOptions(thinking_level="high")]))
 def test_cached_requests_equal_full_conversion_for_every_api(
     conversation: tuple[Model, list[tuple[str, list[LlmMessage]]]], options: StreamOptions
