@@ -105,7 +105,6 @@ def _rpc_mode(args: Any) -> int:
     """Commands on stdin, responses and events on stdout, until stdin ends."""
     import asyncio
 
-    from tau_coding.app.heap import keep_heap_compact
     from tau_coding.app.session_setup import open_controlled_session
     from tau_coding.app.wiring import ConfigurationError
     from tau_coding.extensions.ui import HeadlessUI, LateBoundUI
@@ -116,9 +115,7 @@ def _rpc_mode(args: Any) -> int:
         return _fail("rpc mode takes prompts on stdin, not as arguments")
     ui = LateBoundUI(HeadlessUI(_warn))
     try:
-        control = open_controlled_session(
-            _options(args), os.environ, Path.cwd(), warn=_warn, ui=ui, adjust=keep_heap_compact
-        )
+        control = open_controlled_session(_options(args), os.environ, Path.cwd(), warn=_warn, ui=ui)
     except ConfigurationError as exc:
         return _fail(str(exc))
     control.session.input_source = "rpc"
@@ -138,7 +135,6 @@ def _interactive_mode(args: Any) -> int:
 
 
 def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
-    from tau_coding.app.heap import keep_heap_compact
     from tau_coding.app.session_setup import open_controlled_session
     from tau_coding.app.wiring import ConfigurationError
     from tau_coding.config.auth import AuthStore
@@ -153,9 +149,7 @@ def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
     paths = TauPaths.from_env(os.environ, cwd)
     ui = LateBoundUI(HeadlessUI(_warn))
     try:
-        control = open_controlled_session(
-            _options(args), os.environ, cwd, warn=_warn, ui=ui, adjust=keep_heap_compact
-        )
+        control = open_controlled_session(_options(args), os.environ, cwd, warn=_warn, ui=ui)
     except ConfigurationError as exc:
         return _fail(str(exc))
     control.session.input_source = "interactive"
@@ -189,7 +183,6 @@ def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
 def _print_mode(args: Any, stdin_text: str | None) -> int:
     import asyncio
 
-    from tau_coding.app.heap import keep_heap_compact
     from tau_coding.app.prompt_input import PromptInputError, build_prompt
     from tau_coding.app.wiring import ConfigurationError, build_session
     from tau_coding.modes.print_mode import run_print
@@ -203,7 +196,6 @@ def _print_mode(args: Any, stdin_text: str | None) -> int:
         session = build_session(_options(args), os.environ, cwd, warn=_warn)
     except ConfigurationError as exc:
         return _fail(str(exc))
-    keep_heap_compact(session)
     try:
         ok = asyncio.run(
             run_print(
