@@ -186,8 +186,10 @@ async def run_attempt(
         connect=connect_timeout, read=idle_timeout, write=idle_timeout, pool=connect_timeout
     )
     response: httpx.Response | None = None
+    content = _Content(body)
+    sized = {**headers, "content-length": str(len(body))}  # a stream's length: no chunked framing
     try:
-        request = client.build_request(method, url, headers=headers, content=body, timeout=timeout)
+        request = client.build_request(method, url, headers=sized, content=content, timeout=timeout)
         response = await client.send(request, stream=True)
         status = response.status_code
         chunks = response.aiter_bytes()
@@ -212,6 +214,24 @@ async def run_attempt(
     finally:
         if response is not None:
             await release(response)
+        content.data = b""
+
+
+class _Content:
+    """A request body httpx can send more than once (a retry on a stale connection).
+
+    httpx's request and response refer to each other, so they wait for the cyclic garbage
+    collector, which runs ever more rarely as a session grows; the body (the whole history,
+    hundreds of KB) is let go when the attempt ends instead of waiting with them.
+    """
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        yield self.data
 
 
 _closing: set[asyncio.Task[None]] = set()  # closes in flight, held so none is collected mid-way

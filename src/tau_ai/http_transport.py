@@ -91,7 +91,10 @@ class StreamingTransport(httpx.AsyncBaseTransport):
         origin: Origin = (url.scheme, url.host, url.port or (443 if url.scheme == "https" else 80))
         timeouts = request.extensions.get("timeout", {})
         head = request_head(request.method, url.raw_path, request.headers.raw)
-        body = await request.aread()
+        stream = request.stream
+        assert isinstance(stream, httpx.AsyncByteStream)  # an AsyncClient's request
+        # Not request.aread(), which would keep the body on the request (see http_attempt._Content).
+        body = b"".join([part async for part in stream])
         connection = self._take_idle(origin)
         if connection is not None:
             try:

@@ -9,7 +9,10 @@ keep-alive connection serves the whole session.
 from __future__ import annotations
 
 import asyncio
+import gc
 from typing import Any
+
+import httpx
 
 from tau_agent.cancellation import CancellationToken
 from tau_agent.messages import UserMessage
@@ -136,3 +139,27 @@ async def test_a_server_that_keeps_a_finished_stream_open_does_not_hold_the_call
         event = await until_final(p)  # the next request does not wait for the first to let go
         assert isinstance(event, DoneEvent) and loop.time() - started < 1.0
         await p.aclose()
+
+
+async def test_a_sent_body_does_not_wait_for_the_cyclic_collector() -> None:
+    """httpx's request and response refer to each other, so they live until the cyclic
+    collector runs (ever more rarely as a session grows); the body, a long session's whole
+    history, must not live on with them."""
+    history = "x" * 2_000_000
+    gc.collect()
+    gc.disable()
+    try:
+        async with ReplayServer(Scripted(body=toy_text_stream(["hi"])), keep_alive=True) as server:
+            p = provider(server)
+            stream = p.stream(Context("", [UserMessage(history)]), StreamOptions())
+            events = [event async for event in stream]
+            await p.aclose()
+        assert isinstance(events[-1], DoneEvent)
+        assert history.encode() in server.requests[0].body
+        held = [o for o in gc.get_objects() if isinstance(o, httpx.Request)]
+        assert held, "httpx no longer makes a cycle: http_attempt._Content can go"
+        for request in held:
+            sizes = [len(part) async for part in request.stream]  # type: ignore[union-attr]
+            assert sum(sizes) < 1000
+    finally:
+        gc.enable()
