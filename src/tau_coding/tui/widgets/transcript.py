@@ -2,7 +2,10 @@
 
 Only the newest ``WINDOW`` items of a loaded session are mounted at first; scrolling to the
 top mounts the previous ``PAGE``. New items are appended without touching the others, and a
-changed item is re-synced alone, so the cost of an update does not grow with the session.
+changed item is re-synced alone. While the view follows the newest item, a live run that
+pushes the mounted count past ``WINDOW + PAGE`` unmounts the oldest views back down to
+``WINDOW`` (scrolling up mounts them again): Textual lays out every child of the column on
+each repaint, so without this cap the cost of a turn grew with the session.
 """
 
 from __future__ import annotations
@@ -88,6 +91,19 @@ class Transcript(VerticalScroll, can_focus=False):
         for view in views:
             if isinstance(view, AssistantView):
                 await view.sync()
+        await self._trim()
+
+    async def _trim(self) -> None:
+        """Unmount the oldest views beyond ``WINDOW + PAGE`` while the view is at the bottom."""
+        if len(self._views) <= WINDOW + PAGE or self.scroll_y < self.max_scroll_y - 1:
+            return
+        stop = max(self._views) + 1 - WINDOW
+        old = [self._views.pop(i) for i in range(self._first, stop) if i in self._views]
+        self._first = stop
+        if self._earlier.parent is None:
+            await self.mount(self._earlier, before=0)
+        self._update_earlier()
+        await self.remove_children(old)
 
     async def update(self, indices: Iterable[int]) -> None:
         """Re-sync the mounted views of changed items (unmounted ones render fresh when mounted)."""

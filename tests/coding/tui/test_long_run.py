@@ -1,0 +1,51 @@
+"""A live run of many turns keeps the transcript's mounted views bounded, so a turn's cost stays flat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tau_agent.cancellation import CancellationToken
+from tau_agent.testing import FakeProvider, call, reply
+from tau_agent.tools import AgentTool, AgentToolResult, ToolUpdate
+from tau_coding.tui.state import ToolItem
+from tau_coding.tui.widgets.tool_row import ToolRow
+from tau_coding.tui.widgets.transcript import PAGE, WINDOW
+
+from .helpers import adapter
+from .test_app import SIZE, make_app, type_text, until
+
+TURNS = 150  # 300+ items: well past WINDOW + PAGE
+
+
+def read_tool() -> AgentTool:
+    async def execute(
+        tool_call_id: str, args: dict[str, Any], signal: CancellationToken, on_update: ToolUpdate
+    ) -> AgentToolResult:
+        return AgentToolResult.text(f"contents of {args['path']}")
+
+    schema = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}
+    return AgentTool("read", "Read a file.", schema, execute)
+
+
+async def test_a_long_live_run_unmounts_the_oldest_views_and_scrolling_up_brings_them_back() -> None:
+    replies = [reply(call("read", {"path": f"f{i}.py"})) for i in range(TURNS)] + [reply("all read")]
+    app = make_app(adapter(FakeProvider(replies), tools=[read_tool()]))
+    async with app.run_test(size=SIZE) as pilot:
+        await type_text(pilot, "go")
+        await pilot.press("enter")
+        await until(pilot, lambda: app.state.status == "idle" and app.state.tool_calls == TURNS, 60)
+        await pilot.pause(0.1)
+        transcript = app.transcript
+        items = app.state.items
+        assert len(items) > 2 * (WINDOW + PAGE)
+        assert WINDOW <= transcript.mounted_count <= WINDOW + PAGE
+        # The newest rows are the mounted ones, and the last tool row shows its finished result.
+        assert transcript.view(len(items) - 1) is not None and transcript.view(0) is None
+        last_tool = max(i for i, item in enumerate(items) if isinstance(item, ToolItem))
+        row = transcript.view(last_tool)
+        assert isinstance(row, ToolRow) and row.item.status == "ok"
+        assert f"f{TURNS - 1}.py" in str(row.query_one(".tool-header").render())
+        earlier = str(transcript.query_one(".earlier").render())
+        assert f"{len(items) - transcript.mounted_count} earlier items" in earlier
+        before = transcript.mounted_count
+        assert await transcript.load_earlier() == PAGE and transcript.mounted_count == before + PAGE
