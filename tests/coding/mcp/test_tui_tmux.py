@@ -38,6 +38,7 @@ def test_mcp_tool_and_slash_mcp_in_the_terminal(tmp_path: Path) -> None:
             screen = tmux.wait_for("Echo done.", timeout=60)
             assert "from-the-server" in screen
             tmux("send-keys", "-t", "tau", "-l", "/mcp")
+            tmux.wait_for("│ /mcp ")  # in the editor before Enter (keys and bindings race under load)
             tmux("send-keys", "-t", "tau", "Enter")
             screen = tmux.wait_for("srv (stdio): ready")
             assert "every_content" in screen
