@@ -234,14 +234,20 @@ class _Content:
         yield self.data
 
 
-_closing: set[asyncio.Task[None]] = set()  # closes in flight, held so none is collected mid-way
+_held: set[asyncio.Task[None]] = set()
+
+
+def hold(task: asyncio.Task[None]) -> None:
+    """Keep ``task`` referenced until it ends: asyncio holds running tasks only weakly, and one
+    left to finish on its own (a response being closed) must not be collected mid-way."""
+    _held.add(task)
+    task.add_done_callback(_held.discard)
 
 
 async def release(response: httpx.Response) -> None:
     """Close ``response`` to the end even if the caller is cancelled meanwhile."""
     task = asyncio.ensure_future(response.aclose())
-    _closing.add(task)
-    task.add_done_callback(_closing.discard)
+    hold(task)
     await asyncio.shield(task)
 
 

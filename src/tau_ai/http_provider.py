@@ -35,7 +35,7 @@ from tau_agent.provider import Context, RetryNotice, StreamOptions
 from tau_agent.stream_events import AssistantMessageEvent, DoneEvent, ErrorEvent
 from tau_ai.body_encoding import encode_body
 from tau_ai.cost import apply_cost
-from tau_ai.http_attempt import Attempt, Failure, run_attempt
+from tau_ai.http_attempt import Attempt, Failure, hold, run_attempt
 from tau_ai.model import Model
 from tau_ai.request_cache import RequestCache
 from tau_ai.retry import RetryPolicy, delay_refused_text, plan_retry, refused_delay
@@ -175,14 +175,11 @@ class HttpProvider:
                 for event in batch:
                     yield event
         finally:
-            if worker.done():
-                pass
-            elif ended:
-                # The message is complete; the worker is only reading the response to its end
+            if ended:
+                # The message is complete; the worker is at most reading the response to its end
                 # and handing the connection back. Cancelling it there would cost the connection.
-                _finishing.add(worker)
-                worker.add_done_callback(_finishing.discard)
-            else:
+                hold(worker)
+            elif not worker.done():
                 worker.cancel()
                 await asyncio.wait([worker])
 
@@ -278,9 +275,6 @@ class HttpProvider:
             draw=self._rng(),
             now=self._clock(),
         )
-
-
-_finishing: set[asyncio.Task[None]] = set()  # workers past their message, closing their response
 
 
 async def _wait_unless_aborted(delay: float, abort: CancellationToken | None) -> bool:
