@@ -13,8 +13,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tau_agent.provider import ModelProvider
-from tau_ai.model import Model
 from tau_coding.common.diagnostics import Diagnostic
 from tau_coding.config.paths import TauPaths
 from tau_coding.config.settings import read_json_object
@@ -24,7 +22,6 @@ from tau_coding.extensions.loader import ExtensionSource, from_entry_points, fro
 from tau_coding.extensions.registry import BUILTIN
 from tau_coding.extensions.trust import TrustStore
 from tau_coding.extensions.ui import HeadlessUI, UIBridge
-from tau_coding.session.reply_retry import RetrySettings
 
 if TYPE_CHECKING:
     from tau_coding.extensions.shell_hooks.config import HookConfig
@@ -130,18 +127,3 @@ def build_host(
         host.add_builtin("hooks", ShellHooks(hooks, paths.cwd).activate, timeout=handler_timeout(hooks))
     host.load(found)
     return host
-
-
-def hooked_http_provider(
-    host: ExtensionHost, retry: RetrySettings | None = None
-) -> Callable[[Model, str | None], ModelProvider]:
-    """HTTP providers whose requests pass through ``before_provider_request`` handlers, with
-    the ``retry.provider.*`` limits of ``retry``."""
-    limits = retry or RetrySettings()
-
-    def make(model: Model, api_key: str | None) -> ModelProvider:
-        from tau_coding.extensions.http_provider import http_provider
-
-        return http_provider(model, api_key, host=host, retry=limits)
-
-    return make

@@ -38,6 +38,7 @@ from tau_coding.config.paths import TauPaths
 from tau_coding.config.settings import Settings, load_settings, read_json_object
 from tau_coding.extensions.builtin import tau_extension
 from tau_coding.extensions.builtin_host import BuiltinHost
+from tau_coding.extensions.host_port import ExtensionHostPort
 from tau_coding.extensions.registry import BUILTIN
 from tau_coding.extensions.trust import project_is_trusted
 from tau_coding.extensions.ui import HeadlessUI, UIBridge
@@ -228,11 +229,7 @@ def build_session(
         log.close()
         raise
     retry = RetrySettings.from_settings(settings.get)
-    make = provider_factory or http_provider(retry)
-    if host is not None and provider_factory is None:
-        from tau_coding.app.extension_setup import hooked_http_provider
-
-        make = hooked_http_provider(host, retry)
+    make = provider_factory or http_providers(retry, host)
 
     def provider_for(m: Model) -> ModelProvider:
         if m.provider in custom:
@@ -404,13 +401,16 @@ def _summary_model(
     return chosen
 
 
-def http_provider(retry: RetrySettings) -> Callable[[Model, str | None], ModelProvider]:
-    """HTTP providers with the ``retry.provider.*`` limits."""
+def http_providers(
+    retry: RetrySettings, host: ExtensionHostPort | None = None
+) -> Callable[[Model, str | None], ModelProvider]:
+    """HTTP providers with the ``retry.provider.*`` limits, whose requests pass through the
+    ``before_provider_request`` handlers of ``host``'s extensions when there is one."""
 
     def make(model: Model, api_key: str | None) -> ModelProvider:
         from tau_coding.extensions.http_provider import http_provider
 
-        return http_provider(model, api_key, retry=retry)
+        return http_provider(model, api_key, host=host, retry=retry)
 
     return make
 
