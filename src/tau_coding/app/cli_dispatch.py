@@ -23,14 +23,21 @@ def dispatch(args: Any) -> int:
     from tau_coding.app import exit_signals
 
     exit_signals.install()
+    if args.export is not None:
+        return _export(args)
     if args.list_models is not None:
-        from tau_coding.app.wiring import load_models
-        from tau_coding.config.paths import TauPaths
-        from tau_coding.modes.list_models import list_models
-
-        paths = TauPaths.from_env(os.environ, Path.cwd())
-        config = load_models(paths, lambda m: sys.stderr.write(warning_line(m)))
-        return list_models(args.list_models, config, sys.stdout, sys.stderr)
+        return _list_models(args)
+    if args.all:
+        return _fail("--all goes with --list-models")
+    chosen_otherwise = {
+        "--session": args.session,
+        "--continue": args.continue_session,
+        "--resume": args.resume,
+        "--no-session": args.no_session,
+    }
+    clash = [flag for flag, given in chosen_otherwise.items() if args.fork and given]
+    if clash:
+        return _fail(f"--fork cannot be combined with {', '.join(clash)}")
     if args.mode == "rpc":
         return _rpc_mode(args)
     if args.max_turns is not None and args.max_turns < 1:
@@ -55,6 +62,41 @@ def dispatch(args: Any) -> int:
     if not args.prompt and not (stdin_text or "").strip():
         return _fail('no prompt given (try tau -p "...", or run tau in a terminal)')
     return _print_mode(args, stdin_text)
+
+
+def _export(args: Any) -> int:
+    """``tau --export SESSION [OUT]``: Pi's form, the output file named by the next word."""
+    from tau_coding.app.wiring import session_manager
+    from tau_coding.session.store.export import export_session
+    from tau_coding.session.store.manager import SessionNotFoundError
+
+    if len(args.prompt) > 1:
+        return _fail("--export takes a session and at most one output file")
+    out = Path(args.prompt[0]).expanduser() if args.prompt else None
+    try:
+        source = session_manager(_options(args), os.environ, Path.cwd()).resolve(args.export)
+        written = export_session(source, out)
+    except SessionNotFoundError as exc:
+        return _fail(str(exc))
+    except (OSError, ValueError) as exc:
+        sys.stderr.write(f"tau: cannot export {args.export}: {exc}\n")
+        return EXIT_RUN_FAILED
+    sys.stdout.write(f"Exported to: {written}\n")
+    return EXIT_OK
+
+
+def _list_models(args: Any) -> int:
+    """``--list-models [search]``: the models usable now; with ``--all``, the whole catalogue."""
+    from tau_coding.app.wiring import available_models, load_models
+    from tau_coding.config.paths import TauPaths
+    from tau_coding.modes.list_models import list_models
+
+    cwd = Path.cwd()
+    if args.all:
+        models = load_models(TauPaths.from_env(os.environ, cwd), _warn).models
+    else:
+        models = available_models(_options(args), os.environ, cwd, warn=_warn)
+    return list_models(args.list_models, models, sys.stdout, sys.stderr, everything=args.all)
 
 
 def _is_tty(stream: Any) -> bool:
@@ -87,8 +129,13 @@ def _options(args: Any) -> Any:
         no_tools=args.no_tools,
         system_prompt=args.system_prompt,
         append_system_prompt=args.append_system_prompt or (),
+        no_builtin_tools=args.no_builtin_tools,
         no_skills=args.no_skills,
         no_prompt_templates=args.no_prompt_templates,
+        no_context_files=args.no_context_files,
+        skills=args.skill or (),
+        prompt_templates=args.prompt_template or (),
+        fork=args.fork,
         max_turns=args.max_turns,
         extensions=args.extension or (),
         no_extensions=args.no_extensions,
@@ -135,6 +182,7 @@ def _interactive_mode(args: Any) -> int:
 
 
 def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
+    from tau_coding.app.prompt_input import PromptInputError, build_prompts
     from tau_coding.app.session_setup import open_controlled_session
     from tau_coding.app.wiring import ConfigurationError
     from tau_coding.config.auth import AuthStore
@@ -155,7 +203,8 @@ def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
     control.session.input_source = "interactive"
     trusted = project_is_trusted(paths.tau_home, cwd, trust_flag=bool(args.trust_project))
     settings = load_settings(paths.user_settings, paths.project_settings, project_trusted=trusted)[0]
-    scoped = settings.get("enabledModels") or []
+    models_flag = [p.strip() for p in (args.models or "").split(",") if p.strip()]
+    scoped = models_flag or settings.get("enabledModels") or []
     port = CodingSessionPort(
         control,
         auth=AuthStore(paths.auth_file),
@@ -166,10 +215,19 @@ def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
     )
     theme = settings.get("theme")
     try:
-        prompt = " ".join(args.prompt)
+        prompts = build_prompts(args.prompt, None, cwd)
+    except PromptInputError as exc:
+        control.session.close()
+        return _fail(str(exc))
+    if any(images for _, images in prompts):
+        _warn("images named on the command line are sent in print mode only; this prompt goes without")
+    try:
         return run_interactive(
             port,
-            initial_prompt=prompt or None,
+            initial_prompt=prompts[0][0] if prompts else None,
+            more_prompts=[text for text, _ in prompts[1:]],
+            theme_paths=[] if args.no_themes else [*(args.theme or ())],
+            no_themes=args.no_themes,
             tau_home=paths.tau_home,
             theme=theme if isinstance(theme, str) else None,
             resume=bool(args.resume),
@@ -183,13 +241,13 @@ def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
 def _print_mode(args: Any, stdin_text: str | None) -> int:
     import asyncio
 
-    from tau_coding.app.prompt_input import PromptInputError, build_prompt
+    from tau_coding.app.prompt_input import PromptInputError, build_prompts
     from tau_coding.app.wiring import ConfigurationError, build_session
     from tau_coding.modes.print_mode import run_print
 
     cwd = Path.cwd()
     try:
-        prompt, images = build_prompt(args.prompt, stdin_text, cwd)
+        prompts = build_prompts(args.prompt, stdin_text, cwd)
     except PromptInputError as exc:
         return _fail(str(exc))
     try:
@@ -198,9 +256,7 @@ def _print_mode(args: Any, stdin_text: str | None) -> int:
         return _fail(str(exc))
     try:
         ok = asyncio.run(
-            run_print(
-                session, prompt, images, json_output=args.mode == "json", out=sys.stdout, err=sys.stderr
-            )
+            run_print(session, prompts, json_output=args.mode == "json", out=sys.stdout, err=sys.stderr)
         )
     finally:
         session.close()

@@ -46,33 +46,52 @@ def read_piped_stdin(stream: BinaryIO, limit: int = MAX_STDIN_BYTES) -> str:
     return data.decode("utf-8", errors="replace")
 
 
-def build_prompt(words: Sequence[str], stdin_text: str | None, cwd: Path) -> tuple[str, list[ImageContent]]:
-    """The prompt text and image blocks for ``words`` (``@path`` items attach files)."""
-    texts: list[str] = []
+def build_prompts(
+    words: Sequence[str], stdin_text: str | None, cwd: Path
+) -> list[tuple[str, list[ImageContent]]]:
+    """The prompts the command line asks for, in order, each with its image blocks.
+
+    As in Pi, each message word is a prompt of its own; piped stdin and every ``@path``
+    attachment (wherever it stands) go with the first. Empty when there is nothing to send.
+    """
+    messages: list[str] = []
     attachments: list[str] = []
     images: list[ImageContent] = []
     for word in words:
         if word.startswith("@") and len(word) > 1:
-            path = (cwd / Path(word[1:]).expanduser()).resolve()
-            try:
-                data = read_bounded(path, MAX_ATTACHMENT_BYTES)
-            except FileNotFoundError as exc:
-                raise PromptInputError(f"cannot attach {word[1:]}: no such file") from exc
-            except IsADirectoryError as exc:
-                raise PromptInputError(f"cannot attach {word[1:]}: it is a directory") from exc
-            except OSError as exc:
-                raise PromptInputError(f"cannot attach {word[1:]}: {exc.strerror}") from exc
-            if data is None:
-                raise PromptInputError(f"cannot attach {word[1:]}: larger than 5 MB")
-            mime = image_mime(data[:16])
-            if mime is not None:
-                images.append(ImageContent(base64.b64encode(data).decode("ascii"), mime))
-                continue
-            if b"\0" in data[:8192]:
-                raise PromptInputError(f"cannot attach {word[1:]}: it is a binary file")
-            text = data.decode("utf-8", errors="replace")
-            attachments.append(f'<file name="{word[1:]}">\n{text.rstrip()}\n</file>')
+            attached = _attach(word[1:], cwd)
+            if isinstance(attached, ImageContent):
+                images.append(attached)
+            else:
+                attachments.append(attached)
         else:
-            texts.append(word)
-    parts = [p for p in (stdin_text.strip() if stdin_text else "", *attachments, " ".join(texts)) if p]
-    return "\n\n".join(parts), images
+            messages.append(word)
+    first = messages[:1]
+    head = [p for p in (stdin_text.strip() if stdin_text else "", *attachments, *first) if p]
+    prompts: list[tuple[str, list[ImageContent]]] = []
+    if head or images:
+        prompts.append(("\n\n".join(head), images))
+    prompts += [(message, []) for message in messages[1:]]
+    return prompts
+
+
+def _attach(name: str, cwd: Path) -> str | ImageContent:
+    """``@name``'s file as an image block, or as a ``<file>`` block of its text."""
+    path = (cwd / Path(name).expanduser()).resolve()
+    try:
+        data = read_bounded(path, MAX_ATTACHMENT_BYTES)
+    except FileNotFoundError as exc:
+        raise PromptInputError(f"cannot attach {name}: no such file") from exc
+    except IsADirectoryError as exc:
+        raise PromptInputError(f"cannot attach {name}: it is a directory") from exc
+    except OSError as exc:
+        raise PromptInputError(f"cannot attach {name}: {exc.strerror}") from exc
+    if data is None:
+        raise PromptInputError(f"cannot attach {name}: larger than 5 MB")
+    mime = image_mime(data[:16])
+    if mime is not None:
+        return ImageContent(base64.b64encode(data).decode("ascii"), mime)
+    if b"\0" in data[:8192]:
+        raise PromptInputError(f"cannot attach {name}: it is a binary file")
+    text = data.decode("utf-8", errors="replace")
+    return f'<file name="{name}">\n{text.rstrip()}\n</file>'

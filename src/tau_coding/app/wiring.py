@@ -86,8 +86,13 @@ class Options:
     no_tools: bool = False
     system_prompt: str | None = None
     append_system_prompt: Sequence[str] = ()
+    no_builtin_tools: bool = False
     no_skills: bool = False
     no_prompt_templates: bool = False
+    no_context_files: bool = False
+    skills: Sequence[str] = ()  # --skill paths, besides those discovered
+    prompt_templates: Sequence[str] = ()  # --prompt-template paths
+    fork: str | None = None  # --fork: copy this session into a new one
     max_turns: int | None = None
     warnings: list[str] = field(default_factory=list)
     # extensions and shell hooks (tau_coding.app.extension_setup)
@@ -194,6 +199,7 @@ def build_session(
         ui=ui,
         builtin=tau,
     )
+    _check_tool_names(options, settings, lambda name: host is not None and name in host.registry.tools)
     custom = (host or builtin).registry.providers
     if custom:
         config = ModelsConfig(
@@ -209,6 +215,9 @@ def build_session(
         paths.home,
         no_skills=options.no_skills,
         no_prompt_templates=options.no_prompt_templates,
+        no_context_files=options.no_context_files,
+        skill_paths=[*_strings(settings.get("skills")), *options.skills],
+        template_paths=[*_strings(settings.get("prompts")), *options.prompt_templates],
         system_prompt_arg=options.system_prompt,
         append_system_prompt_arg=list(options.append_system_prompt) or None,
     )
@@ -255,6 +264,7 @@ def build_session(
         retry=retry,
     )
     if host is not None:
+        host.allowed_tools = _allowed_tools(options)
         rest = host.registry.parse_flags(options.extension_args)
         if rest:
             session.close()
@@ -368,9 +378,16 @@ def available_models(
 
 
 def session_manager(options: Options, environ: Mapping[str, str], cwd: Path) -> SessionManager:
-    """The sessions of ``cwd`` (or of ``--session-dir``), as ``build_session`` opens them."""
+    """The sessions of ``cwd`` (or of ``--session-dir``, else the ``sessionDir`` setting), as
+    ``build_session`` opens them."""
     paths = TauPaths.from_env(environ, cwd)
-    directory = Path(options.session_dir).expanduser() if options.session_dir else None
+    chosen = options.session_dir
+    if chosen is None:  # Pi's ``sessionDir`` setting, below the flag
+        trusted = project_is_trusted(paths.tau_home, paths.cwd, trust_flag=options.trust_project)
+        setting = load_settings(paths.user_settings, paths.project_settings, project_trusted=trusted)[0]
+        value = setting.get("sessionDir")
+        chosen = value if isinstance(value, str) and value.strip() else None
+    directory = Path(chosen).expanduser() if chosen else None
     return SessionManager(paths.sessions_dir, str(paths.cwd), directory=directory)
 
 
@@ -415,28 +432,71 @@ def http_providers(
     return make
 
 
+def _strings(value: object) -> list[str]:
+    """A settings list of paths (``skills``, ``prompts``); anything else counts as empty."""
+    return [str(item) for item in value] if isinstance(value, list) else []
+
+
+def _tool_names(options: Options) -> list[str] | None:
+    if options.tools is None:
+        return None
+    return [n.strip() for n in options.tools.split(",") if n.strip()]
+
+
+def _allowed_tools(options: Options) -> frozenset[str] | None:
+    """The names ``--tools``/``--no-tools`` allow among all tools, extensions' included."""
+    if options.no_tools:
+        return frozenset()
+    names = _tool_names(options)
+    return None if names is None else frozenset(names)
+
+
+def _wanted_tools(options: Options, settings: Settings) -> list[str]:
+    """The tool names ``--tools`` (else the ``tools`` setting, else the defaults) asks for."""
+    listed = _tool_names(options)
+    if listed is not None:
+        return listed
+    if isinstance(settings.get("tools"), list):
+        return [str(n) for n in settings.get("tools")]
+    return list(DEFAULT_TOOLS)
+
+
+def _check_tool_names(options: Options, settings: Settings, provided: Callable[[str], bool]) -> None:
+    """``--tools`` may name extension tools too: a name nothing provides is an error."""
+    if options.no_tools:
+        return
+    unknown = [n for n in _wanted_tools(options, settings) if n not in ALL_TOOLS and not provided(n)]
+    if unknown:
+        raise ConfigurationError(f"unknown tool {unknown[0]!r}; known tools: {', '.join(ALL_TOOLS)}")
+
+
 def _active_tools(
     options: Options, settings: Settings, cwd: Path, tool_settings: ToolSettings
 ) -> list[AgentTool]:
-    if options.no_tools:
+    """The built-in tools to start with (names that are not built in are left to extensions)."""
+    if options.no_tools or options.no_builtin_tools:
         return []
-    names: Sequence[str] = DEFAULT_TOOLS
-    if options.tools is not None:
-        names = [n.strip() for n in options.tools.split(",") if n.strip()]
-    elif isinstance(settings.get("tools"), list):
-        names = [str(n) for n in settings.get("tools")]
-    unknown = [n for n in names if n not in ALL_TOOLS]
-    if unknown:
-        raise ConfigurationError(f"unknown tool {unknown[0]!r}; known tools: {', '.join(ALL_TOOLS)}")
+    names = [n for n in _wanted_tools(options, settings) if n in ALL_TOOLS]
     return list(create_coding_tools(cwd, settings=tool_settings, names=names).values())
+
+
+def _names_new_file(ref: str) -> bool:
+    """``--session`` names a file path (not an id prefix) that does not exist yet: Pi creates it."""
+    looks_like_path = "/" in ref or ref.endswith(".jsonl")
+    return looks_like_path and not Path(ref).expanduser().exists()
 
 
 def _open_log(options: Options, manager: SessionManager) -> SessionLog:
     if options.no_session:
         return manager.in_memory()
-    if options.session_dir and manager.directory.exists() and not manager.directory.is_dir():
-        raise ConfigurationError(f"--session-dir {options.session_dir} is not a directory")
+    if manager.directory.exists() and not manager.directory.is_dir():
+        given = f"--session-dir {options.session_dir}" if options.session_dir else f"sessionDir {manager.directory}"
+        raise ConfigurationError(f"{given} is not a directory")
     try:
+        if options.fork:
+            return manager.fork_from(options.fork)
+        if options.session and _names_new_file(options.session):
+            return manager.new_at(Path(options.session).expanduser())
         if options.session:
             return manager.open(options.session)
         if options.continue_session:

@@ -43,6 +43,7 @@ class Compaction(_Struct):
 
 class BranchSummary(_Struct):
     reserve_tokens: Count = UNSET
+    skip_prompt: Flag = UNSET
 
 
 class ProviderRetry(_Struct):
@@ -103,6 +104,16 @@ class SettingsFile(_Struct):
     images: Table = UNSET
     markdown: Table = UNSET
     last_changelog_version: Text = UNSET
+    collapse_changelog: Flag = UNSET
+    enable_install_telemetry: Flag = UNSET  # Pi's; Tau sends no telemetry, so it changes nothing
+    npm_command: Items = UNSET
+    double_escape_action: Literal["fork", "tree", "none"] | UnsetType = UNSET
+    tree_filter_mode: Literal["default", "no-tools", "user-only", "labeled-only", "all"] | UnsetType = UNSET
+    editor_padding_x: Count = UNSET
+    autocomplete_max_visible: Count = UNSET
+    show_hardware_cursor: Flag = UNSET
+    warnings: Table = UNSET
+    session_dir: Text = UNSET
     hooks: Table = UNSET  # shell hooks, Claude Code's schema (extensions/shell_hooks/config.py)
     hook_failure: Literal["open", "closed"] | UnsetType = UNSET
     disable_all_hooks: Flag = UNSET
@@ -113,7 +124,8 @@ class SettingsFile(_Struct):
 
 # Settings that choose or run programs: only the user's file or a trusted project may set them.
 # (A project's ``hooks`` are parsed apart from these settings, and only for a trusted project.)
-TRUSTED_ONLY = ("shellPath", "shellCommandPrefix", "shellEnvPassthrough", "npmCommand")
+# ``sessionDir`` too: a project must not send the user's conversations into a folder it chose.
+TRUSTED_ONLY = ("shellPath", "shellCommandPrefix", "shellEnvPassthrough", "npmCommand", "sessionDir")
 # Limits a project may tighten but not blank: a value <= 0 needs trust.
 _POSITIVE_UNLESS_TRUSTED = ("toolOutput.maxLines", "toolOutput.maxBytes")
 TRUST_HINT = "run `tau --trust-project` in it once to trust it"

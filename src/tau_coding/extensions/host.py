@@ -69,6 +69,9 @@ class ExtensionHost:
         self._builtins: list[tuple[str, Activate]] = []
         self._base_tools: list[AgentTool] | None = None
         self._announced: set[tuple[str, str]] = set()
+        # ``--tools`` / ``--no-tools``: the names that may be active, extensions' included
+        # (None: all). The built-in tools were already chosen when the session was built.
+        self.allowed_tools: frozenset[str] | None = None
         self._reported: set[str] = set()
         self.on_change: list[Callable[[], None]] = []  # told after tools or handlers change
         # Imports and activate() calls share one worker thread (a fresh one after a timeout):
@@ -210,6 +213,8 @@ class ExtensionHost:
         base_names = {t.name for t in self._base_tools}
         tools = [registered.get(t.name, t) for t in self._base_tools]
         tools += [t for name, t in registered.items() if name not in base_names]
+        if self.allowed_tools is not None:
+            tools = [t for t in tools if t.name in self.allowed_tools]
         for name, (owner, _) in others.items():
             if name in base_names and (owner, name) not in self._announced:
                 self._announced.add((owner, name))

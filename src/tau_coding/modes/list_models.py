@@ -1,32 +1,75 @@
-"""``tau --list-models [pattern]``: the models Tau knows, built-in and from models.json."""
+"""``tau --list-models [search]``: a table of models, in Pi's columns and order.
+
+Pi's layout is kept so that scripts that read Pi's table read Tau's: ``provider``, ``model``,
+``context``, ``max-out``, ``thinking``, ``images``, two spaces apart, sorted by provider then
+id; token counts as ``200K`` / ``1M`` / ``32.8K``. The search is fuzzy: every word of it must
+appear in ``provider id`` as a subsequence (``son45`` finds ``claude-sonnet-4-5``).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TextIO
 
-from tau_ai.models_config import ModelsConfig
+from tau_ai.model import Model
+
+_HEADERS = ("provider", "model", "context", "max-out", "thinking", "images")
 
 
-def _tokens(n: int) -> str:
-    return f"{n // 1_000_000}M" if n >= 1_000_000 and n % 1_000_000 == 0 else f"{n // 1000}k"
+def token_count(n: int) -> str:
+    """``200000`` → ``200K``, ``1000000`` → ``1M``, ``32768`` → ``32.8K`` (as Pi prints them)."""
+    for size, unit in ((1_000_000, "M"), (1_000, "K")):
+        if n >= size:
+            value = n / size
+            return f"{value:.0f}{unit}" if value == int(value) else f"{value:.1f}{unit}"
+    return str(n)
 
 
-def list_models(pattern: str, config: ModelsConfig, out: TextIO, err: TextIO) -> int:
-    """The table of ``config``'s models matching ``pattern``; 1 (and a line on ``err``) if none does."""
-    needle = pattern.lower()
-    rows = [
-        m
-        for m in config.models
-        if not needle or needle in f"{m.provider}/{m.id}".lower() or needle in m.name.lower()
-    ]
-    if not rows:
-        err.write(f"tau: no model matches {pattern!r}\n")
-        return 1
-    width = max(len(f"{m.provider}/{m.id}") for m in rows)
-    out.write(f"{'model':<{width}}  {'context':>7}  {'output':>6}  thinking  images\n")
-    for m in rows:
+def matches(search: str, text: str) -> bool:
+    """Whether each word of ``search`` is a case-insensitive subsequence of ``text``."""
+    haystack = text.lower()
+    for word in search.lower().split():
+        at = 0
+        for char in word:
+            at = haystack.find(char, at) + 1
+            if at == 0:
+                return False
+    return True
+
+
+def list_models(
+    search: str, models: Sequence[Model], out: TextIO, err: TextIO, *, everything: bool = False
+) -> int:
+    """Print the table of ``models`` matching ``search``; always 0, as in Pi.
+
+    ``models`` are those usable now (a key, a login or a local server) unless ``everything``.
+    """
+    if not models:
         out.write(
-            f"{m.provider + '/' + m.id:<{width}}  {_tokens(m.context_window):>7}  {_tokens(m.max_tokens):>6}  "
-            f"{'yes' if m.reasoning else 'no':<8}  {'yes' if m.supports_images else 'no'}\n"
+            "No models available: set an API key (e.g. ANTHROPIC_API_KEY), add a local server in "
+            "models.json, or run tau --list-models --all to see the catalogue\n"
+            if not everything
+            else "No models known\n"
         )
+        return 0
+    rows = sorted(
+        (m for m in models if matches(search, f"{m.provider} {m.id}")), key=lambda m: (m.provider, m.id)
+    )
+    if not rows:
+        out.write(f'No models matching "{search}"\n')
+        return 0
+    table = [
+        (
+            m.provider,
+            m.id,
+            token_count(m.context_window),
+            token_count(m.max_tokens),
+            "yes" if m.reasoning else "no",
+            "yes" if m.supports_images else "no",
+        )
+        for m in rows
+    ]
+    widths = [max(len(h), *(len(row[i]) for row in table)) for i, h in enumerate(_HEADERS)]
+    for row in (_HEADERS, *table):
+        out.write("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)) + "\n")
     return 0

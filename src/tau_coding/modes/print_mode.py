@@ -1,4 +1,4 @@
-"""Print mode: one prompt, then the final answer (text) or every event (JSON lines).
+"""Print mode: the prompts, then the final answer (text) or every event (JSON lines).
 
 A frontend is a fold over events: ``render`` each one, then ``finish`` says whether the run
 went well, which becomes the exit code. Text mode writes nothing to stdout but the answer;
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Sequence
 from typing import TextIO
 
 import orjson
@@ -102,17 +103,17 @@ class JsonLinesRenderer:
 
 async def run_print(
     session: CodingSession,
-    prompt: str,
-    images: list[ImageContent],
+    prompts: Sequence[tuple[str, list[ImageContent]]],
     *,
     json_output: bool,
     out: TextIO,
     err: TextIO,
 ) -> bool:
-    """Run one prompt to its settled end; returns whether it went well.
+    """Run each prompt in order to its settled end; returns whether the last reply went well.
 
-    Rendering follows the session's subscription, so retry notices appear when they happen
-    rather than when the next event of the reply arrives.
+    Several prompts are sent one after the other as Pi does (``tau -p "read x" "now y"``);
+    text mode prints only the final answer. Rendering follows the session's subscription, so
+    retry notices appear when they happen rather than when the next event of the reply arrives.
     """
     renderer: FinalTextRenderer | JsonLinesRenderer
     if json_output:
@@ -122,8 +123,9 @@ async def run_print(
         renderer = FinalTextRenderer(out, err)
     unsubscribe = session.subscribe(renderer.render)
     try:
-        async for _ in session.prompt(prompt, images):
-            pass
+        for prompt, images in prompts:
+            async for _ in session.prompt(prompt, images):
+                pass
     except asyncio.CancelledError:
         session.cancel()
         raise

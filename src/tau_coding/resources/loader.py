@@ -68,6 +68,9 @@ def load_resources(
     *,
     no_skills: bool = False,
     no_prompt_templates: bool = False,
+    no_context_files: bool = False,
+    skill_paths: Sequence[str] = (),
+    template_paths: Sequence[str] = (),
     system_prompt_arg: str | None = None,
     append_system_prompt_arg: str | Sequence[str] | None = None,
 ) -> Resources:
@@ -75,13 +78,18 @@ def load_resources(
 
     ``system_prompt_arg`` / ``append_system_prompt_arg`` are the ``--system-prompt`` and
     ``--append-system-prompt`` values (text, or the path of a file to read); when given they take
-    the place of ``SYSTEM.md`` / ``APPEND_SYSTEM.md``.
+    the place of ``SYSTEM.md`` / ``APPEND_SYSTEM.md``. ``skill_paths`` / ``template_paths`` are
+    files or folders loaded besides (and before) the discovered ones, even with ``no_skills`` /
+    ``no_prompt_templates``, which only stop discovery (as Pi's ``--skill`` with ``--no-skills``).
+    ``no_context_files`` leaves AGENTS.md / CLAUDE.md out.
     """
     # Absolute, so skill locations in the prompt can be read from any working directory.
     cwd, tau_home, home = cwd.resolve(), tau_home.absolute(), home.absolute()
     diagnostics: list[Diagnostic] = []
-    context_files, problems = load_context_files(cwd, tau_home)
-    diagnostics += problems
+    context_files: list[ContextFile] = []
+    if not no_context_files:
+        context_files, problems = load_context_files(cwd, tau_home)
+        diagnostics += problems
     if isinstance(append_system_prompt_arg, str):
         append_args: Sequence[str] = (append_system_prompt_arg,)
     else:
@@ -94,14 +102,14 @@ def load_resources(
         append_system_prompt_args=append_args,
     )
     diagnostics += problems
-    skills: list[Skill] = []
-    if not no_skills:
-        skills, problems = load_skills(cwd, tau_home, home)
-        diagnostics += problems
-    templates: list[PromptTemplate] = []
-    if not no_prompt_templates:
-        templates, problems = load_prompt_templates(cwd, tau_home)
-        diagnostics += problems
+    skills, problems = load_skills(
+        cwd, tau_home, home, extra=_paths(skill_paths, cwd, home), discover=not no_skills
+    )
+    diagnostics += problems
+    templates, problems = load_prompt_templates(
+        cwd, tau_home, extra=_paths(template_paths, cwd, home), discover=not no_prompt_templates
+    )
+    diagnostics += problems
     return Resources(
         cwd=cwd,
         context_files=tuple(context_files),
@@ -111,3 +119,11 @@ def load_resources(
         prompt_templates=tuple(templates),
         diagnostics=tuple(diagnostics),
     )
+
+
+def _paths(given: Sequence[str], cwd: Path, home: Path) -> list[Path]:
+    """Paths from the command line or settings: ``~`` is the user's home, relative is to ``cwd``."""
+    return [
+        home / text[2:] if text.startswith("~/") else cwd / text if not text.startswith("/") else Path(text)
+        for text in given
+    ]

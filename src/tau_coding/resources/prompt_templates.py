@@ -72,12 +72,25 @@ def parse_template(path: Path, text: str, source: TemplateSource) -> tuple[Promp
     return PromptTemplate(path.stem, description, body, path, source), diagnostics
 
 
-def load_prompt_templates(cwd: Path, tau_home: Path) -> tuple[list[PromptTemplate], list[Diagnostic]]:
-    """Every template by name (project over user), sorted by name; problems as diagnostics."""
+def load_prompt_templates(
+    cwd: Path, tau_home: Path, *, extra: Sequence[Path] = (), discover: bool = True
+) -> tuple[list[PromptTemplate], list[Diagnostic]]:
+    """Every template by name (project over user), sorted by name; problems as diagnostics.
+
+    ``extra`` are files or folders named by ``--prompt-template`` or the ``prompts`` setting;
+    they win over discovered ones of the same name. ``discover`` False skips the usual folders.
+    """
     templates: dict[str, PromptTemplate] = {}
     diagnostics: list[Diagnostic] = []
-    for directory, source in template_directories(cwd, tau_home):
-        for path in _markdown_files(directory, diagnostics):
+    places: list[tuple[Path, TemplateSource]] = template_directories(cwd, tau_home) if discover else []
+    for extra_path in extra:
+        if not extra_path.exists():
+            diagnostics.append(Diagnostic("warning", str(extra_path), "no such prompt template"))
+        else:
+            places.append((extra_path, "user"))
+    for directory, source in places:
+        listed = [directory] if directory.is_file() else _markdown_files(directory, diagnostics)
+        for path in listed:
             text, problems = read_resource_text(path)
             diagnostics += problems
             if text is None:

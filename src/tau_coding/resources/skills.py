@@ -76,11 +76,24 @@ def find_skill_files(root: Path) -> tuple[list[Path], list[Diagnostic]]:
     return found, diagnostics
 
 
-def load_skills(cwd: Path, tau_home: Path, home: Path) -> tuple[list[Skill], list[Diagnostic]]:
-    """Load every skill, resolving name collisions; problems become diagnostics."""
+def load_skills(
+    cwd: Path, tau_home: Path, home: Path, *, extra: Sequence[Path] = (), discover: bool = True
+) -> tuple[list[Skill], list[Diagnostic]]:
+    """Load every skill, resolving name collisions; problems become diagnostics.
+
+    ``extra`` are files or folders named by ``--skill`` or the ``skills`` setting: they come
+    first, so their names win; a missing one is a warning. ``discover`` False (``--no-skills``)
+    skips the usual locations, not ``extra``.
+    """
     files: list[tuple[Path, SkillSource]] = []
     diagnostics: list[Diagnostic] = []
-    for directory, source in skill_locations(cwd, tau_home, home):
+    for path in extra:
+        if not path.exists():
+            diagnostics.append(Diagnostic("warning", str(path), "no such skill file or folder"))
+            continue
+        found = [path] if _is_file(path) else find_skill_files(path)[0]
+        files += [(file, "user") for file in found]
+    for directory, source in skill_locations(cwd, tau_home, home) if discover else ():
         paths, problems = find_skill_files(directory)
         files += [(path, source) for path in paths]
         diagnostics += problems

@@ -46,10 +46,13 @@ def test_unknown_flag_is_one_line_on_stderr_and_exit_2() -> None:
     assert out.stderr.count("\n") == 1 and "unrecognized arguments: --frobnicate" in out.stderr
 
 
-def test_list_models_filters_by_pattern() -> None:
-    out = tau("--list-models", "claude-sonnet-4-5")
+def test_list_models_all_searches_the_catalogue_fuzzily_in_pis_columns() -> None:
+    out = tau("--list-models", "son45", "--all")
     assert out.returncode == 0
-    assert "anthropic/claude-sonnet-4-5 " in out.stdout and "gpt-5" not in out.stdout
+    lines = out.stdout.splitlines()
+    assert lines[0].split() == ["provider", "model", "context", "max-out", "thinking", "images"]
+    assert any(line.split()[:4] == ["anthropic", "claude-sonnet-4-5", "200K", "64K"] for line in lines)
+    assert "gpt-5" not in out.stdout
 
 
 def test_resume_in_print_mode_points_at_session_flags() -> None:
@@ -94,13 +97,13 @@ def test_a_broken_models_json_is_one_labelled_line_and_the_catalogue_still_lists
     (tmp_path / ".tau" / "models.json").write_text("{broken")
     env = {**os.environ, "HOME": str(tmp_path), "TAU_HOME": str(tmp_path / ".tau")}
     out = subprocess.run(
-        [sys.executable, "-m", "tau_coding", "--list-models", "sonnet"],
+        [sys.executable, "-m", "tau_coding", "--list-models", "sonnet", "--all"],
         capture_output=True,
         text=True,
         timeout=60,
         env=env,
         cwd=tmp_path,
     )
-    assert out.returncode == 0 and "anthropic/claude-sonnet-4-5" in out.stdout
+    assert out.returncode == 0 and "claude-sonnet-4-5" in out.stdout
     assert out.stderr.startswith("tau: error: ") and "warning: error" not in out.stderr
     assert out.stderr.count("\n") == 1 and "invalid JSON at line 1 column 2" in out.stderr

@@ -7,6 +7,7 @@ and hands their contents to the app, so the TUI itself never reads configuration
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from tau_coding.extensions.ui import LateBoundUI
@@ -18,32 +19,53 @@ def run_interactive(
     port: SessionPort,
     initial_prompt: str | None = None,
     *,
+    more_prompts: Sequence[str] = (),
+    theme_paths: Sequence[str] = (),
+    no_themes: bool = False,
     tau_home: Path | None = None,
     theme: str | None = None,
     resume: bool = False,
     ui: LateBoundUI | None = None,
     type_ahead: TypeAhead | None = None,
 ) -> int:
-    """Run the TUI until the user quits (sending ``initial_prompt`` first, if given; opening the
-    session picker first when ``resume``); then print how to resume, if the session says.
+    """Run the TUI until the user quits (sending ``initial_prompt`` first, if given, then each of
+    ``more_prompts`` as a follow-up; opening the session picker first when ``resume``); then
+    print how to resume, if the session says. Themes come from TAU_HOME/themes (unless
+    ``no_themes``) and from ``theme_paths`` (``--theme``: files or folders).
     What ``type_ahead`` holds when the app starts is replayed into its editor. Returns the
     exit code, 0."""
+    from textual.theme import Theme
+
     from tau_coding.tui.keymap import load_keybindings
     from tau_coding.tui.shell.app import TauApp
     from tau_coding.tui.theme.user_themes import load_user_themes
 
-    themes, problems = load_user_themes(tau_home / "themes") if tau_home else ([], [])
+    theme_places = [Path(p).expanduser() for p in theme_paths]
+    if tau_home is not None and not no_themes:
+        theme_places.insert(0, tau_home / "themes")
+
+    def load_themes() -> tuple[list[Theme], list[str]]:
+        themes: list[Theme] = []
+        problems: list[str] = []
+        for place in theme_places:
+            found, bad = load_user_themes(place)
+            themes += found
+            problems += bad
+        return themes, problems
+
+    themes, problems = load_themes()
     keymap, key_problems = load_keybindings(tau_home / "keybindings.json") if tau_home else ({}, [])
     app = TauApp(
         port,
         initial_prompt=initial_prompt,
+        more_prompts=more_prompts,
         theme=theme or "dark",
         user_themes=themes,
         keymap=keymap,
         startup_notices=[*problems, *key_problems],
         start_with_resume=resume,
         type_ahead=type_ahead.take() if type_ahead is not None else "",
-        load_themes=(lambda: load_user_themes(tau_home / "themes")) if tau_home else None,
+        load_themes=load_themes if theme_places else None,
     )
     if ui is not None:  # extensions' dialogs become the app's own from here on
         from tau_coding.modes.interactive.tui_ui import TuiUI

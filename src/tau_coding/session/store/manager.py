@@ -70,6 +70,12 @@ class SessionManager:
         path = self.directory / session_file_name(header)
         return SessionLog(JsonlSessionStorage.create(path, header, fsync=self.fsync))
 
+    def new_at(self, path: Path) -> SessionLog:
+        """A fresh session kept at ``path`` (``--session`` naming a file that does not exist yet);
+        the folder is made when the file is first written."""
+        header = SessionHeader.new(self.cwd)
+        return SessionLog(JsonlSessionStorage.create(path.absolute(), header, fsync=self.fsync))
+
     def in_memory(self) -> SessionLog:
         """A session that is never written (``--no-session``)."""
         return SessionLog(InMemorySessionStorage(SessionHeader.new(self.cwd)))

@@ -87,6 +87,7 @@ class TauApp(CommandHost):
         clock: Callable[[], float] = time.monotonic,
         theme: str = "dark",
         initial_prompt: str | None = None,
+        more_prompts: Sequence[str] = (),
         user_themes: Sequence[Theme] = (),
         keymap: Mapping[str, str] | None = None,
         startup_notices: Sequence[str] = (),
@@ -101,6 +102,7 @@ class TauApp(CommandHost):
         before the app ran, replayed into the editor."""
         super().__init__()
         self._initial_prompt = initial_prompt
+        self._more_prompts = list(more_prompts)
         self._type_ahead = type_ahead
         self._user_themes = list(user_themes)
         self._load_themes = load_themes
@@ -187,6 +189,8 @@ class TauApp(CommandHost):
         if self._initial_prompt:
             self.editor.prompt_history.add(self._initial_prompt)
             self.send(self._initial_prompt)
+            for text in self._more_prompts:  # Pi's several messages: each a follow-up in turn
+                self.send(text, follow_up=True)
         typed, self._type_ahead = self._type_ahead, ""
         replay_type_ahead(self.editor, typed)
 

@@ -101,9 +101,10 @@ def _color(value: object, where: str) -> str:
 
 
 def load_user_themes(directory: Path) -> tuple[list[Theme], list[str]]:
-    """Every valid ``*.json`` theme in ``directory`` (sorted by file name), and the problems."""
+    """Every valid ``*.json`` theme in ``directory`` (sorted by file name), and the problems.
+    ``directory`` may also be one theme file (``--theme path.json``)."""
     try:
-        files = sorted(directory.glob("*.json"))
+        files = [directory] if directory.is_file() else sorted(directory.glob("*.json"))
     except OSError:
         return [], []
     themes: list[Theme] = []
