@@ -106,8 +106,8 @@ async def test_json_mode_reports_the_compaction_events(tmp_path: Path) -> None:
         assert second.code == 0, second.stderr
     events = [json.loads(line) for line in second.stdout.splitlines()]
     kinds = [e["type"] for e in events]
-    start = kinds.index("auto_compaction_start")
-    end = kinds.index("auto_compaction_end")
+    start = kinds.index("compaction_start")
+    end = kinds.index("compaction_end")
     assert events[start]["reason"] == "overflow"
     assert events[end]["willRetry"] is True and events[end]["result"]["tokensBefore"] > 0
     assert kinds[-1] == "agent_settled" and start < end < len(kinds) - 1

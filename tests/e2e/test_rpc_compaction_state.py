@@ -32,6 +32,11 @@ async def test_get_state_reports_auto_compaction_and_a_compaction_in_progress(tm
         response = await compaction
         assert response["success"] is True, response
         assert True in seen
+        # announced as Pi 0.73 announces every compaction, a manual one included
+        start_event = await tau.wait_for("compaction_start")
+        assert start_event[-1] == {"type": "compaction_start", "reason": "manual"}
+        end = (await tau.wait_for("compaction_end"))[-1]
+        assert (end["reason"], end["aborted"], end["result"]["summary"]) == ("manual", False, SUMMARY)
         assert (await tau.get_state())["isCompacting"] is False
 
         # a short context is compacted keeping everything, as Pi does: the summary comes first

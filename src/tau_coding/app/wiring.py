@@ -490,7 +490,11 @@ def _open_log(options: Options, manager: SessionManager) -> SessionLog:
     if options.no_session:
         return manager.in_memory()
     if manager.directory.exists() and not manager.directory.is_dir():
-        given = f"--session-dir {options.session_dir}" if options.session_dir else f"sessionDir {manager.directory}"
+        given = (
+            f"--session-dir {options.session_dir}"
+            if options.session_dir
+            else f"sessionDir {manager.directory}"
+        )
         raise ConfigurationError(f"{given} is not a directory")
     try:
         if options.fork:

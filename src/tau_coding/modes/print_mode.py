@@ -21,9 +21,9 @@ from tau_agent.messages import AssistantMessage
 from tau_agent.session.codec import header_to_dict
 from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.events import (
-    AutoCompactionEndEvent,
-    AutoCompactionStartEvent,
     AutoRetryStartEvent,
+    CompactionEndEvent,
+    CompactionStartEvent,
     InputHandledEvent,
     SessionEvent,
     session_event_to_dict,
@@ -48,9 +48,9 @@ class FinalTextRenderer:
             self._err.write(
                 f"tau: {event.error_message}; retrying in {seconds:.1f}s ({event.attempt}/{event.max_attempts})\n"
             )
-        elif isinstance(event, AutoCompactionStartEvent) and event.reason == "overflow":
+        elif isinstance(event, CompactionStartEvent) and event.reason == "overflow":
             self._err.write("tau: the context window overflowed; compacting and retrying\n")
-        elif isinstance(event, AutoCompactionEndEvent) and event.error_message:
+        elif isinstance(event, CompactionEndEvent) and event.error_message:
             self._err.write(f"tau: compaction failed: {event.error_message}\n")
 
     def finish(self) -> bool:

@@ -358,7 +358,7 @@ class CodingSession:
     async def compact(self, custom_instructions: str | None = None) -> CompactionResult:
         """Summarise all but the recent tail now; ``cancel()`` stops it. Refused while running
         (AgentBusyError); raises SummaryError saying why when nothing could be compacted."""
-        return await self.compactor.compact(custom_instructions)
+        return await self.compactor.manual(custom_instructions, self._announce)
 
     async def navigate(
         self, entry_id: str | None, *, summarize: bool = False, custom_instructions: str | None = None

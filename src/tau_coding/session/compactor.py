@@ -1,7 +1,7 @@
 """Compaction inside a live CodingSession: when to compact, and how the transcript follows.
 
 The session asks ``should_compact`` before each prompt and after each run, and calls
-``auto`` (which yields ``auto_compaction_start``/``end``) when it says yes; after a reply
+``auto`` (which yields ``compaction_start``/``end``; ``manual`` announces them too) when it says yes; after a reply
 that failed with a context overflow it calls ``drop_failed_reply``, compacts and retries.
 Every compaction appends an entry to the log, then the harness transcript is replaced by
 the log's replay, so what the model sees next is exactly what a reopened session would.
@@ -29,7 +29,7 @@ from tau_coding.session.compaction.context_usage import ContextUsage, TokenTally
 from tau_coding.session.compaction.errors import CompactionCancelledError, NothingToCompactError, SummaryError
 from tau_coding.session.compaction.result import CompactionResult
 from tau_coding.session.compaction.settings import CompactionSettings
-from tau_coding.session.events import AutoCompactionEndEvent, AutoCompactionStartEvent, SessionEvent
+from tau_coding.session.events import CompactionEndEvent, CompactionStartEvent, SessionEvent
 
 if TYPE_CHECKING:
     from tau_coding.session.compaction.summarizer import Summarizer
@@ -104,7 +104,7 @@ class SessionCompactor:
             or not self.settings.over_threshold(self._usage_of(view))
         ):
             return view
-        self.emit(AutoCompactionStartEvent("threshold"))
+        self.emit(CompactionStartEvent("threshold"))
         holder = self._signal = CancellationToken()
         unlink = signal.on_cancel(lambda: holder.cancel("compaction cancelled"))
         try:
@@ -112,7 +112,7 @@ class SessionCompactor:
         except SummaryError as exc:
             cancelled = isinstance(exc, CompactionCancelledError)
             self.gave_up = True
-            self.emit(AutoCompactionEndEvent(None, cancelled, False, _failure(exc, "threshold")))
+            self.emit(CompactionEndEvent("threshold", None, cancelled, False, _failure(exc, "threshold")))
             return view
         finally:
             unlink()
@@ -121,7 +121,7 @@ class SessionCompactor:
         kept = len(replay) - 1
         self._run_summary, self._run_from = replay[0], len(messages) - kept
         self._trust_from = len(messages)
-        self.emit(AutoCompactionEndEvent(result))
+        self.emit(CompactionEndEvent("threshold", result))
         return self._view(messages)
 
     def finish_run(self) -> None:
@@ -207,24 +207,44 @@ class SessionCompactor:
         self.reload()
         return result
 
+    async def manual(
+        self, custom_instructions: str | None, announce: Callable[[SessionEvent], object]
+    ) -> CompactionResult:
+        """``compact`` as the user asks for it (``/compact``, RPC ``compact``), between
+        ``compaction_start``/``compaction_end`` events with reason ``manual``, as Pi announces
+        it. A refusal because the session is busy announces nothing."""
+        if self.harness.is_running or self.is_compacting:
+            raise AgentBusyError("Cannot compact while a run is active; wait for it to finish or cancel it")
+        announce(CompactionStartEvent("manual"))
+        try:
+            result = await self.compact(custom_instructions)
+        except CompactionCancelledError:
+            announce(CompactionEndEvent("manual", None, aborted=True))
+            raise
+        except SummaryError as exc:
+            announce(CompactionEndEvent("manual", None, error_message=str(exc)))
+            raise
+        announce(CompactionEndEvent("manual", result))
+        return result
+
     async def auto(
         self, reason: Literal["threshold", "overflow"], *, will_retry: bool = False
     ) -> AsyncGenerator[SessionEvent, None]:
         """Compact with start/end events; ``succeeded`` says how it went. Never raises SummaryError."""
         self.succeeded = False
-        yield AutoCompactionStartEvent(reason)
+        yield CompactionStartEvent(reason)
         try:
             result = await self.compact(overflowed=reason == "overflow", trigger="auto")
         except CompactionCancelledError:
             self.gave_up = True
-            yield AutoCompactionEndEvent(None, aborted=True)
+            yield CompactionEndEvent(reason, None, aborted=True)
             return
         except SummaryError as exc:
             self.gave_up = True
-            yield AutoCompactionEndEvent(None, error_message=_failure(exc, reason))
+            yield CompactionEndEvent(reason, None, error_message=_failure(exc, reason))
             return
         self.succeeded = True
-        yield AutoCompactionEndEvent(result, False, will_retry)
+        yield CompactionEndEvent(reason, result, False, will_retry)
 
     def overflowed_reply(self) -> AssistantMessage | None:
         """The last reply, when it failed because the context was too long."""

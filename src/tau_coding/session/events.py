@@ -31,24 +31,29 @@ class AutoRetryEndEvent:
     type: Literal["auto_retry_end"] = "auto_retry_end"
 
 
-@dataclass(slots=True)
-class AutoCompactionStartEvent:
-    """The session is compacting on its own: the context passed its threshold or overflowed."""
-
-    reason: Literal["threshold", "overflow"]
-    type: Literal["auto_compaction_start"] = "auto_compaction_start"
+CompactionReason: TypeAlias = Literal["manual", "threshold", "overflow"]
 
 
 @dataclass(slots=True)
-class AutoCompactionEndEvent:
+class CompactionStartEvent:
+    """The session is compacting: asked to (``manual``: ``/compact``, RPC ``compact``), or on its
+    own because the context passed its threshold or overflowed. Pi 0.73's event and names."""
+
+    reason: CompactionReason
+    type: Literal["compaction_start"] = "compaction_start"
+
+
+@dataclass(slots=True)
+class CompactionEndEvent:
     """``result`` on success; otherwise ``aborted`` or ``error_message`` says why not.
     ``will_retry``: the failed prompt is being retried on the compacted context."""
 
+    reason: CompactionReason
     result: CompactionResult | None = None
     aborted: bool = False
     will_retry: bool = False
     error_message: str | None = None
-    type: Literal["auto_compaction_end"] = "auto_compaction_end"
+    type: Literal["compaction_end"] = "compaction_end"
 
 
 @dataclass(slots=True)
@@ -67,8 +72,8 @@ class InputHandledEvent:
 SessionOnlyEvent: TypeAlias = (
     AutoRetryStartEvent
     | AutoRetryEndEvent
-    | AutoCompactionStartEvent
-    | AutoCompactionEndEvent
+    | CompactionStartEvent
+    | CompactionEndEvent
     | AgentSettledEvent
     | InputHandledEvent
 )
@@ -96,12 +101,11 @@ def session_event_to_dict(event: SessionEvent) -> dict[str, Any]:
         if event.final_error is not None:
             out["finalError"] = event.final_error
         return out
-    if isinstance(event, AutoCompactionStartEvent):
+    if isinstance(event, CompactionStartEvent):
         return {"type": event.type, "reason": event.reason}
-    if isinstance(event, AutoCompactionEndEvent):
-        end: dict[str, Any] = {"type": event.type}
-        if event.result is not None:
-            end["result"] = event.result.to_dict()
+    if isinstance(event, CompactionEndEvent):
+        end: dict[str, Any] = {"type": event.type, "reason": event.reason}
+        end["result"] = event.result.to_dict() if event.result is not None else None
         end.update(aborted=event.aborted, willRetry=event.will_retry)
         if event.error_message is not None:
             end["errorMessage"] = event.error_message

@@ -36,4 +36,6 @@ def test_tau_accepts_every_pi_flag_with_the_same_arity() -> None:
             takes_value = action.nargs != 0 and not isinstance(
                 action, argparse._StoreTrueAction | argparse._VersionAction | argparse._HelpAction
             )
-            assert takes_value == (value is not None), f"{name}: value {value!r} but tau's nargs={action.nargs}"
+            assert takes_value == (value is not None), (
+                f"{name}: value {value!r} but tau's nargs={action.nargs}"
+            )

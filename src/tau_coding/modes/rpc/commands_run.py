@@ -11,6 +11,12 @@ from typing import Any
 from tau_coding.modes.rpc.fields import Fields
 from tau_coding.modes.rpc.responses import NO_DATA, CommandError, failure, success
 from tau_coding.modes.rpc.server import DEFERRED, Handler, RpcServer
+from tau_coding.session.events import (
+    CompactionEndEvent,
+    CompactionStartEvent,
+    SessionEvent,
+    session_event_to_dict,
+)
 
 
 async def prompt(server: RpcServer, fields: Fields, request_id: Any) -> Any:
@@ -74,12 +80,19 @@ async def compact(server: RpcServer, fields: Fields, request_id: Any) -> Any:
     if server.is_streaming:
         raise CommandError("Cannot compact while the agent is running; abort it first")
 
+    def relay(event: SessionEvent) -> None:  # no run streams them: they come by subscription
+        if isinstance(event, CompactionStartEvent | CompactionEndEvent):
+            server.out.send(session_event_to_dict(event))
+
     async def work() -> None:
+        unsubscribe = server.control.session.subscribe(relay)
         try:
             result = await server.control.compact(instructions)
         except Exception as exc:
             server.out.send(failure("compact", request_id, str(exc) or type(exc).__name__))
             return
+        finally:
+            unsubscribe()
         server.out.send(success("compact", request_id, result.to_dict()))
 
     server.spawn(work())

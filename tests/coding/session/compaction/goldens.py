@@ -22,7 +22,7 @@ from tau_coding.session.compaction import prompts
 from tau_coding.session.compaction.file_ops import collect_file_ops, file_lists_text
 from tau_coding.session.compaction.result import CompactionResult
 from tau_coding.session.compaction.serialize import serialize_conversation
-from tau_coding.session.events import AutoCompactionEndEvent, AutoCompactionStartEvent, session_event_to_dict
+from tau_coding.session.events import CompactionEndEvent, CompactionStartEvent, session_event_to_dict
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -62,11 +62,12 @@ def summary_request_text() -> str:
 def events_jsonl() -> str:
     result = CompactionResult("## Goal\nx", "a1b2c3d4", 183_000, {"readFiles": ["a.py"], "modifiedFiles": []})
     events = [
-        AutoCompactionStartEvent("overflow"),
-        AutoCompactionEndEvent(result, will_retry=True),
-        AutoCompactionStartEvent("threshold"),
-        AutoCompactionEndEvent(None, error_message="the summarising model failed: HTTP 500"),
-        AutoCompactionEndEvent(None, aborted=True),
+        CompactionStartEvent("overflow"),
+        CompactionEndEvent("overflow", result, will_retry=True),
+        CompactionStartEvent("threshold"),
+        CompactionEndEvent("threshold", None, error_message="the summarising model failed: HTTP 500"),
+        CompactionStartEvent("manual"),
+        CompactionEndEvent("manual", None, aborted=True),
     ]
     return "".join(json.dumps(session_event_to_dict(e), separators=(",", ":")) + "\n" for e in events)
 

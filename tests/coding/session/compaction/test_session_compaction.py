@@ -30,7 +30,7 @@ from tau_agent.wire import message_to_dict
 from tau_coding.session.compaction.context_usage import estimate_message_tokens
 from tau_coding.session.compaction.errors import CompactionCancelledError, NothingToCompactError
 from tau_coding.session.compaction.settings import CompactionSettings
-from tau_coding.session.events import AgentSettledEvent, AutoCompactionEndEvent, AutoCompactionStartEvent
+from tau_coding.session.events import AgentSettledEvent, CompactionEndEvent, CompactionStartEvent
 from tests.coding.session.compaction.scripted import (
     SMALL,
     ScriptedModel,
@@ -90,8 +90,8 @@ async def test_500_turns_cross_the_threshold_repeatedly_and_stay_valid(tmp_path:
     for turn in range(500):
         events = await drain(session.prompt(f"turn t{turn}"))
         assert isinstance(events[-1], AgentSettledEvent)
-        starts += [e.reason for e in events if isinstance(e, AutoCompactionStartEvent)]
-        ends = [e for e in events if isinstance(e, AutoCompactionEndEvent)]
+        starts += [e.reason for e in events if isinstance(e, CompactionStartEvent)]
+        ends = [e for e in events if isinstance(e, CompactionEndEvent)]
         assert all(e.result is not None and e.error_message is None for e in ends)
         last = session.messages[-1]
         assert isinstance(last, AssistantMessage) and last.text == f"answer t{turn}"
@@ -124,13 +124,9 @@ async def test_overflow_on_the_first_try_compacts_and_retries_once(tmp_path: Pat
     requests_before = len(model.agent_contexts)
     events = await drain(session.prompt("turn t9"))
     kinds = [e.type for e in events]
-    assert (
-        kinds.index("auto_compaction_start")
-        < kinds.index("auto_compaction_end")
-        < kinds.index("agent_settled")
-    )
-    start = next(e for e in events if isinstance(e, AutoCompactionStartEvent))
-    end = next(e for e in events if isinstance(e, AutoCompactionEndEvent))
+    assert kinds.index("compaction_start") < kinds.index("compaction_end") < kinds.index("agent_settled")
+    start = next(e for e in events if isinstance(e, CompactionStartEvent))
+    end = next(e for e in events if isinstance(e, CompactionEndEvent))
     assert start.reason == "overflow" and end.will_retry and end.result is not None
     answers = [
         e.message
@@ -138,7 +134,7 @@ async def test_overflow_on_the_first_try_compacts_and_retries_once(tmp_path: Pat
         if isinstance(e, MessageEndEvent) and isinstance(e.message, AssistantMessage)
     ]
     assert answers[0].stop_reason == "error" and answers[-1].text == "answer t9"
-    assert kinds[-1] == "agent_settled" and kinds.count("auto_compaction_start") == 1
+    assert kinds[-1] == "agent_settled" and kinds.count("compaction_start") == 1
     retried = model.agent_contexts[requests_before + 1]
     assert not any(isinstance(m, AssistantMessage) and m.stop_reason == "error" for m in retried.messages)
     assert str(retried.messages[0].content).startswith(COMPACTION_PREFIX)
@@ -166,7 +162,7 @@ async def test_overflow_twice_is_retried_only_once(tmp_path: Path) -> None:
     before = len(model.agent_contexts)
     events = await drain(session.prompt("turn t7"))
     assert len(model.agent_contexts) - before == 2
-    assert [e.type for e in events].count("auto_compaction_start") == 1
+    assert [e.type for e in events].count("compaction_start") == 1
     last = session.messages[-1]
     assert isinstance(last, AssistantMessage) and last.stop_reason == "error"
     model.overflow_next = 0
@@ -178,10 +174,10 @@ async def test_a_failing_summariser_leaves_the_session_usable_and_says_why(tmp_p
     write_turn_files(tmp_path, 60)
     model = ScriptedModel(summary_error="HTTP 500: summariser exploded")
     session, _ = make_session(tmp_path, model)
-    failures: list[AutoCompactionEndEvent] = []
+    failures: list[CompactionEndEvent] = []
     for turn in range(60):
         events = await drain(session.prompt(f"turn t{turn}"))
-        ends = [e for e in events if isinstance(e, AutoCompactionEndEvent)]
+        ends = [e for e in events if isinstance(e, CompactionEndEvent)]
         assert len(ends) <= 1  # a failed compaction is not tried again within the same prompt
         failures += ends
         assert session.messages[-1].text == f"answer t{turn}"  # type: ignore[union-attr]
@@ -204,7 +200,7 @@ async def test_overflow_with_a_failing_summariser_does_not_retry(tmp_path: Path)
     model.overflow_next = 1
     before = len(model.agent_contexts)
     events = await drain(session.prompt("turn t5"))
-    [end] = [e for e in events if isinstance(e, AutoCompactionEndEvent)]  # one try, not one per check
+    [end] = [e for e in events if isinstance(e, CompactionEndEvent)]  # one try, not one per check
     assert not end.will_retry and "overloaded" in (end.error_message or "")
     assert len(model.agent_contexts) - before == 1 and isinstance(events[-1], AgentSettledEvent)
 
@@ -314,7 +310,7 @@ async def test_nothing_to_compact_at_the_threshold_is_not_a_failure(tmp_path: Pa
     model = ScriptedModel()
     session, _ = make_session(tmp_path, model)
     events = await drain(session.prompt("x" * 70_000 + " turn t0"))
-    [end] = [e for e in events if isinstance(e, AutoCompactionEndEvent)]
+    [end] = [e for e in events if isinstance(e, CompactionEndEvent)]
     assert (end.result, end.aborted, end.error_message) == (None, False, None)
     assert model.summary_requests == [] and not _compactions(session.log)
 
@@ -374,11 +370,11 @@ async def test_one_long_run_compacts_between_its_own_requests_and_still_answers(
 
     session.harness.provider = FunctionProvider(read_all)  # type: ignore[arg-type]
     events = await drain(session.prompt("read t0.txt to t59.txt"))
-    ends = [e for e in events if isinstance(e, AutoCompactionEndEvent)]
+    ends = [e for e in events if isinstance(e, CompactionEndEvent)]
     assert len(ends) >= 3 and all(e.result is not None for e in ends)
     assert max(sizes) < SMALL.context_window - 2_000
     kinds = [e.type for e in events]
-    assert kinds[-1] == "agent_settled" and kinds.index("auto_compaction_end") < kinds.index("agent_end")
+    assert kinds[-1] == "agent_settled" and kinds.index("compaction_end") < kinds.index("agent_end")
     last = session.messages[-1]
     assert isinstance(last, AssistantMessage) and last.text == "read all sixty"
     assert isinstance(session.messages[0], CompactionSummaryMessage)
