@@ -71,6 +71,9 @@ class AgentHarness:
         self._steering_queue: list[AgentMessage] = []
         self._follow_up_queue: list[AgentMessage] = []
         self._listeners: tuple[Listener, ...] = ()  # replaced, never changed: safe to iterate
+        # Called with (steering, follow-up) after either queue changed: a message was queued, taken
+        # by the loop, or taken back. Frontends show the queues (Pi's ``queue_update``).
+        self.on_queue_change: Callable[[Sequence[AgentMessage], Sequence[AgentMessage]], None] | None = None
         self._repaired_upto = len(self._messages) if repaired else 0  # no dangling call before it
 
     # -- state ------------------------------------------------------------------------------
@@ -138,15 +141,19 @@ class AgentHarness:
     def steer(self, message: AgentMessage | str) -> None:
         """Queue a message for after the current tool call; the reply's remaining calls are skipped."""
         self._steering_queue.append(UserMessage(message) if isinstance(message, str) else message)
+        self._queues_changed()
 
     def follow_up(self, message: AgentMessage | str) -> None:
         """Queue a message for when the run would otherwise stop."""
         self._follow_up_queue.append(UserMessage(message) if isinstance(message, str) else message)
+        self._queues_changed()
 
     def clear_queues(self) -> tuple[list[AgentMessage], list[AgentMessage]]:
         """Take back every queued message (steering, follow-up), e.g. to edit it."""
         steering, follow = self._steering_queue, self._follow_up_queue
         self._steering_queue, self._follow_up_queue = [], []
+        if steering or follow:
+            self._queues_changed()
         return steering, follow
 
     def cancel(self, reason: str = "Operation aborted") -> None:
@@ -160,13 +167,17 @@ class AgentHarness:
         if self._running:
             raise AgentBusyError(f"Cannot {what} while a run is active; steer or queue a follow-up instead")
 
-    @staticmethod
-    def _drain(queue: list[AgentMessage], mode: QueueMode) -> list[AgentMessage]:
+    def _drain(self, queue: list[AgentMessage], mode: QueueMode) -> list[AgentMessage]:
         if not queue:
             return []
         taken = queue[:] if mode == "all" else queue[:1]
         del queue[: len(taken)]
+        self._queues_changed()
         return taken
+
+    def _queues_changed(self) -> None:
+        if self.on_queue_change is not None:
+            self.on_queue_change(tuple(self._steering_queue), tuple(self._follow_up_queue))
 
     def _config(self) -> LoopConfig:
         return LoopConfig(

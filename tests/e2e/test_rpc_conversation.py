@@ -70,6 +70,13 @@ async def test_steer_mid_run_reaches_the_model_after_the_running_tool(tmp_path: 
         assert state["isStreaming"] is True and state["pendingMessageCount"] == 2
         events = await tau.wait_for("agent_settled")
         assert "slept" in json.dumps(next(e for e in events if e["type"] == "tool_execution_end"))
+        queues = [(e["steering"], e["followUp"]) for e in events if e["type"] == "queue_update"]
+        assert queues == [  # Pi's queue_update: queued, queued, taken by the loop, taken
+            (["Actually, stop and summarise"], []),
+            (["Actually, stop and summarise"], ["And then say bye"]),
+            ([], ["And then say bye"]),
+            ([], []),
+        ]
         assert len(srv.requests) == 3
         assert "Actually, stop and summarise" in json.dumps(srv.requests[1].json())
         assert "And then say bye" in json.dumps(srv.requests[2].json())

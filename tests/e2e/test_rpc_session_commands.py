@@ -154,3 +154,36 @@ async def test_commands_reload_and_features_that_may_be_absent(tmp_path: Path) -
             # compact: two short messages are compacted keeping both, as Pi does
             assert response["success"] is True, response
         assert await tau.close() == 0
+
+
+async def test_clone_fork_messages_of_every_branch_and_context_usage(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    replies = [ScriptedReply(text="One."), ScriptedReply(text="Two."), ScriptedReply(text="Three.")]
+    async with server(API, replies) as srv:
+        project.configure(srv.url)
+        tau = await start(project)
+        await tau.prompt_and_wait("first question")
+        await tau.prompt_and_wait("second question")
+        forks = await tau.get_fork_messages()
+        await tau.navigate_tree(forks[0]["entryId"])  # back to the first question ...
+        await tau.navigate_tree(None)
+        await tau.prompt_and_wait("another start")  # ... and a second branch from the root
+        texts = [f["text"] for f in await tau.get_fork_messages()]
+        assert texts == ["first question", "second question", "another start"]  # every branch
+
+        stats = await tau.get_session_stats()
+        usage = stats["contextUsage"]
+        assert usage["contextWindow"] == 200000 and usage["tokens"] > 0
+        assert usage["percent"] == round(100 * usage["tokens"] / 200000, 1)
+        assert stats["userMessages"] == 3  # over the whole file
+
+        original = (await tau.get_state())["sessionFile"]
+        before = Path(original).read_bytes()
+        await tau.clone()
+        state = await tau.get_state()
+        assert state["sessionFile"] != original and state["messageCount"] == 2
+        assert [m["role"] for m in await tau.get_messages()] == ["user", "assistant"]
+        assert Path(original).read_bytes() == before
+        header = json.loads(Path(state["sessionFile"]).read_text().splitlines()[0])
+        assert header["parentSession"] == original
+        assert await tau.close() == 0

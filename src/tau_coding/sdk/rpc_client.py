@@ -240,6 +240,10 @@ class RpcClient:
     async def fork(self, entry_id: str) -> str:
         return str((await self.request("fork", entryId=entry_id))["text"])
 
+    async def clone(self) -> None:
+        """Continue in a copy of the current branch (Pi's ``clone``)."""
+        await self.request("clone")
+
     async def get_fork_messages(self) -> list[dict[str, str]]:
         return list((await self.request("get_fork_messages"))["messages"])
 

@@ -110,14 +110,29 @@ class SessionControl:
         self._replace_log(self.manager.open(path), restore=True)
 
     def fork_messages(self) -> list[ForkMessage]:
-        """The user messages on the current path, oldest first: the places a fork may start."""
+        """The user messages with text of every branch, in file order: the places a fork may
+        start (Pi's ``get_fork_messages``)."""
         out = []
-        for entry in self.session.log.path():
+        for entry in self.session.log.entries:
             if isinstance(entry, MessageEntry):
                 message = entry.message
-                if isinstance(message, UserMessage):
-                    out.append(ForkMessage(entry.id, text_of(message.content)))
+                if isinstance(message, UserMessage) and (text := text_of(message.content)):
+                    out.append(ForkMessage(entry.id, text))
         return out
+
+    def clone(self) -> None:
+        """Continue in a new session holding the current branch, up to and including where the
+        session is now (Pi's ``clone``); the source file is not changed."""
+        self._ensure_idle("clone")
+        log = self.session.log
+        if log.leaf_id is None:
+            raise ControlError("Cannot clone session: no current entry selected")
+        if self.in_memory:
+            header = SessionHeader.new(self.manager.cwd, None)
+            cloned = SessionLog(InMemorySessionStorage(header, branch_entries(log, log.leaf_id)))
+        else:
+            cloned = self.manager.fork(log, log.leaf_id)
+        self._replace_log(cloned, restore=True)
 
     def fork(self, entry_id: str) -> str:
         """A new session holding everything before user message ``entry_id``, continued with
@@ -212,11 +227,19 @@ class SessionControl:
     def stats(self) -> dict[str, Any]:
         """Pi's ``get_session_stats`` data: counts, tokens and cost over the whole file."""
         file = self.session.session_file
-        return {
+        usage = self.session.context_usage()
+        stats: dict[str, Any] = {
             "sessionFile": str(file) if file else None,
             "sessionId": self.session.session_id,
             **session_stats(self.session.log.entries).to_dict(),
         }
+        if usage.window > 0:  # Pi leaves it out when no context window is known
+            stats["contextUsage"] = {
+                "tokens": usage.tokens,
+                "contextWindow": usage.window,
+                "percent": round(usage.percent, 1),
+            }
+        return stats
 
     def last_assistant_text(self) -> str | None:
         for message in reversed(self.session.messages):

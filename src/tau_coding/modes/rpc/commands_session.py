@@ -113,6 +113,12 @@ async def fork(server: RpcServer, fields: Fields, request_id: Any) -> Any:
     return {"text": server.control.fork(entry_id), "cancelled": False}
 
 
+async def clone(server: RpcServer, fields: Fields, request_id: Any) -> Any:
+    _idle(server, "clone")
+    server.control.clone()
+    return {"cancelled": False}
+
+
 async def get_fork_messages(server: RpcServer, fields: Fields, request_id: Any) -> Any:
     return {"messages": [{"entryId": m.entry_id, "text": m.text} for m in server.control.fork_messages()]}
 
@@ -183,6 +189,7 @@ SESSION_HANDLERS: dict[str, Handler] = {
     "new_session": new_session,
     "switch_session": switch_session,
     "fork": fork,
+    "clone": clone,
     "get_fork_messages": get_fork_messages,
     "get_last_assistant_text": get_last_assistant_text,
     "set_session_name": set_session_name,

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
 from tau_agent.cancellation import CancellationToken
-from tau_agent.content import ImageContent, TextContent
-from tau_agent.messages import UserMessage
+from tau_agent.content import ImageContent, TextContent, text_of
+from tau_agent.messages import AgentMessage, UserMessage
 from tau_coding.modes.rpc.fields import Fields
 from tau_coding.modes.rpc.framing import BadLine, decode_line, read_lines
 from tau_coding.modes.rpc.output import RpcOutput
@@ -108,6 +108,7 @@ class RpcServer:
         if self.bash_running:
             raise CommandError("A bash command is running; wait for it or send abort_bash")
         self._aborting = False
+        self._watch_queues()
         self._run = self.spawn(self._drive(command, request_id, events))
 
     async def _drive(
@@ -131,7 +132,22 @@ class RpcServer:
         harness = self.control.session.harness
         expanded = self.control.session.expand(text)
         message = UserMessage([TextContent(expanded), *images] if images else expanded)
+        self._watch_queues()
         (harness.steer if kind == "steer" else harness.follow_up)(message)
+
+    def _watch_queues(self) -> None:
+        """Pi's ``queue_update`` whenever the session's queues change (the session may have been
+        replaced since the last run, so this is set again before each)."""
+        self.control.session.harness.on_queue_change = self._send_queues
+
+    def _send_queues(self, steering: Sequence[AgentMessage], follow_up: Sequence[AgentMessage]) -> None:
+        self.out.send(
+            {
+                "type": "queue_update",
+                "steering": [_queued_text(m) for m in steering],
+                "followUp": [_queued_text(m) for m in follow_up],
+            }
+        )
 
     async def abort(self) -> None:
         """Stop the run (queued messages are dropped) and wait until it has ended."""
@@ -203,3 +219,7 @@ def _one_line(exc: BaseException) -> str:
 
 
 __all__ = ["DEFERRED", "NO_DATA", "Handler", "RpcServer"]
+
+
+def _queued_text(message: AgentMessage) -> str:
+    return text_of(message.content) if isinstance(message, UserMessage) else ""
