@@ -132,6 +132,12 @@ async def test_commands_reload_and_features_that_may_be_absent(tmp_path: Path) -
                 "source": "prompt",
                 "location": "project",
                 "path": str(prompts / "review.md"),
+                "sourceInfo": {
+                    "path": str(prompts / "review.md"),
+                    "source": "auto",
+                    "scope": "project",
+                    "origin": "top-level",
+                },
             }
         ]
         (prompts / "fix.md").write_text("---\ndescription: Fix it\n---\nFix $1\n")

@@ -30,7 +30,7 @@ from tau_coding.resources.frontmatter import (
 )
 from tau_coding.resources.text_files import read_resource_text
 
-TemplateSource: TypeAlias = Literal["project", "user"]
+TemplateSource: TypeAlias = Literal["project", "user", "path"]  # "path": --prompt-template or settings
 
 _COMMAND = re.compile(r"/([^\s/]+)(?:\s+(.*))?\Z", re.DOTALL)
 _PLACEHOLDER = re.compile(r"\$\{@:(\d+)(?::(\d+))?\}|\$ARGUMENTS|\$@|\$([1-9][0-9]*)")
@@ -87,7 +87,7 @@ def load_prompt_templates(
         if not extra_path.exists():
             diagnostics.append(Diagnostic("warning", str(extra_path), "no such prompt template"))
         else:
-            places.append((extra_path, "user"))
+            places.append((extra_path, "path"))
     for directory, source in places:
         listed = [directory] if directory.is_file() else _markdown_files(directory, diagnostics)
         for path in listed:

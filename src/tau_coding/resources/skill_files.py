@@ -28,7 +28,7 @@ from tau_coding.resources.frontmatter import (
     split_frontmatter,
 )
 
-SkillSource: TypeAlias = Literal["project", "user"]
+SkillSource: TypeAlias = Literal["project", "user", "path"]  # "path": named by --skill or settings
 
 SKILL_FILE = "SKILL.md"
 MAX_NAME = 64

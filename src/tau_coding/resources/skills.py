@@ -92,7 +92,7 @@ def load_skills(
             diagnostics.append(Diagnostic("warning", str(path), "no such skill file or folder"))
             continue
         found = [path] if _is_file(path) else find_skill_files(path)[0]
-        files += [(file, "user") for file in found]
+        files += [(file, "path") for file in found]
     for directory, source in skill_locations(cwd, tau_home, home) if discover else ():
         paths, problems = find_skill_files(directory)
         files += [(path, source) for path in paths]

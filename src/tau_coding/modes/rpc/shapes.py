@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from tau_agent.content import text_of
@@ -69,6 +70,7 @@ def resource_commands(resources: Resources | None) -> list[dict[str, Any]]:
                 "source": "prompt",
                 "location": template.source,
                 "path": str(template.path),
+                "sourceInfo": _source_info(template.path, template.source),
             }
         )
     for skill in resources.skills:
@@ -79,9 +81,23 @@ def resource_commands(resources: Resources | None) -> list[dict[str, Any]]:
                 "source": "skill",
                 "location": skill.source,
                 "path": str(skill.file_path),
+                "sourceInfo": _source_info(skill.file_path, skill.source),
             }
         )
     return out
+
+
+def _source_info(path: Path, location: str) -> dict[str, str]:
+    """Pi 0.73's ``sourceInfo``: where a command comes from. ``source`` is ``auto`` for what was
+    discovered, ``local`` for a path named by a flag or setting; Tau has no packages yet, so
+    ``origin`` is always ``top-level``."""
+    scope = "temporary" if location == "path" else location
+    return {
+        "path": str(path),
+        "source": "local" if location == "path" else "auto",
+        "scope": scope,
+        "origin": "top-level",
+    }
 
 
 def tree_entry_to_dict(entry: SessionEntry, labels: dict[str, str]) -> dict[str, Any]:
