@@ -3,7 +3,9 @@ against the local scripted model server."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -152,3 +154,28 @@ async def test_session_dir_setting_is_where_sessions_go(project: Project) -> Non
         assert result.code == 0, result.stderr
     assert len(list((project.home / "kept").glob("*.jsonl"))) == 1
     assert project.session_files() == []
+
+
+async def test_models_json_header_values_resolve_like_api_keys(project: Project) -> None:
+    async with server(project.api, [ScriptedReply(text="ok")]) as srv:
+        project.configure(srv.url)
+        models = json.loads((project.tau_home / "models.json").read_text())
+        models["providers"]["scripted"]["headers"] = {
+            "X-Team": "TAU_TEST_TEAM",  # an environment variable's name: its value
+            "X-Build": "!echo built-by-command",  # a command: its output
+            "X-Plain": "just text",  # anything else: itself
+        }
+        (project.tau_home / "models.json").write_text(json.dumps(models))
+        env = project.env() | {"TAU_TEST_TEAM": "blue"}
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tau_coding", "-p", "--model", MODEL, "hi",
+            cwd=project.root, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        _, err = await asyncio.wait_for(process.communicate(), 60)
+        assert process.returncode == 0, err.decode()
+        headers = srv.requests[0].headers
+    assert (headers["x-team"], headers["x-build"], headers["x-plain"]) == (
+        "blue",
+        "built-by-command",
+        "just text",
+    )

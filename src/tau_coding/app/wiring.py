@@ -10,7 +10,7 @@ file. Every configuration problem is a ``ConfigurationError`` with one line for 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 from urllib.parse import urlparse
@@ -240,10 +240,12 @@ def build_session(
     retry = RetrySettings.from_settings(settings.get)
     make = provider_factory or http_providers(retry, host)
 
+    headers = _header_resolver(environ)
+
     def provider_for(m: Model) -> ModelProvider:
         if m.provider in custom:
             return custom[m.provider].factory(m)
-        return make(m, api_key if m.provider == model.provider else key_for(m.provider))
+        return make(headers(m), api_key if m.provider == model.provider else key_for(m.provider))
 
     session = CodingSession(
         log=log,
@@ -284,6 +286,23 @@ def build_session(
         day = today or date.today()
         mcp.attach(session, lambda active: resources.system_prompt(active, day))
     return session
+
+
+def _header_resolver(environ: Mapping[str, str]) -> Callable[[Model], Model]:
+    """``model`` with its models.json header values resolved like ``apiKey`` (``!command``,
+    an environment variable's name, or the text); a failing command is a ConfigurationError."""
+    resolver = KeyResolver(environ)
+
+    def resolve(model: Model) -> Model:
+        if not model.headers:
+            return model
+        try:
+            values = {name: resolver.resolve_header(value) for name, value in model.headers.items()}
+        except AuthError as exc:
+            raise ConfigurationError(f"a header of {model.provider}/{model.id}: {exc}") from exc
+        return replace(model, headers={name: value for name, value in values.items() if value})
+
+    return resolve
 
 
 def _scrubbed(settings: Settings, config: ModelsConfig) -> frozenset[str]:

@@ -58,6 +58,13 @@ class KeyResolver:
             return self.environ.get(value) or None
         return value or None
 
+    def resolve_header(self, value: str) -> str | None:
+        """A models.json header value, resolved as Pi does: ``!command`` its output, a set
+        environment variable's name its value, anything else the text itself."""
+        if value.startswith("!"):
+            return self.resolve(value)
+        return self.environ.get(value) or value
+
     @staticmethod
     def _run(command: str) -> str:
         try:
