@@ -16,7 +16,8 @@ Schema (every colour is CSS-like: ``#rrggbb``, ``rgb(...)``, or a colour name)::
 
 Each colour becomes the Textual CSS variable of the same name (``$primary``, ``$background``,
 ...) from which Textual derives its shades; ``variables`` override derived ones directly.
-A bad file is reported in one line and skipped; the other themes still load.
+A bad file is reported in one line and skipped; the other themes still load. Pi's theme files
+(``vars``, Pi's colour tokens) load as they are (pi_themes.py).
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from pathlib import Path
 
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
+
+from tau_coding.tui.theme.pi_themes import PiThemeError, is_pi_theme, tau_theme_data
 
 COLOR_KEYS = (
     "primary",
@@ -51,9 +54,15 @@ class ThemeError(ValueError):
 
 
 def parse_theme(data: object, source: str) -> Theme:
-    """A Textual theme named ``tau-<name>`` from decoded JSON (ThemeError when invalid)."""
+    """A Textual theme named ``tau-<name>`` from decoded JSON (ThemeError when invalid), in
+    Tau's format or in Pi's (``pi_themes.py``)."""
     if not isinstance(data, Mapping):
         raise ThemeError(f"{source}: must hold a JSON object")
+    if is_pi_theme(data):
+        try:
+            data = tau_theme_data(data, source)
+        except PiThemeError as exc:
+            raise ThemeError(str(exc)) from exc
     name = data.get("name")
     if not isinstance(name, str) or not _NAME.fullmatch(name):
         raise ThemeError(f'{source}: "name" must be lower-case letters, digits and dashes')
