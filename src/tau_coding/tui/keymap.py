@@ -3,6 +3,7 @@
     {"cycle_model": "ctrl+n", "external_editor": ["ctrl+g", "ctrl+e"]}
 
 Keys use Textual's names (``ctrl+x``, ``alt+enter``, ``shift+tab``, ``f2``, ``escape``).
+Pi's keybindings.json (``app.model.select``, ``pageUp``, ...) works too (pi_keybindings.py).
 An action left out keeps its default. Unknown actions and malformed values are reported (one
 line each) and skipped; the rest still applies. The result is a Textual keymap (binding id ->
 comma-separated keys) for ``App.set_keymap``.
@@ -13,6 +14,8 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from pathlib import Path
+
+from tau_coding.tui.pi_keybindings import PI_ACTIONS, PI_UNMAPPED, textual_key
 
 # Binding ids (= action names in keybindings.json) and what they do, for /hotkeys and errors.
 ACTIONS: dict[str, str] = {
@@ -36,7 +39,10 @@ def parse_keybindings(data: object, source: str = "keybindings.json") -> tuple[d
         return {}, [f"{source}: must hold a JSON object of action -> key(s)"]
     keymap: dict[str, str] = {}
     problems: list[str] = []
-    for action, value in data.items():
+    for given, value in data.items():
+        if given in PI_UNMAPPED:  # Pi's ids with no Tau binding: known, nothing to change
+            continue
+        action = PI_ACTIONS.get(given, given)
         if action not in ACTIONS:
             problems.append(f"{source}: unknown action {action!r} (known: {', '.join(sorted(ACTIONS))})")
             continue
@@ -47,7 +53,7 @@ def parse_keybindings(data: object, source: str = "keybindings.json") -> tuple[d
         if any("," in k for k in keys):
             problems.append(f"{source}: {action!r}: write several keys as a list, not with commas")
             continue
-        keymap[action] = ",".join(k.strip() for k in keys)
+        keymap[action] = ",".join(textual_key(k) if given in PI_ACTIONS else k.strip() for k in keys)
     return keymap, problems
 
 
