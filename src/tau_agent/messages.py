@@ -84,6 +84,8 @@ class AssistantMessage(_Message, tag="assistant"):
     error_message: str | None = None
     response_id: str | None = None
     timestamp: int = msgspec.field(default_factory=now_ms)
+    # The model the server says answered, when it differs from ``model`` (a router's choice).
+    response_model: str | None = None
     role: ClassVar[Literal["assistant"]] = "assistant"
 
     @property

@@ -193,6 +193,8 @@ def message_to_dict(message: AgentMessage) -> Json:
             out["errorMessage"] = message.error_message
         if message.response_id is not None:
             out["responseId"] = message.response_id
+        if message.response_model is not None:
+            out["responseModel"] = message.response_model
         return out
     if isinstance(message, ToolResultMessage):
         out = {
@@ -281,6 +283,7 @@ def message_from_dict(data: Any) -> AgentMessage:
             get("errorMessage"),
             get("responseId"),
             timestamp,
+            get("responseModel") if isinstance(get("responseModel"), str) else None,
         )
     if role == "toolResult":
         content = data.get("content", [])

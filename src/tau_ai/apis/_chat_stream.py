@@ -89,6 +89,9 @@ class ChatStreamParser(BuilderParser):
         out = builder.start() if not builder.started else []
         if builder.message.response_id is None and isinstance(chunk.get("id"), str):
             builder.message.response_id = chunk["id"]
+            served = chunk.get("model")
+            if isinstance(served, str) and served and served != self.model.id:
+                builder.message.response_model = served  # as Pi records it: a router's pick
         choices = chunk.get("choices")
         if not choices or type(choices) is not list:
             return out

@@ -128,7 +128,9 @@ async def get_last_assistant_text(server: RpcServer, fields: Fields, request_id:
 
 
 async def set_session_name(server: RpcServer, fields: Fields, request_id: Any) -> Any:
-    server.control.session.set_name(fields.text("name", non_empty=True))
+    name = fields.text("name", non_empty=True)
+    server.control.session.set_name(name)
+    server.out.send({"type": "session_info_changed", "name": name})  # Pi 0.73's event, then the answer
     return NO_DATA
 
 
