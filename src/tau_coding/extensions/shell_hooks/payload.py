@@ -35,13 +35,43 @@ def tool_fields(tool: str, call_id: str, args: Mapping[str, Any], cwd: Path) -> 
 def tool_response(
     tool: str, args: Mapping[str, Any], content: Sequence[ToolResultContent], details: Any, cwd: Path
 ) -> dict[str, Any]:
-    """A tool's result in the shape hook scripts read (Bash: stdout; file tools: filePath)."""
+    """A tool's result in the shape Claude Code gives PostToolUse hooks: Bash ``stdout``/
+    ``stderr``/``interrupted``; Read ``{"type": "text", "file": {...}}``; Write ``type``
+    (create/update), ``filePath``, ``content``; Edit ``filePath``, ``oldString``, ``newString``.
+    ``output`` (the text the model read) and ``success`` are there for every tool."""
     text = text_of(content)
+    facts = details if isinstance(details, Mapping) else {}
     response: dict[str, Any] = {"output": text, "success": True}
+    path = args.get("path")
+    file_path = str((cwd / path).resolve()) if isinstance(path, str) else None
+    if file_path is not None:
+        response["filePath"] = file_path
     if tool == "bash":
+        response.update(stdout=text, stderr="", interrupted=bool(facts.get("cancelled")), isImage=False)
+    elif tool == "read" and file_path is not None:
+        start, end = facts.get("startLine"), facts.get("endLine")
+        lines = end - start + 1 if isinstance(start, int) and isinstance(end, int) else text.count("\n") + 1
         response.update(
-            stdout=text, stderr="", interrupted=bool(isinstance(details, dict) and details.get("cancelled"))
+            type="text",
+            file={
+                "filePath": file_path,
+                "content": text,
+                "numLines": lines,
+                "startLine": start if isinstance(start, int) else 1,
+                "totalLines": facts.get("totalLines", lines),
+            },
         )
-    if isinstance(args.get("path"), str):
-        response["filePath"] = str((cwd / args["path"]).resolve())
+    elif tool == "write" and file_path is not None:
+        response.update(
+            type="create" if facts.get("created") else "update", content=args.get("content", "")
+        )
+    elif tool == "edit" and file_path is not None:
+        edits = args.get("edits")
+        first = edits[0] if isinstance(edits, list) and edits and isinstance(edits[0], Mapping) else args
+        response.update(
+            oldString=first.get("oldText", ""),
+            newString=first.get("newText", ""),
+            replaceAll=False,
+            userModified=False,
+        )
     return response

@@ -35,7 +35,36 @@ def _cases() -> dict[str, dict[str, Any]]:
         | payload.tool_fields("write", "toolu_3", {"path": "b.txt", "content": "hi"}, CWD)
         | {
             "tool_response": payload.tool_response(
-                "write", {"path": "b.txt"}, [TextContent("Wrote 2 bytes")], None, CWD
+                "write",
+                {"path": "b.txt", "content": "hi"},
+                [TextContent("Wrote 2 bytes")],
+                {"created": True},
+                CWD,
+            )
+        },
+        "post_tool_use_read": base("PostToolUse")
+        | payload.tool_fields("read", "toolu_4", {"path": "a.py", "offset": 2}, CWD)
+        | {
+            "tool_response": payload.tool_response(
+                "read",
+                {"path": "a.py", "offset": 2},
+                [TextContent("two\nthree")],
+                {"startLine": 2, "endLine": 3, "totalLines": 3},
+                CWD,
+            )
+        },
+        "post_tool_use_edit": base("PostToolUse")
+        | payload.tool_fields("edit", "toolu_5", edit, CWD)
+        | {
+            "tool_response": payload.tool_response(
+                "edit", edit, [TextContent("Successfully replaced text in src/a.py.")], {}, CWD
+            )
+        },
+        "post_tool_use_bash": base("PostToolUse")
+        | payload.tool_fields("bash", "toolu_6", bash, CWD)
+        | {
+            "tool_response": payload.tool_response(
+                "bash", bash, [TextContent("3 passed")], {"exitCode": 0, "cancelled": False}, CWD
             )
         },
         "user_prompt_submit": base("UserPromptSubmit") | {"prompt": "fix the bug"},
