@@ -177,6 +177,9 @@ async def test_clone_fork_messages_of_every_branch_and_context_usage(tmp_path: P
         texts = [f["text"] for f in await tau.get_fork_messages()]
         assert texts == ["first question", "second question", "another start"]  # every branch
 
+        markdown = Path(await tau.export_html(str(tmp_path / "talk.md"))).read_text()
+        assert "another start" in markdown and "<html" not in markdown  # .md: Markdown, as /export x.md
+
         stats = await tau.get_session_stats()
         usage = stats["contextUsage"]
         assert usage["contextWindow"] == 200000 and usage["tokens"] > 0

@@ -31,6 +31,7 @@ from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.compaction.context_usage import ContextUsage
 from tau_coding.session.compaction.result import CompactionResult
 from tau_coding.session.store.export_html import session_html
+from tau_coding.session.store.export_markdown import session_markdown
 from tau_coding.session.store.listing import SessionInfo
 from tau_coding.session.store.manager import SessionManager
 
@@ -248,14 +249,19 @@ class SessionControl:
         return None
 
     def export_html(self, out: str | Path | None = None) -> Path:
-        """Write the session as one HTML file (default: ``<session file name>.html`` in cwd)."""
+        """Write the session as one HTML file (default: ``<session file name>.html`` in cwd), or
+        as Markdown when ``out`` ends in ``.md`` (``/export notes.md``, as Pi's CLI does)."""
         log = self.session.log
         file = self.session.session_file
         stem = file.stem if file is not None else f"tau-session-{log.header.id}"
         target = Path(out).expanduser() if out else self.session.cwd / f"{stem}.html"
         if not target.is_absolute():
             target = self.session.cwd / target
-        atomic_write_bytes(target, session_html(log.header, log.entries, log.state()).encode("utf-8"))
+        if target.suffix.lower() in (".md", ".markdown"):
+            text = session_markdown(log.header, log.state())
+        else:
+            text = session_html(log.header, log.entries, log.state())
+        atomic_write_bytes(target, text.encode("utf-8"))
         return target
 
     # -- compaction ----------------------------------------------------------------------------------
