@@ -7,6 +7,7 @@ macOS it runs ``sandbox-exec`` with a trivial profile. Anywhere else there is no
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -27,18 +28,22 @@ class Availability:
     reason: str = ""
 
 
-_CACHE: dict[tuple[str, str | None], Availability] = {}
+_CACHE: dict[tuple[str, str], Availability] = {}
 
 
 def sandbox_availability(path: str | None = None, platform: str = sys.platform) -> Availability:
-    """Whether and how commands can be confined (``path``: the PATH to search; None: the process's)."""
+    """Whether and how commands can be confined (``path``: the PATH to search; None: the process's).
+
+    Remembered per platform and PATH, so the probe runs once in a process.
+    """
+    path = os.environ.get("PATH", os.defpath) if path is None else path
     key = (platform, path)
     if key not in _CACHE:
         _CACHE[key] = _probe(path, platform)
     return _CACHE[key]
 
 
-def _probe(path: str | None, platform: str) -> Availability:
+def _probe(path: str, platform: str) -> Availability:
     if platform == "darwin":
         if not shutil.which(SANDBOX_EXEC):
             return Availability("none", None, f"{SANDBOX_EXEC} not found")

@@ -274,8 +274,13 @@ def create_bash_tool(cwd: Path, settings: ToolSettings, sandbox: SandboxChoice =
         timeout = args.get("timeout", settings.bash_timeout)
         if timeout is not None and timeout <= 0:
             return fail("timeout must be a positive number of seconds.")
-        chosen = None if args.get(DISABLE_FLAG) is True else policy()
-        run = await run_command(args["command"], cwd, settings, timeout, signal, on_update, chosen)
+        configured = policy()
+        outside = configured is not None and args.get(DISABLE_FLAG) is True
+        run = await run_command(
+            args["command"], cwd, settings, timeout, signal, on_update, None if outside else configured
+        )
+        if outside:
+            run.details["sandboxed"] = False
         return run.tool_result()
 
     limit = f"{settings.max_lines} lines or {format_size(settings.max_bytes)}"
