@@ -1,9 +1,9 @@
 """The bubblewrap command line for one confined command (Linux): a pure function of the policy.
 
-The whole file system is mounted read-only, then fresh ``/dev`` and ``/proc``, then the secrets
-are covered (an empty tmpfs for a directory, ``/dev/null`` for a file), then the writable paths
-are bound read-write, and last the protected paths inside them are bound read-only again; a
-later mount wins over an earlier one. The command gets its own PID, IPC and (unless the network
+The whole file system is mounted read-only, then fresh ``/dev`` and ``/proc``, then the writable
+paths are bound read-write, then the secrets are covered (an empty tmpfs for a directory,
+``/dev/null`` for a file; also inside a writable path such as a home under ``/tmp``), and last
+the protected paths inside writable ones are bound read-only again; a later mount wins. The command gets its own PID, IPC and (unless the network
 is allowed) network namespace, a new terminal session (it cannot push keys into Tau's terminal
 with TIOCSTI) and dies with bwrap, so killing bwrap's process group kills everything inside.
 """
@@ -29,12 +29,12 @@ def bwrap_argv(argv: Sequence[str], cwd: Path, policy: SandboxPolicy, bwrap: str
     out = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", *ISOLATION]
     if not policy.network:
         out.append("--unshare-net")
+    for path in policy.writable:
+        out += ["--bind" if path == policy.project else "--bind-try", str(path), str(path)]
     for path in policy.hidden:
         out += ["--tmpfs", str(path)]
     for path in policy.hidden_files:
         out += ["--ro-bind", "/dev/null", str(path)]
-    for path in policy.writable:
-        out += ["--bind" if path == policy.project else "--bind-try", str(path), str(path)]
     for path in policy.protected:
         out += ["--ro-bind-try", str(path), str(path)]
     out += ["--chdir", str(cwd), "--", *argv]

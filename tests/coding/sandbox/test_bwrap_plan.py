@@ -63,12 +63,13 @@ def test_project_bound_writable_extras_only_if_they_exist() -> None:
     assert _pairs(argv, "--bind-try", 2) == [("/tmp", "/tmp"), ("/opt/cache", "/opt/cache")]
 
 
-def test_mount_order_secrets_then_writable_then_protected() -> None:
+def test_mount_order_writable_then_secrets_then_protected() -> None:
     argv = bwrap_argv(["true"], PROJECT, POLICY)
-    last_hide = max(i for i, w in enumerate(argv) if w == "--tmpfs")
-    first_bind = argv.index("--bind")
+    last_bind = max(i for i, w in enumerate(argv) if w in ("--bind", "--bind-try"))
+    first_hide = argv.index("--tmpfs")
+    last_hide = argv.index("/home/u/.netrc")
     first_protect = argv.index("--ro-bind-try")
-    assert last_hide < first_bind < first_protect
+    assert last_bind < first_hide < last_hide < first_protect
     assert _pairs(argv, "--ro-bind-try", 2) == [
         (str(PROJECT / ".tau"),) * 2,
         (str(PROJECT / ".git/hooks"),) * 2,

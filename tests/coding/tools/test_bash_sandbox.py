@@ -99,13 +99,14 @@ async def test_tau_and_git_hooks_stay_read_only_inside_the_project(dirs: Dirs) -
     assert (dirs.project / ".git" / "HEAD").read_text() == "ok\n"  # the rest of .git stays usable
 
 
-async def test_secret_dirs_and_files_look_empty(dirs: Dirs) -> None:
+@pytest.mark.parametrize("home_writable", [False, True])
+async def test_secret_dirs_and_files_look_empty(dirs: Dirs, home_writable: bool) -> None:
     (dirs.home / ".ssh").mkdir()
     (dirs.home / ".ssh" / "id_ed25519").write_text("PRIVATE KEY")
     (dirs.home / ".netrc").write_text("machine example.com password hunter2")
     (dirs.home / ".tau").mkdir()
     (dirs.home / ".tau" / "auth.json").write_text('{"openai": {"key": "sk-secret"}}')
-    bash = _bash(dirs, _policy(dirs))
+    bash = _bash(dirs, _policy(dirs, writablePaths=[str(dirs.home)] if home_writable else []))
     out = await call(
         bash, command=f"ls -A {dirs.home}/.ssh {dirs.home}/.tau; cat {dirs.home}/.netrc; echo end"
     )

@@ -1,0 +1,71 @@
+"""``tau -p`` with ``sandbox.enabled``: the model's bash runs confined, and the model is told why
+a write outside the project failed. Skipped, with the reason, where bubblewrap cannot run."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+
+import pytest
+
+from tau_ai.testing.scripted_streams import ScriptedCall, ScriptedReply
+from tau_coding.sandbox.probe import sandbox_availability
+from tests.e2e.scripted_project import MODEL, Project, server
+
+API = "openai-completions"
+_found = sandbox_availability(platform="linux")
+pytestmark = pytest.mark.skipif(_found.kind != "bwrap", reason=f"bubblewrap cannot run here: {_found.reason}")
+
+
+@pytest.fixture
+def outside() -> Path:
+    """A path outside every writable one (the test's temp dirs are writable in the sandbox)."""
+    base = Path("/var/tmp")
+    if not base.is_dir():
+        pytest.skip("no /var/tmp to stand for 'outside the project'")
+    path = base / f"tau-sandbox-e2e-{uuid.uuid4().hex}"
+    yield path  # type: ignore[misc]
+    path.unlink(missing_ok=True)
+
+
+def _tool_result(request_body: dict[str, object]) -> str:
+    messages = request_body["messages"]
+    assert isinstance(messages, list)
+    (tool,) = [m for m in messages if m.get("role") == "tool"]
+    return str(tool["content"])
+
+
+async def test_print_mode_bash_cannot_write_outside_and_says_why(tmp_path: Path, outside: Path) -> None:
+    project = Project(tmp_path / "project", tmp_path / "home", API)
+    project.root.mkdir()
+    (project.home / ".ssh").mkdir(parents=True)
+    (project.home / ".ssh" / "id_ed25519").write_text("PRIVATE KEY")
+    command = f"echo in > inside.txt; cat ~/.ssh/id_ed25519; echo out > {outside}"
+    call = ScriptedCall("call_000000001", "bash", {"command": command})
+    async with server(API, [ScriptedReply(calls=[call]), ScriptedReply(text="Done.")]) as srv:
+        project.configure(srv.url)
+        (project.tau_home / "settings.json").write_text(json.dumps({"sandbox": {"enabled": True}}))
+        result = await project.tau("-p", "--model", MODEL, "write outside")
+        assert result.code == 0, result.stderr
+        seen = _tool_result(srv.requests[1].json())
+    assert result.stdout.strip() == "Done."
+    assert (project.root / "inside.txt").read_text() == "in\n"
+    assert not outside.exists()
+    assert "PRIVATE KEY" not in seen and "Read-only file system" in seen
+    assert "may have failed because of it" in seen and "dangerouslyDisableSandbox: true" in seen
+    tools = {t["function"]["name"]: t for t in srv.requests[0].json()["tools"]}
+    assert "dangerouslyDisableSandbox" in tools["bash"]["function"]["parameters"]["properties"]
+
+
+async def test_without_the_setting_bash_runs_unconfined(tmp_path: Path, outside: Path) -> None:
+    project = Project(tmp_path / "project", tmp_path / "home", API)
+    project.root.mkdir()
+    call = ScriptedCall("call_000000001", "bash", {"command": f"echo out > {outside}"})
+    async with server(API, [ScriptedReply(calls=[call]), ScriptedReply(text="Done.")]) as srv:
+        project.configure(srv.url)
+        result = await project.tau("-p", "--model", MODEL, "write outside")
+        assert result.code == 0, result.stderr
+        tools = {t["function"]["name"]: t for t in srv.requests[0].json()["tools"]}
+    assert outside.read_text() == "out\n"
+    assert "dangerouslyDisableSandbox" not in tools["bash"]["function"]["parameters"]["properties"]
