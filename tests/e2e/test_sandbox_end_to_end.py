@@ -3,7 +3,9 @@ a write outside the project failed. Skipped, with the reason, where bubblewrap c
 
 from __future__ import annotations
 
+import asyncio
 import json
+import sys
 import uuid
 from pathlib import Path
 
@@ -69,3 +71,36 @@ async def test_without_the_setting_bash_runs_unconfined(tmp_path: Path, outside:
         tools = {t["function"]["name"]: t for t in srv.requests[0].json()["tools"]}
     assert outside.read_text() == "out\n"
     assert "dangerouslyDisableSandbox" not in tools["bash"]["function"]["parameters"]["properties"]
+
+
+@pytest.mark.parametrize("required", [True, False])
+async def test_print_mode_without_bwrap_warns_once_on_stderr(
+    tmp_path: Path, outside: Path, required: bool
+) -> None:
+    project = Project(tmp_path / "project", tmp_path / "home", API)
+    project.root.mkdir()
+    (tmp_path / "bin").mkdir()
+    calls = [
+        ScriptedReply(calls=[ScriptedCall("call_000000001", "bash", {"command": f"echo 1 >> {outside}"})]),
+        ScriptedReply(calls=[ScriptedCall("call_000000002", "bash", {"command": f"echo 2 >> {outside}"})]),
+        ScriptedReply(text="Done."),
+    ]
+    async with server(API, calls) as srv:
+        project.configure(srv.url)
+        settings = {"sandbox": {"enabled": True, "required": required}}
+        (project.tau_home / "settings.json").write_text(json.dumps(settings))
+        env = {**project.env(), "PATH": str(tmp_path / "bin")}  # no bwrap (tau runs by its full path)
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tau_coding", "-p", "--model", MODEL, "go",
+            cwd=project.root, env=env,
+            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        _, err = await asyncio.wait_for(process.communicate(), 60)
+        assert process.returncode == 0, err.decode()
+        first = _tool_result(srv.requests[1].json())
+    warnings = [line for line in err.decode().splitlines() if "Sandbox unavailable" in line]
+    assert len(warnings) == 1 and "bwrap not found on PATH" in warnings[0]
+    if required:
+        assert not outside.exists() and "sandbox.required is true" in first
+    else:
+        assert outside.read_text() == "1\n2\n"
