@@ -36,6 +36,7 @@ def bwrap_argv(argv: Sequence[str], cwd: Path, policy: SandboxPolicy, bwrap: str
     for path in policy.hidden_files:
         out += ["--ro-bind", "/dev/null", str(path)]
     for path in policy.protected:
-        out += ["--ro-bind-try", str(path), str(path)]
+        if not any(path == h or h in path.parents for h in policy.hidden):  # would show the real one again
+            out += ["--ro-bind-try", str(path), str(path)]
     out += ["--chdir", str(cwd), "--", *argv]
     return out

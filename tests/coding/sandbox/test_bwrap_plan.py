@@ -74,3 +74,12 @@ def test_mount_order_writable_then_secrets_then_protected() -> None:
         (str(PROJECT / ".tau"),) * 2,
         (str(PROJECT / ".git/hooks"),) * 2,
     ]
+
+
+def test_a_protected_path_inside_a_hidden_one_stays_hidden() -> None:
+    home = Path("/home/u")  # the project is the home directory: its .tau is TAU_HOME
+    policy = SandboxPolicy(
+        project=home, writable=(home,), hidden=(home / ".tau",), protected=(home / ".tau",)
+    )
+    argv = bwrap_argv(["true"], home, policy)
+    assert "--ro-bind-try" not in argv and _pairs(argv, "--tmpfs", 1) == [("/home/u/.tau",)]

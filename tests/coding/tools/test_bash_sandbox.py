@@ -8,6 +8,7 @@ own temp dir counts as "outside".
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import shlex
 import sys
 import threading
@@ -209,7 +210,7 @@ async def test_without_bwrap_on_path_warns_once_then_follows_required(
     monkeypatch.setenv("PATH", str(dirs.outside))  # bash itself is /bin/bash
     seen: list[str] = []
     policy = _policy(dirs, required=required)
-    bash = _bash(dirs, SandboxPolicy(**{**_fields(policy), "notify": seen.append}))
+    bash = _bash(dirs, dataclasses.replace(policy, notify=seen.append))
     first = await call(bash, command=f"echo x > {dirs.outside}/x")
     second = await call(bash, command=f"echo y > {dirs.outside}/y")
     assert len(seen) == 1 and "bwrap not found" in seen[0]
@@ -222,5 +223,17 @@ async def test_without_bwrap_on_path_warns_once_then_follows_required(
         assert (dirs.outside / "x").exists() and (dirs.outside / "y").exists()  # ran unconfined
 
 
-def _fields(policy: SandboxPolicy) -> dict[str, object]:
-    return {name: getattr(policy, name) for name in SandboxPolicy.__slots__}  # type: ignore[attr-defined]
+async def test_a_project_that_is_the_home_directory_still_hides_auth_json(dirs: Dirs) -> None:
+    (dirs.home / ".tau").mkdir()
+    (dirs.home / ".tau" / "auth.json").write_text('{"openai": {"key": "sk-secret"}}')
+    policy = sandbox_policy(
+        lambda key, default=None: None,
+        dirs.home,
+        home=dirs.home,
+        tau_home=dirs.home / ".tau",
+        forced=True,
+        temp=[],
+    )
+    bash = create_coding_tools(dirs.home, names=["bash"], sandbox=policy)["bash"]
+    out = await call(bash, command="cat .tau/auth.json; ls -A .tau; echo end")
+    assert "sk-secret" not in out.text and "auth.json\n" not in out.text and out.text.endswith("end")
