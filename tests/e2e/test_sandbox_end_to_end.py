@@ -13,6 +13,7 @@ import pytest
 
 from tau_ai.testing.scripted_streams import ScriptedCall, ScriptedReply
 from tau_coding.sandbox.probe import sandbox_availability
+from tau_coding.sdk.rpc_client import RpcClient
 from tests.e2e.scripted_project import MODEL, Project, server
 
 API = "openai-completions"
@@ -104,3 +105,14 @@ async def test_print_mode_without_bwrap_warns_once_on_stderr(
         assert not outside.exists() and "sandbox.required is true" in first
     else:
         assert outside.read_text() == "1\n2\n"
+
+
+async def test_a_users_rpc_bash_is_not_confined(tmp_path: Path, outside: Path) -> None:
+    project = Project(tmp_path / "project", tmp_path / "home", API)
+    project.root.mkdir()
+    async with server(API, [ScriptedReply(text="ok")]) as srv:
+        project.configure(srv.url)
+        (project.tau_home / "settings.json").write_text(json.dumps({"sandbox": {"enabled": True}}))
+        async with await RpcClient.start(["--model", MODEL], cwd=project.root, env=project.env()) as tau:
+            result = await tau.bash(f"echo typed by the user > {outside}")
+    assert result["exitCode"] == 0 and outside.read_text() == "typed by the user\n"
