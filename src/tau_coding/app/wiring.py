@@ -44,6 +44,7 @@ from tau_coding.extensions.trust import project_is_trusted
 from tau_coding.extensions.ui import HeadlessUI, UIBridge
 from tau_coding.mcp.presence import maybe_mcp_session
 from tau_coding.resources.loader import load_resources
+from tau_coding.sandbox.policy import SandboxPolicy, sandbox_policy
 from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.compaction.settings import CompactionSettings
 from tau_coding.session.reply_retry import RetrySettings
@@ -178,7 +179,9 @@ def build_session(
     )
     # Tau's own tools and commands come in through the built-in extension, on the API every
     # extension uses; the full ExtensionHost is built only when something else is to load.
-    tau = tau_extension(_active_tools(options, settings, cwd, tool_settings))
+    notify = (lambda line: ui.notify(line, "warning")) if ui is not None else warn
+    sandbox = sandbox_policy(settings.get, paths.cwd, home=paths.home, tau_home=paths.tau_home, notify=notify)
+    tau = tau_extension(_active_tools(options, settings, cwd, tool_settings, sandbox))
     builtin = BuiltinHost(cwd=paths.cwd, ui=ui or HeadlessUI(warn), activate=tau)
     mcp = maybe_mcp_session(
         paths,
@@ -186,7 +189,7 @@ def build_session(
         settings.get,
         trust_project=trusted,
         warn=warn,
-        notify=(lambda line: ui.notify(line, "warning")) if ui is not None else warn,
+        notify=notify,
         scrub_env=_scrubbed(settings, config),
     )
     host = maybe_build_host(
@@ -490,13 +493,17 @@ def _check_tool_names(options: Options, settings: Settings, provided: Callable[[
 
 
 def _active_tools(
-    options: Options, settings: Settings, cwd: Path, tool_settings: ToolSettings
+    options: Options,
+    settings: Settings,
+    cwd: Path,
+    tool_settings: ToolSettings,
+    sandbox: SandboxPolicy | None = None,
 ) -> list[AgentTool]:
     """The built-in tools to start with (names that are not built in are left to extensions)."""
     if options.no_tools or options.no_builtin_tools:
         return []
     names = [n for n in _wanted_tools(options, settings) if n in ALL_TOOLS]
-    return list(create_coding_tools(cwd, settings=tool_settings, names=names).values())
+    return list(create_coding_tools(cwd, settings=tool_settings, names=names, sandbox=sandbox).values())
 
 
 def _names_new_file(ref: str) -> bool:

@@ -72,6 +72,13 @@ class Mcp(_Struct):
     tool_search_share: int | float | UnsetType = UNSET
 
 
+class Sandbox(_Struct):
+    enabled: Flag = UNSET
+    network: Flag = UNSET
+    writable_paths: Items = UNSET
+    required: Flag = UNSET
+
+
 class SettingsFile(_Struct):
     """Every key Tau reads from settings.json (Pi's names)."""
 
@@ -120,12 +127,15 @@ class SettingsFile(_Struct):
     extension_timeout: int | float | UnsetType = UNSET  # seconds one extension handler may take
     mcp_servers: Table = UNSET  # MCP servers, Claude Code's format (tau_coding.mcp.config)
     mcp: Mcp | UnsetType = UNSET
+    sandbox: Sandbox | UnsetType = UNSET  # the OS sandbox for bash (docs/sandbox.md)
 
 
 # Settings that choose or run programs: only the user's file or a trusted project may set them.
 # (A project's ``hooks`` are parsed apart from these settings, and only for a trusted project.)
 # ``sessionDir`` too: a project must not send the user's conversations into a folder it chose.
 TRUSTED_ONLY = ("shellPath", "shellCommandPrefix", "shellEnvPassthrough", "npmCommand", "sessionDir")
+# Sandbox values an untrusted project may not set because they weaken it (it may strengthen it).
+_SANDBOX_WEAKER: dict[str, object] = {"enabled": False, "network": True, "required": False}
 # Limits a project may tighten but not blank: a value <= 0 needs trust.
 _POSITIVE_UNLESS_TRUSTED = ("toolOutput.maxLines", "toolOutput.maxBytes")
 TRUST_HINT = "run `tau --trust-project` in it once to trust it"
@@ -259,6 +269,11 @@ def untrusted_project_view(
             if isinstance(kept.get(name), int) and kept[name] <= 0:
                 dropped.append(f"{key}={kept.pop(name)}")
         out["toolOutput"] = kept
+    sandbox = out.get("sandbox")
+    if isinstance(sandbox, dict):
+        kept = {k: v for k, v in sandbox.items() if k != "writablePaths" and _SANDBOX_WEAKER.get(k, ...) != v}
+        dropped += [f"sandbox.{k}" for k in sandbox if k not in kept]
+        out["sandbox"] = kept
     if dropped:
         diagnostics.append(
             Diagnostic(
@@ -274,7 +289,8 @@ def load_settings(
     user_file: Path, project_file: Path, *, project_trusted: bool = False
 ) -> tuple[Settings, list[Diagnostic]]:
     """User settings with project settings merged over them. Unless ``project_trusted``, the
-    project cannot set ``TRUSTED_ONLY`` keys or blank tool output (see docs/security.md)."""
+    project cannot set ``TRUSTED_ONLY`` keys, blank tool output or weaken the sandbox (see
+    docs/security.md, docs/sandbox.md)."""
     diagnostics: list[Diagnostic] = []
     user = _decode(read_json_object(user_file, diagnostics), SettingsFile, str(user_file), diagnostics)
     project = _decode(

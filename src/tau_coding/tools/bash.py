@@ -4,6 +4,10 @@ Each call is a fresh ``shell -c`` in its own process group with stdin closed and
 merged into stdout. Output streams to ``on_update`` at most every ``UPDATE_INTERVAL``
 seconds as a rolling tail; memory stays bounded and a long output is kept whole in a log
 file. Timeout and cancellation kill the entire group, background children included.
+
+Given a ``SandboxPolicy`` (``tau_coding.sandbox``), the command runs inside the OS sandbox
+(bubblewrap on Linux) unless the model sets ``dangerouslyDisableSandbox``; the flag is offered
+only when a sandbox is configured, and the permission engine decides whether it may be used.
 """
 
 from __future__ import annotations
@@ -11,12 +15,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from tau_agent.cancellation import CancellationToken
 from tau_agent.tools import AgentTool, AgentToolResult, ToolUpdate
+from tau_coding.sandbox.hint import DISABLE_FLAG, sandbox_hint
+from tau_coding.sandbox.launch import plan_launch
+from tau_coding.sandbox.policy import SandboxPolicy
 from tau_coding.tools.config import ToolSettings
 from tau_coding.tools.output_sink import OutputSink
 from tau_coding.tools.results import fail, guarded
@@ -29,6 +37,9 @@ from tau_coding.tools.shell import (
 )
 from tau_coding.tools.truncate import format_size
 
+SANDBOX_NOTE = (
+    " Commands run in a sandbox: only the project and temp dirs are writable, the network may be off."
+)
 UPDATE_INTERVAL = 0.1
 DRAIN_AFTER_KILL = 2.0  # a child that left the group may hold the pipe open; stop waiting for it
 _READ_SIZE = 64 * 1024
@@ -42,6 +53,21 @@ PARAMETERS: dict[str, Any] = {
     "required": ["command"],
     "additionalProperties": False,
 }
+SANDBOX_PARAMETERS: dict[str, Any] = {
+    **PARAMETERS,
+    "properties": {
+        **PARAMETERS["properties"],
+        DISABLE_FLAG: {
+            "type": "boolean",
+            "description": (
+                "Run this command outside the sandbox (only when it failed because of the sandbox; "
+                "the user may be asked first)"
+            ),
+        },
+    },
+}
+# A fixed policy, or a callable asked before every command (a permission mode may switch it).
+SandboxChoice = SandboxPolicy | Callable[[], SandboxPolicy | None] | None
 
 
 def _notice(sink: OutputSink) -> tuple[str, dict[str, Any]]:
@@ -69,9 +95,7 @@ def _notice(sink: OutputSink) -> tuple[str, dict[str, Any]]:
     return f"{text}\n\n{notice}", details
 
 
-async def _spawn(
-    shell: str, command: str, cwd: Path, env: dict[str, str] | None
-) -> asyncio.subprocess.Process:
+async def _spawn(argv: Sequence[str], cwd: Path, env: dict[str, str] | None) -> asyncio.subprocess.Process:
     """Start the command in a new session (its own process group).
 
     If the caller is cancelled while asyncio is still wiring up the pipes, the process already
@@ -79,9 +103,7 @@ async def _spawn(
     """
     spawning = asyncio.ensure_future(
         asyncio.create_subprocess_exec(
-            shell,
-            "-c",
-            command,
+            *argv,
             cwd=cwd,
             env=env,
             stdin=asyncio.subprocess.DEVNULL,
@@ -130,6 +152,7 @@ class BashRun:
     exit_code: int | None = None
     stopped: Literal["aborted", "timeout"] | None = None
     details: dict[str, Any] = field(default_factory=dict)
+    hint: str | None = None  # a line saying the sandbox may have caused the failure
 
     @property
     def status(self) -> str | None:
@@ -151,7 +174,8 @@ class BashRun:
         status = self.status
         if status is None:
             return AgentToolResult.text(self.output, self.details)
-        return AgentToolResult.text(f"{self.output}\n\n{status}", self.details, is_error=True)
+        hint = f"\n{self.hint}" if self.hint else ""
+        return AgentToolResult.text(f"{self.output}\n\n{status}{hint}", self.details, is_error=True)
 
 
 async def run_command(
@@ -161,8 +185,13 @@ async def run_command(
     timeout: float | None,
     signal: CancellationToken,
     on_update: ToolUpdate,
+    sandbox: SandboxPolicy | None = None,
 ) -> BashRun:
-    """Run ``command`` to completion, timeout or cancellation; never raises for the command's sake."""
+    """Run ``command`` to completion, timeout or cancellation; never raises for the command's sake.
+
+    With ``sandbox``, the command runs confined by it (or, where the sandbox cannot start,
+    as ``sandbox.required`` says: refused, or unconfined after a one-time warning line).
+    """
     try:
         shell = find_shell(settings.shell_path)
     except FileNotFoundError as exc:
@@ -171,8 +200,13 @@ async def run_command(
         return BashRun(f"Cannot run the command: the working directory {cwd} does not exist.", started=False)
     if signal.cancelled:
         return BashRun("Command aborted before it started", started=False)
+    launch = plan_launch([shell, "-c", command], cwd, sandbox)
+    if launch.argv is None:
+        return BashRun(launch.notice or "Cannot run the command.", started=False)
     sink = OutputSink(settings.max_lines, settings.max_bytes, settings.temp_dir, settings.spill_limit)
-    process = await _spawn(shell, command, cwd, command_env(settings.scrub_env))
+    if launch.notice:
+        sink.append(f"{launch.notice}\n".encode())
+    process = await _spawn(launch.argv, cwd, command_env(settings.scrub_env))
     assert process.stdout is not None
     stdout = process.stdout
     last_update = 0.0
@@ -218,30 +252,49 @@ async def run_command(
     text, details = _notice(sink)
     code = process.returncode
     details |= {"exitCode": code, "cancelled": stopped == "aborted", "timedOut": stopped == "timeout"}
-    return BashRun(text or "(no output)", timeout, exit_code=code, stopped=stopped, details=details)
+    hint = None
+    if sandbox is not None:
+        details["sandboxed"] = launch.confined
+        if launch.confined and stopped is None:
+            hint = sandbox_hint(text, code, sandbox)
+    return BashRun(
+        text or "(no output)", timeout, exit_code=code, stopped=stopped, details=details, hint=hint
+    )
 
 
-def create_bash_tool(cwd: Path, settings: ToolSettings) -> AgentTool:
+def create_bash_tool(cwd: Path, settings: ToolSettings, sandbox: SandboxChoice = None) -> AgentTool:
+    """The bash tool for ``cwd``; with ``sandbox`` its commands run confined (module docstring)."""
+
+    def policy() -> SandboxPolicy | None:
+        return sandbox if sandbox is None or isinstance(sandbox, SandboxPolicy) else sandbox()
+
     async def execute(
         tool_call_id: str, args: dict[str, Any], signal: CancellationToken, on_update: ToolUpdate
     ) -> AgentToolResult:
         timeout = args.get("timeout", settings.bash_timeout)
         if timeout is not None and timeout <= 0:
             return fail("timeout must be a positive number of seconds.")
-        run = await run_command(args["command"], cwd, settings, timeout, signal, on_update)
+        configured = policy()
+        outside = configured is not None and args.get(DISABLE_FLAG) is True
+        run = await run_command(
+            args["command"], cwd, settings, timeout, signal, on_update, None if outside else configured
+        )
+        if outside:
+            run.details["sandboxed"] = False
         return run.tool_result()
 
     limit = f"{settings.max_lines} lines or {format_size(settings.max_bytes)}"
     default = f" Default timeout: {settings.bash_timeout:g} seconds." if settings.bash_timeout else ""
+    confined = "" if sandbox is None else SANDBOX_NOTE
     return AgentTool(
         name="bash",
         label="Bash",
         description=(
             "Execute a bash command in the working directory. Returns stdout and stderr combined; "
             f"output is cut to the last {limit}, and when cut, the full output is saved to a file "
-            f"whose path is given. Optionally give a timeout in seconds.{default}"
+            f"whose path is given. Optionally give a timeout in seconds.{default}{confined}"
         ),
-        parameters=PARAMETERS,
+        parameters=PARAMETERS if sandbox is None else SANDBOX_PARAMETERS,
         execute=guarded("bash", execute),
         prompt_snippet="Execute bash commands (ls, grep, find, etc.)",
     )

@@ -9,10 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tau_agent.tools import AgentTool
 from tau_coding.tools.config import ToolSettings
 from tau_coding.tools.file_locks import FileLocks
+
+if TYPE_CHECKING:
+    from tau_coding.tools.bash import SandboxChoice
 
 DEFAULT_TOOLS: tuple[str, ...] = ("read", "write", "edit", "bash")
 ALL_TOOLS: tuple[str, ...] = ("read", "write", "edit", "bash", "grep", "find", "ls")
@@ -24,11 +28,13 @@ def create_coding_tools(
     settings: ToolSettings | None = None,
     locks: FileLocks | None = None,
     names: Iterable[str] = ALL_TOOLS,
+    sandbox: SandboxChoice = None,
 ) -> dict[str, AgentTool]:
     """The named built-in tools (all by default), by name, working in ``cwd`` (made absolute).
 
     Each tool's module is imported only when it is asked for, so a session with the default
     four does not pay for the search tools' start-up. Raises KeyError naming an unknown tool.
+    ``sandbox`` confines bash's commands (``tau_coding.sandbox``; None: they run unconfined).
     """
     cwd = Path(cwd).expanduser().absolute()
     settings = ToolSettings() if settings is None else settings
@@ -50,7 +56,7 @@ def create_coding_tools(
         elif name == "bash":
             from tau_coding.tools.bash import create_bash_tool
 
-            tools[name] = create_bash_tool(cwd, settings)
+            tools[name] = create_bash_tool(cwd, settings, sandbox)
         elif name == "grep":
             from tau_coding.tools.grep import create_grep_tool
 

@@ -62,9 +62,7 @@ def tool_response(
             },
         )
     elif tool == "write" and file_path is not None:
-        response.update(
-            type="create" if facts.get("created") else "update", content=args.get("content", "")
-        )
+        response.update(type="create" if facts.get("created") else "update", content=args.get("content", ""))
     elif tool == "edit" and file_path is not None:
         edits = args.get("edits")
         first = edits[0] if isinstance(edits, list) and edits and isinstance(edits[0], Mapping) else args
