@@ -184,7 +184,8 @@ def _print_mode(args: Any, stdin_text: str | None) -> int:
     import asyncio
 
     from tau_coding.app.prompt_input import PromptInputError, build_prompt
-    from tau_coding.app.wiring import ConfigurationError, build_session
+    from tau_coding.app.session_setup import open_controlled_session
+    from tau_coding.app.wiring import ConfigurationError
     from tau_coding.modes.print_mode import run_print
 
     cwd = Path.cwd()
@@ -192,16 +193,21 @@ def _print_mode(args: Any, stdin_text: str | None) -> int:
         prompt, images = build_prompt(args.prompt, stdin_text, cwd)
     except PromptInputError as exc:
         return _fail(str(exc))
-    try:
-        session = build_session(_options(args), os.environ, cwd, warn=_warn)
+    try:  # with its control, so ``tau -p /reload`` is the one reload the TUI and RPC run
+        control = open_controlled_session(_options(args), os.environ, cwd, warn=_warn)
     except ConfigurationError as exc:
         return _fail(str(exc))
     try:
         ok = asyncio.run(
             run_print(
-                session, prompt, images, json_output=args.mode == "json", out=sys.stdout, err=sys.stderr
+                control.session,
+                prompt,
+                images,
+                json_output=args.mode == "json",
+                out=sys.stdout,
+                err=sys.stderr,
             )
         )
     finally:
-        session.close()
+        control.session.close()
     return EXIT_OK if ok else EXIT_RUN_FAILED

@@ -24,13 +24,11 @@ from tau_agent.messages import AssistantMessage, UserMessage
 from tau_agent.provider import THINKING_LEVELS, ThinkingLevel
 from tau_agent.session.entries import MessageEntry, SessionHeader
 from tau_agent.session.log import SessionLog, branch_entries
-from tau_agent.session.stats import session_stats
 from tau_agent.session.storage import InMemorySessionStorage
 from tau_ai.model import Model
 from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.compaction.context_usage import ContextUsage
 from tau_coding.session.compaction.result import CompactionResult
-from tau_coding.session.store.export_html import session_html
 from tau_coding.session.store.listing import SessionInfo
 from tau_coding.session.store.manager import SessionManager
 
@@ -211,6 +209,8 @@ class SessionControl:
 
     def stats(self) -> dict[str, Any]:
         """Pi's ``get_session_stats`` data: counts, tokens and cost over the whole file."""
+        from tau_agent.session.stats import session_stats  # only when asked: print mode never is
+
         file = self.session.session_file
         return {
             "sessionFile": str(file) if file else None,
@@ -226,6 +226,8 @@ class SessionControl:
 
     def export_html(self, out: str | Path | None = None) -> Path:
         """Write the session as one HTML file (default: ``<session file name>.html`` in cwd)."""
+        from tau_coding.session.store.export_html import session_html  # markdown-it, pygments: on use
+
         log = self.session.log
         file = self.session.session_file
         stem = file.stem if file is not None else f"tau-session-{log.header.id}"
