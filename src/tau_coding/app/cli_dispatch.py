@@ -144,12 +144,16 @@ def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
     from tau_coding.extensions.ui import HeadlessUI, LateBoundUI
     from tau_coding.modes.interactive.run import run_interactive
     from tau_coding.modes.interactive.session_port import CodingSessionPort
+    from tau_coding.modes.interactive.tui_builtins import TuiBuiltins
 
     cwd = Path.cwd()
     paths = TauPaths.from_env(os.environ, cwd)
     ui = LateBoundUI(HeadlessUI(_warn))
+    builtins = TuiBuiltins()  # the TUI's commands and keys, through the built-in extension
     try:
-        control = open_controlled_session(_options(args), os.environ, cwd, warn=_warn, ui=ui)
+        control = open_controlled_session(
+            _options(args), os.environ, cwd, warn=_warn, ui=ui, frontend=builtins.activate
+        )
     except ConfigurationError as exc:
         return _fail(str(exc))
     control.session.input_source = "interactive"
@@ -175,6 +179,7 @@ def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
             resume=bool(args.resume),
             ui=ui,
             type_ahead=type_ahead,
+            builtins=builtins,
         )
     finally:
         control.session.close()

@@ -36,6 +36,7 @@ from tau_coding.config.auth import (
 from tau_coding.config.model_resolve import ModelNotFoundError, resolve_model
 from tau_coding.config.paths import TauPaths
 from tau_coding.config.settings import Settings, load_settings, read_json_object
+from tau_coding.extensions.api import ExtensionAPI
 from tau_coding.extensions.builtin import tau_extension
 from tau_coding.extensions.builtin_host import BuiltinHost
 from tau_coding.extensions.host_port import ExtensionHostPort
@@ -156,7 +157,10 @@ def build_session(
     provider_factory: Callable[[Model, str | None], ModelProvider] | None = None,
     today: date | None = None,
     ui: UIBridge | None = None,
+    frontend: Callable[[ExtensionAPI], None] | None = None,
 ) -> CodingSession:
+    """``frontend`` registers the frontend's own commands and keys through the built-in
+    extension (``tau_extension``); every other argument is described in the module docstring."""
     paths = TauPaths.from_env(environ, cwd)
     trusted = project_is_trusted(paths.tau_home, paths.cwd, trust_flag=options.trust_project)
     settings, diagnostics = load_settings(
@@ -173,7 +177,7 @@ def build_session(
     )
     # Tau's own tools and commands come in through the built-in extension, on the API every
     # extension uses; the full ExtensionHost is built only when something else is to load.
-    tau = tau_extension(_active_tools(options, settings, cwd, tool_settings))
+    tau = tau_extension(_active_tools(options, settings, cwd, tool_settings), frontend)
     builtin = BuiltinHost(cwd=paths.cwd, ui=ui or HeadlessUI(warn), activate=tau)
     mcp = maybe_mcp_session(
         paths,

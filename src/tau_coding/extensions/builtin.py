@@ -2,8 +2,9 @@
 
 It is present in every session. Its ``activate`` is the same kind of function a third-party
 extension exports, and it uses only ``ExtensionAPI``'s public methods: ``register_tool`` for
-each active built-in tool (read, write, edit, bash, grep, find, ls as chosen), and
-``register_command`` for ``/reload``. The composition root runs it against a
+each active built-in tool (read, write, edit, bash, grep, find, ls as chosen),
+``register_command`` for ``/reload``, and, in the interactive mode, ``register_command`` and
+``register_shortcut`` for the TUI's own commands and keys (``modes/interactive/tui_builtins.py``). The composition root runs it against a
 ``BuiltinHost`` (``builtin_host.py``, cheap to import); when third-party extensions or shell
 hooks are loaded, the ``ExtensionHost`` adopts that host's registry, so what ``tau``
 registered is in the one registry every extension sees.
@@ -25,13 +26,19 @@ if TYPE_CHECKING:
 RELOADED = "Reloaded settings, models and resources."
 
 
-def tau_extension(tools: Sequence[AgentTool]) -> Callable[[ExtensionAPI], None]:
-    """The built-in extension's ``activate``: registers ``tools`` (in order) and ``/reload``."""
+def tau_extension(
+    tools: Sequence[AgentTool], frontend: Callable[[ExtensionAPI], None] | None = None
+) -> Callable[[ExtensionAPI], None]:
+    """The built-in extension's ``activate``: registers ``tools`` (in order) and ``/reload``,
+    then lets ``frontend`` register the running frontend's own commands and keys through the
+    same API (the interactive mode's ``TuiBuiltins``; its ``/reload`` adds the TUI's themes)."""
 
     def activate(tau: ExtensionAPI) -> None:
         for tool in tools:
             tau.register_tool(tool)
         tau.register_command("reload", reload_command(tau), description=RELOAD_DESCRIPTION)
+        if frontend is not None:
+            frontend(tau)
 
     return activate
 

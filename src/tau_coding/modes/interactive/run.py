@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tau_coding.extensions.ui import LateBoundUI
 from tau_coding.modes.interactive.type_ahead import TypeAhead
 from tau_coding.tui.port import SessionPort
+
+if TYPE_CHECKING:
+    from tau_coding.modes.interactive.tui_builtins import TuiBuiltins
 
 
 def run_interactive(
@@ -23,11 +27,13 @@ def run_interactive(
     resume: bool = False,
     ui: LateBoundUI | None = None,
     type_ahead: TypeAhead | None = None,
+    builtins: TuiBuiltins | None = None,
 ) -> int:
     """Run the TUI until the user quits (sending ``initial_prompt`` first, if given; opening the
     session picker first when ``resume``); then print how to resume, if the session says.
-    What ``type_ahead`` holds when the app starts is replayed into its editor. Returns the
-    exit code, 0."""
+    What ``type_ahead`` holds when the app starts is replayed into its editor; ``builtins`` (the
+    TUI's commands and keys the session's built-in extension registered) act on this app.
+    Returns the exit code, 0."""
     from tau_coding.tui.keymap import load_keybindings
     from tau_coding.tui.shell.app import TauApp
     from tau_coding.tui.theme.user_themes import load_user_themes
@@ -50,7 +56,13 @@ def run_interactive(
         from tau_coding.tui.screens.dialogs import TuiDialogs
 
         ui.bind(TuiUI(TuiDialogs(app)))
-    hint = app.run()
+    if builtins is not None:
+        builtins.bind(app)
+    try:
+        hint = app.run()
+    finally:
+        if builtins is not None:
+            builtins.bind(None)
     if hint:
         sys.stdout.write(hint.rstrip("\n") + "\n")
     return 0

@@ -254,11 +254,7 @@ class TauApp(KeyActions):
     async def on_prompt_editor_submitted(self, message: PromptEditor.Submitted) -> None:
         submission = classify(message.text)
         if submission.kind == "command":
-            handler = commands.HANDLERS.get(submission.name)
-            if handler is not None:
-                await handler(self, submission.args)
-                return
-            self.run_worker(self._session_command(submission), group="command")
+            await self._command(submission)
         elif submission.kind == "bash":
             if self.port.is_running or self.state.status != "idle":
                 self.notice("Shell commands wait until the run ends (Esc cancels it).", "warning")
@@ -282,17 +278,25 @@ class TauApp(KeyActions):
         start_run(self, self.port, text)
         self._scheduler.request()
 
-    async def _session_command(self, submission: Submission) -> None:
+    async def _command(self, submission: Submission) -> None:
+        """``/name args``: the port runs the commands Tau's built-in extension registered (the
+        TUI's own among them, ``tui_builtins``). A port without them (one over a bare harness)
+        leaves the TUI's table to run here; anything else goes to the session as a prompt
+        (extensions' commands, templates, skills, or text that happens to start with "/")."""
         result = await self.port.run_command(submission.name, submission.args)
-        if result is None:  # nobody knows it: it is a prompt that happens to start with "/"
+        if result is None:
+            own = commands.HANDLERS.get(submission.name)
+            if own is not None:
+                await own(self, submission.args)
+                return
             self.send(submission.text)
+            self.refresh_footer()
         elif result.message:
             if result.is_error:
                 add_error(self.state, result.message, "")
                 self._scheduler.request()
             else:
                 self.notice(result.message, "command")
-        self.refresh_footer()
 
     async def _bash(self, submission: Submission) -> None:
         message = await self.port.run_bash(
