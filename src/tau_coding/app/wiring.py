@@ -177,7 +177,15 @@ def build_session(
     )
     # Tau's own tools and commands come in through the built-in extension, on the API every
     # extension uses; the full ExtensionHost is built only when something else is to load.
-    tau = tau_extension(_active_tools(options, settings, cwd, tool_settings), frontend)
+    catalogue: dict[str, list[Model]] = {}
+    for listed in config.models:
+        catalogue.setdefault(listed.provider, []).append(listed)
+
+    def catalogue_provider(m: Model) -> ModelProvider:  # called once the session's model is chosen
+        return make(m, api_key if m.provider == model.provider else key_for(m.provider))
+
+    tools_on = _active_tools(options, settings, cwd, tool_settings)
+    tau = tau_extension(tools_on, frontend, providers=catalogue, provider_factory=catalogue_provider)
     builtin = BuiltinHost(cwd=paths.cwd, ui=ui or HeadlessUI(warn), activate=tau)
     mcp = maybe_mcp_session(
         paths,
@@ -198,7 +206,8 @@ def build_session(
         ui=ui,
         builtin=tau,
     )
-    custom = (host or builtin).registry.providers
+    registry = (host or builtin).registry
+    custom = {name: r for name, r in registry.providers.items() if r.owner != BUILTIN}  # extensions'
     if custom:
         config = ModelsConfig(
             [*config.models, *(m for r in custom.values() for m in r.models)], config.providers, config.errors
@@ -236,9 +245,9 @@ def build_session(
     make = provider_factory or http_providers(retry, host)
 
     def provider_for(m: Model) -> ModelProvider:
-        if m.provider in custom:
-            return custom[m.provider].factory(m)
-        return make(m, api_key if m.provider == model.provider else key_for(m.provider))
+        """The registered provider of ``m``: an extension's, else the built-in extension's."""
+        registration = registry.providers.get(m.provider)
+        return registration.factory(m) if registration is not None else catalogue_provider(m)
 
     session = CodingSession(
         log=log,
