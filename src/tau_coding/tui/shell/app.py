@@ -1,4 +1,4 @@
-"""TauApp: composition, key bindings and routing. The work lives in state, bridge and widgets."""
+"""TauApp: composition, painting and routing input; its keys are KeyActions (key_actions.py)."""
 
 from __future__ import annotations
 
