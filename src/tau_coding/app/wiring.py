@@ -36,6 +36,7 @@ from tau_coding.config.auth import (
 from tau_coding.config.model_resolve import ModelNotFoundError, resolve_model
 from tau_coding.config.paths import TauPaths
 from tau_coding.config.settings import Settings, load_settings, read_json_object
+from tau_coding.extensions.api import ExtensionAPI
 from tau_coding.extensions.builtin import tau_extension
 from tau_coding.extensions.builtin_host import BuiltinHost
 from tau_coding.extensions.host_port import ExtensionHostPort
@@ -162,7 +163,10 @@ def build_session(
     provider_factory: Callable[[Model, str | None], ModelProvider] | None = None,
     today: date | None = None,
     ui: UIBridge | None = None,
+    frontend: Callable[[ExtensionAPI], None] | None = None,
 ) -> CodingSession:
+    """``frontend`` registers the frontend's own commands and keys through the built-in
+    extension (``tau_extension``); every other argument is described in the module docstring."""
     paths = TauPaths.from_env(environ, cwd)
     trusted = project_is_trusted(paths.tau_home, paths.cwd, trust_flag=options.trust_project)
     settings, diagnostics = load_settings(
@@ -181,7 +185,16 @@ def build_session(
     # extension uses; the full ExtensionHost is built only when something else is to load.
     notify = (lambda line: ui.notify(line, "warning")) if ui is not None else warn
     sandbox = sandbox_policy(settings.get, paths.cwd, home=paths.home, tau_home=paths.tau_home, notify=notify)
-    tau = tau_extension(_active_tools(options, settings, cwd, tool_settings, sandbox))
+    catalogue: dict[str, list[Model]] = {}
+    for listed in config.models:
+        catalogue.setdefault(listed.provider, []).append(listed)
+    headers = _header_resolver(environ)
+
+    def catalogue_provider(m: Model) -> ModelProvider:  # called once the session's model is chosen
+        return make(headers(m), api_key if m.provider == model.provider else key_for(m.provider))
+
+    tools_on = _active_tools(options, settings, cwd, tool_settings, sandbox)
+    tau = tau_extension(tools_on, frontend, providers=catalogue, provider_factory=catalogue_provider)
     builtin = BuiltinHost(cwd=paths.cwd, ui=ui or HeadlessUI(warn), activate=tau)
     mcp = maybe_mcp_session(
         paths,
@@ -203,7 +216,8 @@ def build_session(
         builtin=tau,
     )
     _check_tool_names(options, settings, lambda name: host is not None and name in host.registry.tools)
-    custom = (host or builtin).registry.providers
+    registry = (host or builtin).registry
+    custom = {name: r for name, r in registry.providers.items() if r.owner != BUILTIN}  # extensions'
     if custom:
         config = ModelsConfig(
             [*config.models, *(m for r in custom.values() for m in r.models)], config.providers, config.errors
@@ -243,12 +257,10 @@ def build_session(
     retry = RetrySettings.from_settings(settings.get)
     make = provider_factory or http_providers(retry, host)
 
-    headers = _header_resolver(environ)
-
     def provider_for(m: Model) -> ModelProvider:
-        if m.provider in custom:
-            return custom[m.provider].factory(m)
-        return make(headers(m), api_key if m.provider == model.provider else key_for(m.provider))
+        """The registered provider of ``m``: an extension's, else the built-in extension's."""
+        registration = registry.providers.get(m.provider)
+        return registration.factory(m) if registration is not None else catalogue_provider(m)
 
     session = CodingSession(
         log=log,
