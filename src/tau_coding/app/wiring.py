@@ -24,6 +24,7 @@ from tau_ai.catalog import builtin_models
 from tau_ai.model import Model
 from tau_ai.models_config import ModelsConfig, load_models_config
 from tau_coding.app.extension_presence import maybe_build_host
+from tau_coding.app.permission_setup import permission_gate
 from tau_coding.common.diagnostics import Diagnostic
 from tau_coding.config.auth import (
     AuthError,
@@ -36,6 +37,7 @@ from tau_coding.config.auth import (
 from tau_coding.config.model_resolve import ModelNotFoundError, resolve_model
 from tau_coding.config.paths import TauPaths
 from tau_coding.config.settings import Settings, load_settings, read_json_object
+from tau_coding.extensions.approval_dialog import DialogApprover
 from tau_coding.extensions.builtin import tau_extension
 from tau_coding.extensions.builtin_host import BuiltinHost
 from tau_coding.extensions.host_port import ExtensionHostPort
@@ -46,6 +48,7 @@ from tau_coding.mcp.presence import maybe_mcp_session
 from tau_coding.resources.loader import load_resources
 from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.compaction.settings import CompactionSettings
+from tau_coding.session.permission_seam import install_permissions, with_mode_note
 from tau_coding.session.reply_retry import RetrySettings
 from tau_coding.session.settings_choice import Pinned, SessionSettings, resumed_settings
 from tau_coding.session.store.manager import SessionManager, SessionNotFoundError, repair_notice
@@ -95,6 +98,10 @@ class Options:
     no_extensions: bool = False
     trust_project: bool = False
     extension_args: Sequence[str] = ()  # command-line words for flags that extensions declare
+    # permissions (tau_coding.permissions): --permission-mode, and whether someone can be asked
+    # (the TUI and RPC can; print and JSON cannot), which picks the default mode.
+    permission_mode: str | None = None
+    can_ask: bool = False
 
 
 def load_models(paths: TauPaths, warn: Callable[[str], object]) -> ModelsConfig:
@@ -254,13 +261,23 @@ def build_session(
         restore_settings=lambda recorded, current: choose(recorded, lambda: current),
         retry=retry,
     )
+    try:
+        gate = permission_gate(options.permission_mode, options.can_ask, settings, paths, warn)
+    except ValueError as exc:
+        session.close()
+        raise ConfigurationError(str(exc)) from exc
+    if options.can_ask and ui is not None:
+        gate.approver = DialogApprover(ui)
+    install_permissions(session, gate)
     if host is not None:
         rest = host.registry.parse_flags(options.extension_args)
         if rest:
             session.close()
             raise ConfigurationError(f"unrecognized arguments: {' '.join(rest)}")
         day = today or date.today()
-        host.rebuild_system_prompt = lambda active: resources.system_prompt(active, day)
+        host.rebuild_system_prompt = lambda active: with_mode_note(
+            resources.system_prompt(active, day), gate.mode
+        )
         if mcp is not None:
             host.add_builtin("mcp", mcp.activate, timeout=mcp.handler_timeout)
         host.bind(session)
@@ -272,7 +289,7 @@ def build_session(
     builtin.bind(session)
     if mcp is not None:  # after the built-in hooks, which it wraps
         day = today or date.today()
-        mcp.attach(session, lambda active: resources.system_prompt(active, day))
+        mcp.attach(session, lambda active: with_mode_note(resources.system_prompt(active, day), gate.mode))
     return session
 
 
