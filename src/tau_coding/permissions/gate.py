@@ -15,7 +15,7 @@ from tau_coding.permissions.paths import Places
 from tau_coding.permissions.rules import Rule, RuleSet, parse_rule
 
 HookHint = Literal["allow", "ask"] | None
-NO_ONE_TO_ASK = "no one can be asked in this mode"
+NO_ONE_TO_ASK = "no one can be asked"
 
 
 class PermissionGate:

@@ -32,7 +32,7 @@ FAMILIES: dict[str, frozenset[str]] = {
     "find": frozenset({"find"}),
     "ls": frozenset({"ls"}),
 }
-_RULE = re.compile(r"^([A-Za-z0-9_.\-]+)(?:\((.*)\))?$", re.DOTALL)
+_RULE = re.compile(r"^([A-Za-z0-9_.*\-]+)(?:\((.*)\))?$", re.DOTALL)
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ from tau_coding.tui.external_editor import ExternalEditorError, edit_text, edito
 from tau_coding.tui.files import project_files
 from tau_coding.tui.history import PromptHistory
 from tau_coding.tui.port import SessionPort
-from tau_coding.tui.shell import commands, session_commands
+from tau_coding.tui.shell import commands, permission_mode, session_commands
 from tau_coding.tui.shell.command_host import CommandHost
 from tau_coding.tui.state import (
     NoticeTone,
@@ -65,8 +65,14 @@ class TauApp(CommandHost):
         Binding("alt+up", "pull_queue", "Edit queued", show=False, priority=True, id="pull_queue"),
         Binding("ctrl+t", "toggle_thinking", "Thinking", show=False, priority=True, id="toggle_thinking"),
         Binding("ctrl+o", "toggle_tools", "Tool output", show=False, priority=True, id="toggle_tools"),
+        Binding("alt+t", "cycle_thinking", "Thinking level", show=False, priority=True, id="cycle_thinking"),
         Binding(
-            "shift+tab", "cycle_thinking", "Thinking level", show=False, priority=True, id="cycle_thinking"
+            "shift+tab",
+            "cycle_permissions",
+            "Permission mode",
+            show=False,
+            priority=True,
+            id="cycle_permissions",
         ),
         Binding("ctrl+l", "model_picker", "Model", show=False, priority=True, id="model_picker"),
         Binding("ctrl+p", "cycle_model", "Next model", show=False, priority=True, id="cycle_model"),
@@ -268,6 +274,8 @@ class TauApp(CommandHost):
             add_error(self.state, message.error, "This is a bug in Tau; the session is still usable.")
         set_status(self.state, "idle")
         self._scheduler.request()
+        if message.error is None:
+            permission_mode.offer_plan(self)
         if not self.app_focus:  # the user looked away: tell them the agent is waiting
             self.bell()
 
@@ -391,6 +399,9 @@ class TauApp(CommandHost):
         for view in self.transcript.views():
             if isinstance(view, ToolRow):
                 view.set_expanded(self._expand_tools)
+
+    def action_cycle_permissions(self) -> None:
+        permission_mode.cycle(self)
 
     def action_cycle_thinking(self) -> None:
         self.cycle_thinking()
