@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tau_coding.modes.rpc.commands_run import RUN_HANDLERS
 from tau_coding.modes.rpc.commands_permissions import PERMISSION_HANDLERS
+from tau_coding.modes.rpc.commands_run import RUN_HANDLERS
 from tau_coding.modes.rpc.commands_session import SESSION_HANDLERS
 from tau_coding.modes.rpc.output import RpcOutput
 from tau_coding.modes.rpc.server import Handler, RpcServer
