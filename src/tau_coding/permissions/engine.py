@@ -23,7 +23,7 @@ from typing import Any
 from tau_coding.permissions.decision import DISABLE_SANDBOX_ARG, Decision
 from tau_coding.permissions.modes import PermissionMode
 from tau_coding.permissions.paths import Places, protected, secret
-from tau_coding.permissions.rules import Rule, RuleSet, domain_matches, path_matches
+from tau_coding.permissions.rules import Rule, RuleSet, domain_matches
 from tau_coding.permissions.shell import SimpleCommand, parse_shell
 
 READ_ONLY = frozenset({"read", "grep", "find", "ls"})
@@ -49,25 +49,25 @@ def decide(
     if tool == "bash":
         return _bash(args, rules, mode, places, sandboxed)
     paths = _paths(tool, args, places)
-    for rule in rules.deny:
-        if _matches(rule, tool, args, paths, places):
-            return Decision("deny", f"denied by the rule {rule.text}", rule.text)
+    denied = _first(rules, "deny", tool, args, paths, places)
+    if denied is not None:
+        return Decision("deny", f"denied by the rule {denied.text}", denied.text)
     if mode == "yolo":
         return Decision("allow", "yolo mode runs everything")
     for path in paths:
         why = secret(path, places) if tool in READ_ONLY else protected(path, places)
         if why is not None:
             return Decision("ask", f"{path}: {why}", suggestions=_suggest(tool, args, paths, places))
-    for rule in rules.ask:
-        if _matches(rule, tool, args, paths, places):
-            return Decision("ask", f"the rule {rule.text} asks", rule.text)
+    asking = _first(rules, "ask", tool, args, paths, places)
+    if asking is not None:
+        return Decision("ask", f"the rule {asking.text} asks", asking.text)
     if tool in READ_ONLY:
         return Decision("allow", "reading runs in every mode")
     if mode == "plan":
         return Decision("deny", PLAN_DENIAL)
-    for rule in rules.allow:
-        if _matches(rule, tool, args, paths, places):
-            return Decision("allow", f"allowed by the rule {rule.text}", rule.text)
+    allowing = _first(rules, "allow", tool, args, paths, places)
+    if allowing is not None:
+        return Decision("allow", f"allowed by the rule {allowing.text}", allowing.text)
     suggestions = _suggest(tool, args, paths, places)
     if tool in EDITING:
         inside = bool(paths) and all(places.inside_project(p) for p in paths)
@@ -87,18 +87,23 @@ def _paths(tool: str, args: Mapping[str, Any], places: Places) -> list[str]:
     return []
 
 
-def _matches(rule: Rule, tool: str, args: Mapping[str, Any], paths: list[str], places: Places) -> bool:
-    if not rule.covers(tool):
-        return False
-    spec = rule.specifier
-    if spec is None:
-        return True
-    if spec.startswith("domain:"):
-        url = args.get("url")
-        return isinstance(url, str) and domain_matches(spec, url)
-    if paths:
-        return any(path_matches(spec, p, places.project, places.home) for p in paths)
-    return False
+def _first(
+    rules: RuleSet, kind: str, tool: str, args: Mapping[str, Any], paths: list[str], places: Places
+) -> Rule | None:
+    """The first rule of list ``kind`` that matches the call: a bare name, a domain, or a path."""
+    for rule in rules.covering(kind, tool):
+        spec = rule.specifier
+        if spec is None:
+            return rule
+        if spec.startswith("domain:"):
+            url = args.get("url")
+            if isinstance(url, str) and domain_matches(spec, url):
+                return rule
+    for path in paths:
+        found = rules.path_rule(kind, tool, path, places.project, places.home)
+        if found is not None:
+            return found
+    return None
 
 
 def _bash(

@@ -94,6 +94,31 @@ class RuleSet:
     def plus(self, allow: Iterable[Rule]) -> RuleSet:
         return RuleSet((*self.allow, *allow), self.ask, self.deny)
 
+    def covering(self, kind: str, tool: str) -> tuple[Rule, ...]:
+        """The rules of list ``kind`` (allow, ask, deny) that speak about ``tool`` (cached)."""
+        key = (kind, tool)
+        found = self._covering.get(key)
+        if found is None:
+            rules = {"allow": self.allow, "ask": self.ask, "deny": self.deny}[kind]
+            found = self._covering[key] = tuple(r for r in rules if r.covers(tool))
+        return found
+
+    def path_rule(self, kind: str, tool: str, path: str, project: str, home: str) -> Rule | None:
+        """The first rule of ``kind`` for ``tool`` whose path specifier matches ``path``."""
+        key = (kind, tool, project, home)
+        matcher = self._paths.get(key)
+        if matcher is None:
+            matcher = self._paths[key] = PathMatcher(self.covering(kind, tool), project, home)
+        return matcher.find(path)
+
+    @cached_property
+    def _covering(self) -> dict[tuple[str, str], tuple[Rule, ...]]:
+        return {}
+
+    @cached_property
+    def _paths(self) -> dict[tuple[str, str, str, str], PathMatcher]:
+        return {}
+
     @cached_property
     def bash_allow(self) -> CommandMatcher:
         return CommandMatcher(self.allow)
@@ -128,8 +153,33 @@ class CommandMatcher:
         return self.rules[match.lastindex - 1]
 
 
+class PathMatcher:
+    """Path rules (``Edit(src/**)``...) of one list as one compiled pattern over absolute paths."""
+
+    def __init__(self, rules: Iterable[Rule], project: str, home: str) -> None:
+        self.rules = [r for r in rules if r.specifier is not None and not r.specifier.startswith("domain:")]
+        parts = []
+        for rule in self.rules:
+            assert rule.specifier is not None
+            pattern = absolute_pattern(rule.specifier, project, home)
+            regex = _glob(pattern, False).pattern
+            if not pattern.endswith("*"):  # a directory covers what is inside it
+                regex = f"{regex}(?:/.*)?"
+            parts.append(f"({regex})")
+        self._pattern = re.compile("|".join(parts), re.DOTALL) if parts else None
+
+    def find(self, path: str) -> Rule | None:
+        if self._pattern is None:
+            return None
+        match = self._pattern.fullmatch(path)
+        if match is None or match.lastindex is None:
+            return None
+        return self.rules[match.lastindex - 1]
+
+
 def _command_regex(specifier: str) -> str:
-    """The regular expression (anchored at the start by ``match``) of ``command_matches``."""
+    """A ``Bash(...)`` specifier as a regular expression, anchored at the start by ``match``:
+    ``prefix:*`` needs a word boundary after the prefix, ``*`` is any text, else the exact text."""
     if specifier.endswith(":*"):
         return re.escape(specifier[:-2].rstrip()) + r"(?![\w\-.])"
     if "*" in specifier:
@@ -146,19 +196,6 @@ def invalid_rules(permissions: Mapping[str, Any] | None) -> list[str]:
             if not isinstance(text, str) or parse_rule(text) is None:
                 out.append(f"permissions.{key}: {text!r} is not a rule (Tool or Tool(specifier))")
     return out
-
-
-def command_matches(specifier: str, command: str) -> bool:
-    """Whether one simple command's text matches a ``Bash(...)`` specifier."""
-    if specifier.endswith(":*"):
-        prefix = specifier[:-2].rstrip()
-        if not command.startswith(prefix):
-            return False
-        rest = command[len(prefix) :]
-        return not rest or not (rest[0].isalnum() or rest[0] in "-_.")
-    if "*" in specifier:
-        return _glob(specifier, True).fullmatch(command) is not None
-    return command == specifier.strip()
 
 
 @lru_cache(maxsize=1024)
@@ -183,15 +220,6 @@ def _glob(pattern: str, anything: bool) -> re.Pattern[str]:
             out.append(re.escape(char))
         index += 1
     return re.compile("".join(out), re.DOTALL)
-
-
-def path_matches(specifier: str, path: str, project: str, home: str) -> bool:
-    """Whether an absolute ``path`` matches a path specifier (see the module's notes)."""
-    pattern = absolute_pattern(specifier, project, home)
-    if _glob(pattern, False).fullmatch(path) is not None:
-        return True
-    # A pattern naming a directory covers what is inside it, as in .gitignore.
-    return not pattern.endswith("*") and path.startswith(pattern.rstrip("/") + "/")
 
 
 @lru_cache(maxsize=1024)

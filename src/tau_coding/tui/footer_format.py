@@ -24,7 +24,7 @@ def context_segment(used: int | None, window: int | None) -> Segment:
 
 def mode_segment(mode: str) -> Segment:
     """``⏵⏵ yolo`` in the warning colour that means "nothing asks"; other modes quieter."""
-    style = {"yolo": "bad", "plan": "accent", "accept-edits": "warn"}.get(mode, "dim")
+    style = {"yolo": "warn", "plan": "accent"}.get(mode, "dim")
     return (f"  ⏵⏵ {mode}", style)
 
 
