@@ -26,7 +26,10 @@ from tau_coding.permissions.paths import Places, protected, secret
 from tau_coding.permissions.rules import Rule, RuleSet, domain_matches
 from tau_coding.permissions.shell import SimpleCommand, parse_shell
 
-READ_ONLY = frozenset({"read", "grep", "find", "ls"})
+# mcp_search_tools lists MCP tools' definitions; mcp_call_tool calls the one it names, so it is
+# decided as that tool (tau_coding/mcp/search.py names both).
+READ_ONLY = frozenset({"read", "grep", "find", "ls", "mcp_search_tools"})
+PROXY_TOOL = "mcp_call_tool"
 EDITING = frozenset({"edit", "write"})
 _HARMLESS_TARGETS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
 # Commands whose second word names what they do, so a suggested rule keeps it (git diff:*).
@@ -46,6 +49,13 @@ def decide(
     sandboxed: bool = False,
 ) -> Decision:
     """Whether a call of ``tool`` with ``args`` runs, asks or is denied (module notes)."""
+    if tool == PROXY_TOOL:
+        named, inner = args.get("name"), args.get("arguments")
+        if not isinstance(named, str) or named == PROXY_TOOL:
+            return Decision("deny", f"{PROXY_TOOL} must name the tool it calls")
+        return decide(
+            named, inner if isinstance(inner, dict) else {}, rules, mode, places, sandboxed=sandboxed
+        )
     if tool == "bash":
         return _bash(args, rules, mode, places, sandboxed)
     paths = _paths(tool, args, places)

@@ -383,3 +383,14 @@ def test_a_denial_names_the_rule_and_an_ask_suggests_rules() -> None:
     assert asked.suggestions == ("Bash(git push:*)", "Bash(make)")
     edit = decide("edit", {"path": "src/a.py"}, RuleSet(), "ask", PLACES)
     assert edit.suggestions == ("Edit(src/a.py)",)
+
+
+def test_mcp_call_tool_is_decided_as_the_tool_it_names() -> None:
+    rules = RuleSet.from_settings({"allow": ["mcp__srv"], "deny": ["mcp__evil"]})
+    call = {"name": "mcp__srv__echo", "arguments": {"text": "x"}}
+    assert decide("mcp_call_tool", call, rules, "workspace", PLACES).behavior == "allow"
+    call = {"name": "mcp__evil__wipe", "arguments": {}}
+    assert decide("mcp_call_tool", call, rules, "yolo", PLACES).behavior == "deny"
+    assert decide("mcp_call_tool", {"name": "mcp__other__x"}, rules, "ask", PLACES).behavior == "ask"
+    assert decide("mcp_call_tool", {"arguments": {}}, rules, "yolo", PLACES).behavior == "deny"
+    assert decide("mcp_search_tools", {"query": "x"}, RuleSet(), "plan", PLACES).behavior == "allow"
