@@ -66,8 +66,8 @@ def decide(
         return Decision("allow", "yolo mode runs everything")
     for path in paths:
         why = secret(path, places) if tool in READ_ONLY else protected(path, places)
-        if why is not None:
-            return Decision("ask", f"{path}: {why}", suggestions=_suggest(tool, args, paths, places))
+        if why is not None:  # no rule can allow it, so none is suggested
+            return Decision("ask", f"{path}: {why}")
     asking = _first(rules, "ask", tool, args, paths, places)
     if asking is not None:
         return Decision("ask", f"the rule {asking.text} asks", asking.text)
@@ -170,10 +170,9 @@ def _suggest_command(command: SimpleCommand) -> str:
 
 
 def _suggest(tool: str, args: Mapping[str, Any], paths: list[str], places: Places) -> tuple[str, ...]:
-    if tool in READ_ONLY | EDITING and paths:
-        name = "Read" if tool in READ_ONLY else "Edit"
+    if tool in EDITING and paths:
         path = paths[0]
         if places.inside_project(path):
-            return (f"{name}({os.path.relpath(path, places.project)})",)
-        return (f"{name}(/{path})",)
+            return (f"Edit({os.path.relpath(path, places.project)})",)
+        return (f"Edit(/{path})",)
     return (tool,)
