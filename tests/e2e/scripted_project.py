@@ -50,6 +50,15 @@ class Project:
         self.tau_home.mkdir(parents=True, exist_ok=True)
         (self.tau_home / "models.json").write_text(json.dumps({"providers": {"scripted": provider}}))
 
+    def run_everything(self) -> None:
+        """Pi's behaviour for this project's Tau: ``permissions.defaultMode: "yolo"`` in the
+        user's settings (print mode would otherwise deny commands; docs/permissions.md)."""
+        path = self.tau_home / "settings.json"
+        data = json.loads(path.read_text()) if path.exists() else {}
+        data.setdefault("permissions", {})["defaultMode"] = "yolo"
+        self.tau_home.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(data))
+
     def env(self) -> dict[str, str]:
         env = {
             k: v

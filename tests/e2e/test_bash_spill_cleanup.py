@@ -30,7 +30,7 @@ async def test_spill_files_of_a_print_run_are_removed_when_tau_exits(tmp_path: P
     async with server(API, [ScriptedReply(calls=[call]), ScriptedReply(text="Counted.")]) as srv:
         project.configure(srv.url)
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tau_coding", "-p", "--model", MODEL, "count",
+            sys.executable, "-m", "tau_coding", "-p", "--permission-mode", "yolo", "--model", MODEL, "count",
             cwd=project.root, env={**project.env(), "TMPDIR": str(temp)},
             stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
         )  # fmt: skip

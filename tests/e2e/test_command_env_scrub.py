@@ -55,7 +55,7 @@ async def test_the_models_bash_does_not_see_provider_keys(
         project.configure(srv.url, api_key="MY_PROVIDER_KEY")
         if passthrough is not None:
             (project.tau_home / "settings.json").write_text(json.dumps({"shellEnvPassthrough": passthrough}))
-        code, _, err = await _tau(project, "-p", "--model", MODEL, "look")
+        code, _, err = await _tau(project, "-p", "--permission-mode", "yolo", "--model", MODEL, "look")
         assert code == 0, err
         assert srv.requests[0].headers["authorization"] == "Bearer sk-models-json-secret"  # Tau used it
     seen = _seen(project)

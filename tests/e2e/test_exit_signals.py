@@ -49,7 +49,7 @@ async def test_an_exit_signal_kills_the_running_command_and_its_children_and_kee
     async with server(API, [reply, ScriptedReply(text="never")]) as srv:
         project.configure(srv.url)
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tau_coding", "-p", "--model", MODEL, "run it",
+            sys.executable, "-m", "tau_coding", "-p", "--permission-mode", "yolo", "--model", MODEL, "run it",
             cwd=root, env=project.env(),
             stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
         )  # fmt: skip

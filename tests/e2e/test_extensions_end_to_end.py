@@ -29,7 +29,9 @@ async def test_permission_gate_extension_blocks_rm_rf_in_print_mode(project: Pro
     ]
     async with server(project.api, replies) as srv:
         project.configure(srv.url)
-        result = await project.tau("-p", "-e", str(GATE), "--model", MODEL, "delete victim")
+        result = await project.tau(
+            "-p", "-e", str(GATE), "--permission-mode", "yolo", "--model", MODEL, "delete victim"
+        )  # the extension decides
         assert result.code == 0, result.stderr
         assert result.stdout == "I was not allowed.\n"
         assert victim.exists()

@@ -27,7 +27,8 @@ def project(tmp_path: Path) -> Project:
 
 def _settings(project: Project, servers: dict[str, object], **extra: object) -> None:
     project.tau_home.mkdir(parents=True, exist_ok=True)
-    (project.tau_home / "settings.json").write_text(json.dumps({"mcpServers": servers, **extra}))
+    allow = {"permissions": {"allow": [f"mcp__{name}" for name in servers]}}  # their tools run unasked
+    (project.tau_home / "settings.json").write_text(json.dumps({"mcpServers": servers, **allow, **extra}))
 
 
 def _stdio(*args: str) -> dict[str, object]:

@@ -81,6 +81,7 @@ async def test_bash_runs_in_the_project(chat_project: Project) -> None:
     ]
     async with server(chat_project.api, replies) as srv:
         chat_project.configure(srv.url)
+        chat_project.run_everything()
         result = await chat_project.tau("-p", "--model", MODEL, "build it")
         assert result.code == 0, result.stderr
         assert str(chat_project.root) in _sent_text(srv.requests[1].json())

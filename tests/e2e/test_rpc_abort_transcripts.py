@@ -71,7 +71,10 @@ async def test_an_abort_leaves_a_valid_transcript_and_the_next_prompt_works(
     async with ReplayServer(respond, keep_alive=True) as server:
         project = TauProject.create(tmp_path, API, server.url)
         client = await RpcClient.start(
-            ["--model", MODEL], cwd=project.root, env=project.env(), command=tau_executable()
+            ["--model", MODEL, "--permission-mode", "yolo"],
+            cwd=project.root,
+            env=project.env(),
+            command=tau_executable(),
         )
         try:
             await client.prompt("Read config.py twice")

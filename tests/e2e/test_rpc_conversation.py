@@ -61,7 +61,7 @@ async def test_steer_mid_run_reaches_the_model_after_the_running_tool(tmp_path: 
     ]
     async with server(API, replies) as srv:
         project.configure(srv.url)
-        tau = await start(project)
+        tau = await start(project, "--permission-mode", "yolo")
         await tau.prompt("Run the slow thing")
         await tau.wait_for("tool_execution_start")
         await tau.steer("Actually, stop and summarise")

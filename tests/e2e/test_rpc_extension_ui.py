@@ -28,7 +28,7 @@ async def test_permission_gate_asks_the_rpc_client(tmp_path: Path, confirmed: bo
         "openai-completions", [ScriptedReply(calls=[call]), ScriptedReply(text="Done.")]
     ) as srv:
         configure_two_models(project, srv.url)
-        tau = await start(project, "-e", GATE)
+        tau = await start(project, "-e", GATE, "--permission-mode", "yolo")  # the extension decides
         try:
             await tau.prompt("clean up")
             request = await _next_ui_request(tau)

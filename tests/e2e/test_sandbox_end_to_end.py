@@ -67,7 +67,8 @@ async def test_without_the_setting_bash_runs_unconfined(tmp_path: Path, outside:
     call = ScriptedCall("call_000000001", "bash", {"command": f"echo out > {outside}"})
     async with server(API, [ScriptedReply(calls=[call]), ScriptedReply(text="Done.")]) as srv:
         project.configure(srv.url)
-        result = await project.tau("-p", "--model", MODEL, "write outside")
+        # yolo: Pi's behaviour, no permission mode confining commands (workspace would)
+        result = await project.tau("-p", "--permission-mode", "yolo", "--model", MODEL, "write outside")
         assert result.code == 0, result.stderr
         tools = {t["function"]["name"]: t for t in srv.requests[0].json()["tools"]}
     assert outside.read_text() == "out\n"
@@ -92,7 +93,7 @@ async def test_print_mode_without_bwrap_warns_once_on_stderr(
         (project.tau_home / "settings.json").write_text(json.dumps(settings))
         env = {**project.env(), "PATH": str(tmp_path / "bin")}  # no bwrap (tau runs by its full path)
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tau_coding", "-p", "--model", MODEL, "go",
+            sys.executable, "-m", "tau_coding", "-p", "--permission-mode", "yolo", "--model", MODEL, "go",
             cwd=project.root, env=env,
             stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
         )  # fmt: skip

@@ -130,6 +130,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="trust this project from now on: run its .tau/extensions and settings hooks",
     )
+    tools.add_argument(
+        "--permission-mode",
+        metavar="MODE",
+        help="ask, accept-edits, plan, yolo (alias bypass) or workspace (docs/permissions.md)",
+    )
     run = p.add_argument_group("run")
     run.add_argument(
         "--max-turns", type=int, default=None, metavar="N", help="stop after N model calls (exit 1)"

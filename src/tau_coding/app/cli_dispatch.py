@@ -113,7 +113,8 @@ def _trust_project_only() -> int:
     return EXIT_OK
 
 
-def _options(args: Any) -> Any:
+def _options(args: Any, *, can_ask: bool = False) -> Any:
+    """Options from the command line; ``can_ask``: the frontend can ask for approvals."""
     from tau_coding.app.wiring import Options
 
     return Options(
@@ -141,6 +142,8 @@ def _options(args: Any) -> Any:
         no_extensions=args.no_extensions,
         trust_project=args.trust_project,
         extension_args=args.extension_args,
+        permission_mode=args.permission_mode,
+        can_ask=can_ask,
     )
 
 
@@ -162,7 +165,9 @@ def _rpc_mode(args: Any) -> int:
         return _fail("rpc mode takes prompts on stdin, not as arguments")
     ui = LateBoundUI(HeadlessUI(_warn))
     try:
-        control = open_controlled_session(_options(args), os.environ, Path.cwd(), warn=_warn, ui=ui)
+        control = open_controlled_session(
+            _options(args, can_ask=True), os.environ, Path.cwd(), warn=_warn, ui=ui
+        )
     except ConfigurationError as exc:
         return _fail(str(exc))
     control.session.input_source = "rpc"
@@ -200,7 +205,7 @@ def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
     builtins = TuiBuiltins()  # the TUI's commands and keys, through the built-in extension
     try:
         control = open_controlled_session(
-            _options(args), os.environ, cwd, warn=_warn, ui=ui, frontend=builtins.activate
+            _options(args, can_ask=True), os.environ, cwd, warn=_warn, ui=ui, frontend=builtins.activate
         )
     except ConfigurationError as exc:
         return _fail(str(exc))

@@ -43,3 +43,7 @@ class Options:
     no_extensions: bool = False
     trust_project: bool = False
     extension_args: Sequence[str] = ()  # command-line words for flags that extensions declare
+    # permissions (tau_coding.permissions): --permission-mode, and whether someone can be asked
+    # (the TUI and RPC can; print and JSON cannot), which picks the default mode.
+    permission_mode: str | None = None
+    can_ask: bool = False

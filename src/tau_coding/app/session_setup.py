@@ -68,6 +68,9 @@ def open_controlled_session(
         fresh.input_source = old.input_source
         fresh.harness.steering_mode = old.harness.steering_mode
         fresh.harness.follow_up_mode = old.harness.follow_up_mode
+        if old.permissions is not None and fresh.permissions is not None:  # the mode and answers stay
+            fresh.permissions.set_mode(old.permissions.mode)
+            fresh.permissions.remember(old.permissions.remembered)
         # Sessions opened later are restored as the original options say (the model just
         # given to the fresh session is not a command-line choice).
         fresh.restore_settings = old.restore_settings

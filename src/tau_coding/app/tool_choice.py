@@ -61,7 +61,7 @@ def active_tools(
     settings: Settings,
     cwd: Path,
     tool_settings: ToolSettings,
-    sandbox: SandboxPolicy | None = None,
+    sandbox: SandboxPolicy | Callable[[], SandboxPolicy | None] | None = None,
 ) -> list[AgentTool]:
     """The built-in tools to start with (names that are not built in are left to extensions)."""
     if options.no_tools or options.no_builtin_tools:

@@ -32,6 +32,7 @@ from tau_coding.app.model_choice import (
     summary_model as choose_summary_model,
 )
 from tau_coding.app.options import ConfigurationError, Options
+from tau_coding.app.permission_setup import bash_sandbox, permission_gate
 from tau_coding.app.tool_choice import active_tools, allowed_tools, check_tool_names, scrubbed_env_names
 from tau_coding.config.auth import (
     missing_key_message,
@@ -39,6 +40,7 @@ from tau_coding.config.auth import (
 from tau_coding.config.paths import TauPaths
 from tau_coding.config.settings import load_settings
 from tau_coding.extensions.api import ExtensionAPI
+from tau_coding.extensions.approval_dialog import DialogApprover
 from tau_coding.extensions.builtin import tau_extension
 from tau_coding.extensions.builtin_host import BuiltinHost
 from tau_coding.extensions.host_port import ExtensionHostPort
@@ -47,9 +49,9 @@ from tau_coding.extensions.trust import project_is_trusted
 from tau_coding.extensions.ui import HeadlessUI, UIBridge
 from tau_coding.mcp.presence import maybe_mcp_session
 from tau_coding.resources.loader import load_resources
-from tau_coding.sandbox.policy import sandbox_policy
 from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.compaction.settings import CompactionSettings
+from tau_coding.session.permission_seam import install_permissions, with_mode_note
 from tau_coding.session.reply_retry import RetrySettings
 from tau_coding.session.store.manager import SessionManager, SessionNotFoundError, repair_notice
 from tau_coding.tools.config import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, ToolSettings
@@ -85,7 +87,11 @@ def build_session(
     # Tau's own tools and commands come in through the built-in extension, on the API every
     # extension uses; the full ExtensionHost is built only when something else is to load.
     notify = (lambda line: ui.notify(line, "warning")) if ui is not None else warn
-    sandbox = sandbox_policy(settings.get, paths.cwd, home=paths.home, tau_home=paths.tau_home, notify=notify)
+    try:
+        gate = permission_gate(options.permission_mode, options.can_ask, settings, paths, warn)
+    except ValueError as exc:
+        raise ConfigurationError(str(exc)) from exc
+    sandbox = bash_sandbox(settings, paths, gate, notify)
     catalogue: dict[str, list[Model]] = {}
     for listed in config.models:
         catalogue.setdefault(listed.provider, []).append(listed)
@@ -181,6 +187,9 @@ def build_session(
         restore_settings=lambda recorded, current: choose(recorded, lambda: current),
         retry=retry,
     )
+    if options.can_ask and ui is not None:
+        gate.approver = DialogApprover(ui)
+    install_permissions(session, gate)
     if host is not None:
         host.allowed_tools = allowed_tools(options)
         rest = host.registry.parse_flags(options.extension_args)
@@ -188,7 +197,9 @@ def build_session(
             session.close()
             raise ConfigurationError(f"unrecognized arguments: {' '.join(rest)}")
         day = today or date.today()
-        host.rebuild_system_prompt = lambda active: resources.system_prompt(active, day)
+        host.rebuild_system_prompt = lambda active: with_mode_note(
+            resources.system_prompt(active, day), gate.mode
+        )
         if mcp is not None:
             host.add_builtin("mcp", mcp.activate, timeout=mcp.handler_timeout)
         host.bind(session)
@@ -200,7 +211,7 @@ def build_session(
     builtin.bind(session)
     if mcp is not None:  # after the built-in hooks, which it wraps
         day = today or date.today()
-        mcp.attach(session, lambda active: resources.system_prompt(active, day))
+        mcp.attach(session, lambda active: with_mode_note(resources.system_prompt(active, day), gate.mode))
     return session
 
 

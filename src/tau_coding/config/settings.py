@@ -79,6 +79,13 @@ class Sandbox(_Struct):
     required: Flag = UNSET
 
 
+class Permissions(_Struct):
+    allow: Items = UNSET  # rules in Claude Code's syntax (tau_coding.permissions.rules)
+    ask: Items = UNSET
+    deny: Items = UNSET
+    default_mode: Text = UNSET  # tau_coding.permissions.modes
+
+
 class SettingsFile(_Struct):
     """Every key Tau reads from settings.json (Pi's names)."""
 
@@ -128,14 +135,25 @@ class SettingsFile(_Struct):
     mcp_servers: Table = UNSET  # MCP servers, Claude Code's format (tau_coding.mcp.config)
     mcp: Mcp | UnsetType = UNSET
     sandbox: Sandbox | UnsetType = UNSET  # the OS sandbox for bash (docs/sandbox.md)
+    permissions: Permissions | UnsetType = UNSET
 
 
 # Settings that choose or run programs: only the user's file or a trusted project may set them.
 # (A project's ``hooks`` are parsed apart from these settings, and only for a trusted project.)
-# ``sessionDir`` too: a project must not send the user's conversations into a folder it chose.
-TRUSTED_ONLY = ("shellPath", "shellCommandPrefix", "shellEnvPassthrough", "npmCommand", "sessionDir")
+# ``sessionDir`` too: a project must not send the user's conversations into a folder it chose;
+# ``permissions`` too: a project must not allow itself commands or choose the yolo mode.
+TRUSTED_ONLY = (
+    "shellPath",
+    "shellCommandPrefix",
+    "shellEnvPassthrough",
+    "npmCommand",
+    "sessionDir",
+    "permissions",
+)
 # Sandbox values an untrusted project may not set because they weaken it (it may strengthen it).
 _SANDBOX_WEAKER: dict[str, object] = {"enabled": False, "network": True, "required": False}
+# Lists that add up across the user's file and the project's instead of the project's replacing.
+_ADDITIVE = ("allow", "ask", "deny")
 # Limits a project may tighten but not blank: a value <= 0 needs trust.
 _POSITIVE_UNLESS_TRUSTED = ("toolOutput.maxLines", "toolOutput.maxBytes")
 TRUST_HINT = "run `tau --trust-project` in it once to trust it"
@@ -298,4 +316,12 @@ def load_settings(
     )
     if not project_trusted:
         project = untrusted_project_view(project, str(project_file), diagnostics)
-    return Settings(merge(user, project)), diagnostics
+    merged = merge(user, project)
+    if isinstance(user.get("permissions"), dict) and isinstance(project.get("permissions"), dict):
+        both = dict(merged["permissions"])
+        for key in _ADDITIVE:
+            lists = [part["permissions"].get(key) for part in (user, project)]
+            if any(isinstance(value, list) for value in lists):
+                both[key] = [item for value in lists if isinstance(value, list) for item in value]
+        merged["permissions"] = both
+    return Settings(merged), diagnostics

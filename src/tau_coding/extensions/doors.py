@@ -42,6 +42,7 @@ from tau_coding.extensions.guard import HandlerFailure
 from tau_coding.extensions.registry import BUILTIN, command_name
 from tau_coding.session.events import InputHandledEvent, SessionEvent
 from tau_coding.session.hooks import InputDecision, OwnCommand
+from tau_coding.session.permission_seam import PermissionSeam
 
 if TYPE_CHECKING:
     from tau_coding.extensions.host_port import ExtensionHostPort
@@ -55,7 +56,10 @@ class ExtensionDoors:
         self.host = host
         self.session = session
         harness = session.harness
-        self._before_prev = harness.before_tool_call
+        prev = harness.before_tool_call
+        # The session's permission seam runs last, with the handlers' word; anything else first.
+        self._permissions = prev if isinstance(prev, PermissionSeam) else None
+        self._before_prev = None if isinstance(prev, PermissionSeam) else prev
         self._after_prev = harness.after_tool_call
         self._context_prev = harness.transform_context
         self._subscribed = False
@@ -112,6 +116,7 @@ class ExtensionDoors:
             return verdict
         args = dict(verdict.args) if verdict is not None and verdict.args is not None else dict(context.args)
         changed = verdict is not None and verdict.args is not None
+        hint: Literal["allow", "ask"] | None = None
         for owner, handler in self._handlers("tool_call"):
             event = ToolCallEvent(context.tool_call.name, context.tool_call.id, dict(args))
             try:
@@ -132,6 +137,12 @@ class ExtensionDoors:
                 )
             if decision.input is not None:
                 args, changed = dict(decision.input), True
+            if decision.permission == "ask" or (decision.permission == "allow" and hint is None):
+                hint = decision.permission
+        if self._permissions is not None:
+            gated = await self._permissions.check(context.tool_call.name, args, hint)
+            if gated is not None:
+                return gated
         return BeforeToolCallResult(args=args) if changed else None
 
     async def _after_tool_call(

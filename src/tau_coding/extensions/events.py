@@ -76,11 +76,16 @@ class ToolCallEvent:
 
 @dataclass(eq=False)
 class ToolCallDecision:
-    """``block`` refuses the call (``reason`` goes to the model); ``input`` replaces its arguments."""
+    """``block`` refuses the call (``reason`` goes to the model); ``input`` replaces its arguments.
+
+    ``permission`` speaks to the permission engine (docs/permissions.md): ``"allow"`` runs a
+    call that would ask, ``"ask"`` asks about one that would run; deny rules still hold.
+    """
 
     block: bool = False
     reason: str | None = None
     input: dict[str, Any] | None = None
+    permission: Literal["allow", "ask"] | None = None
 
 
 @dataclass(eq=False)

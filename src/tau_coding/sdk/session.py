@@ -43,6 +43,7 @@ from tau_agent.tools import AgentTool
 from tau_ai.model import Model
 from tau_coding.app.session_setup import ProviderMaker, open_controlled_session
 from tau_coding.app.wiring import ConfigurationError, Options
+from tau_coding.permissions.approver import Approver
 from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.control import ForkMessage, SessionControl
 from tau_coding.session.events import SessionEvent
@@ -72,6 +73,8 @@ def create_session(
     environ: Mapping[str, str] | None = None,
     provider_factory: ProviderMaker | None = None,
     warn: Callable[[str], object] = lambda message: None,
+    permission_mode: str | None = None,
+    approver: Approver | None = None,
 ) -> TauSession:
     """Open a coding session in ``cwd``.
 
@@ -83,6 +86,9 @@ def create_session(
     the first reply), "memory" (nothing on disk), "continue" (the most recent of ``cwd``), or a
     session file path or id prefix. ``environ`` replaces ``os.environ`` (API keys, TAU_HOME,
     HOME); ``provider_factory(model, api_key)`` replaces the HTTP providers (tests, proxies).
+    ``permission_mode`` (else ``permissions.defaultMode``, else ``workspace``) and ``approver``,
+    who answers where the engine asks (None: such calls are denied), as in docs/permissions.md;
+    ``custom_tools`` are your own code, so they run unasked.
     """
     folder = Path(cwd).expanduser().resolve()
     named = session not in ("new", "memory", "continue")
@@ -102,6 +108,7 @@ def create_session(
         no_skills=not skills,
         no_prompt_templates=not prompt_templates,
         max_turns=max_turns,
+        permission_mode=permission_mode,
     )
     extra = list(custom_tools)
     clash = {t.name for t in extra} & set(ALL_TOOLS)
@@ -109,6 +116,9 @@ def create_session(
         raise ConfigurationError(f"custom tool {sorted(clash)[0]!r} has the name of a built-in tool")
 
     def add_custom_tools(built: CodingSession) -> None:
+        if built.permissions is not None:
+            built.permissions.approver = approver
+            built.permissions.remember([tool.name for tool in extra])
         if not extra:
             return
         built.harness.tools.extend(extra)

@@ -29,6 +29,7 @@ from tau_agent.session.log import SessionLog
 from tau_agent.session.state import PathSettings
 from tau_agent.tools import AgentTool, AgentToolResult
 from tau_ai.model import Model
+from tau_coding.permissions.gate import PermissionGate
 from tau_coding.resources.loader import Resources
 from tau_coding.session.agent_retry import AgentRetry
 from tau_coding.session.compaction.context_usage import ContextUsage
@@ -85,6 +86,7 @@ class CodingSession(SessionRun):
         # Which frontend types the prompts, for extensions' input handlers (the mode sets it).
         self.input_source: Literal["interactive", "print", "rpc", "extension"] = "print"
         self.hooks: SessionHooks | None = None  # extensions and shell hooks (set by the composition root)
+        self.permissions: PermissionGate | None = None  # session/permission_seam.py installs it
         # The one /reload (SessionControl.reload), set by the control driving this session.
         self.reloader: Callable[[], object] | None = None
         self._hooks_started = False

@@ -22,6 +22,12 @@ def context_segment(used: int | None, window: int | None) -> Segment:
     return (f"{pct:.1f}%/{tokens(window)}", style)
 
 
+def mode_segment(mode: str) -> Segment:
+    """``⏵⏵ yolo`` in the warning colour that means "nothing asks"; other modes quieter."""
+    style = {"yolo": "warn", "plan": "accent"}.get(mode, "dim")
+    return (f"  ⏵⏵ {mode}", style)
+
+
 def footer_lines(info: SessionInfo, state: TuiState, home: str) -> tuple[list[Segment], list[Segment]]:
     """Line 1: where (cwd, branch, session name). Line 2: model, thinking, tokens, cost, context, status."""
     where: list[Segment] = [(short_path(info.cwd, home), "")]
@@ -46,6 +52,8 @@ def footer_lines(info: SessionInfo, state: TuiState, home: str) -> tuple[list[Se
     stats.append(("  " + info.model_label, "accent"))
     if info.thinking_level and info.thinking_level != "off":
         stats.append((f" • {info.thinking_level}", "dim"))
+    if info.permission_mode:
+        stats.append(mode_segment(info.permission_mode))
     status = {"idle": "", "running": "  working…", "cancelling": "  cancelling…"}[state.status]
     if status:
         stats.append((status, "warn"))

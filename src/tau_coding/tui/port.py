@@ -60,6 +60,7 @@ class SessionInfo:
     git_branch: str | None = None
     context_tokens: int | None = None
     context_window: int | None = None
+    permission_mode: str | None = None  # None: no permission engine (shown as nothing)
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,8 +265,28 @@ class AccountPort(Protocol):
     def logout(self, provider: str) -> CommandResult: ...
 
 
+class PermissionPort(Protocol):
+    """The permission mode (docs/permissions.md): shown in the footer, cycled with Shift+Tab."""
+
+    def cycle_permission_mode(self) -> str | None:
+        """Switch to the next mode and return it (None: the session has no permission engine)."""
+        ...
+
+    def set_permission_mode(self, mode: str) -> None:
+        """Switch to ``mode`` (a name ``permissions.modes.parse_mode`` knows)."""
+        ...
+
+
 @runtime_checkable
 class SessionPort(
-    ConversationPort, StatusPort, CommandPort, ModelPort, StoredSessionsPort, TreePort, AccountPort, Protocol
+    ConversationPort,
+    StatusPort,
+    CommandPort,
+    ModelPort,
+    StoredSessionsPort,
+    TreePort,
+    AccountPort,
+    PermissionPort,
+    Protocol,
 ):
     """Everything an interactive frontend needs from a session; each part names one role."""

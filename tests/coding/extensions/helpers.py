@@ -15,8 +15,10 @@ from tau_coding.extensions.builtin import tau_extension
 from tau_coding.extensions.host import ExtensionHost
 from tau_coding.extensions.loader import ExtensionSource, from_path
 from tau_coding.extensions.ui import HeadlessUI
+from tau_coding.permissions.gate import PermissionGate
 from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.events import SessionEvent
+from tau_coding.session.permission_seam import install_permissions
 from tau_coding.session.store.manager import SessionManager
 from tau_coding.tools.builtin import create_coding_tools
 
@@ -61,7 +63,9 @@ def make_rig(
     *,
     timeout: float = 5.0,
     tools: Sequence[str] = ("read", "write", "edit", "bash"),
+    gate: PermissionGate | None = None,
 ) -> Rig:
+    """A session with an ExtensionHost; with ``gate``, tool calls pass the permission engine."""
     warnings: list[str] = []
     ui = HeadlessUI(warnings.append)
     manager = SessionManager(tmp_path / "sessions", str(tmp_path))
@@ -83,6 +87,8 @@ def make_rig(
     host.add_builtin("tau", tau_extension(session.harness.tools))
     host.load([source(p) for p in extensions])
     host.rebuild_system_prompt = lambda active: "Be brief. Tools: " + ", ".join(t.name for t in active)
+    if gate is not None:
+        install_permissions(session, gate)
     host.bind(session)
     return Rig(session, host, provider, ui, warnings)
 

@@ -35,6 +35,7 @@ class Home:
         settings = {
             "mcpServers": {"srv": {"command": sys.executable, "args": [TOOL_SERVER]}},
             "mcp": {"startupTimeoutMs": 90000},
+            "permissions": {"allow": ["mcp__srv"]},  # the server's tools run unasked (docs/permissions.md)
         }
         (self.tau_home / "settings.json").write_text(json.dumps(settings))
         self.env = {"HOME": str(tmp_path / "home"), "TAU_HOME": str(self.tau_home)}

@@ -27,7 +27,10 @@ def test_mcp_tool_and_slash_mcp_in_the_terminal(tmp_path: Path) -> None:
     ]
     with ReplayServerThread([Scripted(body=sse_body(API, r)) for r in replies]) as server:
         _point_at(home, server.url)
-        settings = {"mcpServers": {"srv": {"command": sys.executable, "args": [TOOL_SERVER]}}}
+        settings = {
+            "mcpServers": {"srv": {"command": sys.executable, "args": [TOOL_SERVER]}},
+            "permissions": {"allow": ["mcp__srv"]},
+        }
         (home / ".tau" / "settings.json").write_text(json.dumps(settings))
         tmux = Tmux(tmp_path / "tmux.sock")
         _launch(tmux, project, home, "--model", "local/m")

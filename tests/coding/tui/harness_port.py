@@ -82,6 +82,12 @@ class HarnessSessionAdapter:
             [text_of(m.content, image="[image]") for m in follow if isinstance(m, UserMessage)],
         )
 
+    def cycle_permission_mode(self) -> str | None:
+        return None  # a bare harness has no permission engine
+
+    def set_permission_mode(self, mode: str) -> None:
+        """Nothing to switch: a bare harness has no permission engine."""
+
     def info(self) -> SessionInfo:
         provider = self.harness.provider
         return SessionInfo(

@@ -265,11 +265,11 @@ async def test_name_model_and_thinking_commands_update_the_footer() -> None:
         assert "my work" in footer and "fake/m2 • high" in footer
 
 
-async def test_shift_tab_cycles_thinking_and_ctrl_t_reveals_thinking() -> None:
+async def test_alt_t_cycles_thinking_and_ctrl_t_reveals_thinking() -> None:
     port = adapter(FakeProvider([reply(thinking("secret plan"), "answer")]))
     app = make_app(port)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("shift+tab")
+        await pilot.press("alt+t")
         assert port.info().thinking_level == "minimal"
         await type_text(pilot, "q")
         await pilot.press("enter")

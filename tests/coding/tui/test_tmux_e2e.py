@@ -181,7 +181,7 @@ def test_an_extensions_confirm_dialog_is_answered_in_the_terminal(tmp_path: Path
     with ReplayServerThread([Scripted(body=sse_body(API, r)) for r in replies]) as server:
         _point_at(home, server.url)
         tmux = Tmux(tmp_path / "tmux.sock")
-        _launch(tmux, project, home, "--model", "local/m", "-e", str(gate))
+        _launch(tmux, project, home, "--model", "local/m", "-e", str(gate), "--permission-mode", "yolo")
         try:
             tmux.wait_for("Ask anything")
             tmux("send-keys", "-t", "tau", "-l", "clean the build")

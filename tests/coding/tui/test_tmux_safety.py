@@ -67,7 +67,7 @@ def test_an_exit_signal_to_the_tui_kills_the_running_command_and_its_children(
     with ReplayServerThread([Scripted(body=sse_body(API, r)) for r in replies]) as server:
         _point_at(home, server.url)
         tmux = Tmux(tmp_path / "tmux.sock")
-        _launch(tmux, project, home, "--model", "local/m")
+        _launch(tmux, project, home, "--model", "local/m", "--permission-mode", "yolo")
         try:
             tmux.wait_for("Ask anything")
             tmux("send-keys", "-t", "tau", "-l", "Run it")

@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from tau_agent.content import TextContent, text_of
 from tau_coding.extensions.api import ExtensionAPI
@@ -128,16 +128,26 @@ class ShellHooks:
             self.tau.session.cancel()
         if verdict.block:
             return ToolCallDecision(block=True, reason=verdict.reason)
-        if verdict.ask:
-            assert self.tau is not None
+        updated = (
+            from_claude_input(event.tool_name, verdict.updated_input)
+            if verdict.updated_input is not None
+            else None
+        )
+        assert self.tau is not None
+        if verdict.ask and self.tau.session.permissions is None:  # no permission engine: ask here
             question = f"Allow {claude_name(event.tool_name)}? {verdict.reason}".strip()
             if not await self.tau.ui.confirm("PreToolUse hook asks", question, default=False):
                 return ToolCallDecision(
                     block=True, reason=f"The user did not allow this call. {verdict.reason}".strip()
                 )
-        if verdict.updated_input is not None:
-            return ToolCallDecision(input=from_claude_input(event.tool_name, verdict.updated_input))
-        return None
+            return ToolCallDecision(input=updated) if updated is not None else None
+        # With the engine, the hook's word is one more input to the same decision (docs/permissions.md).
+        permission: Literal["allow", "ask"] | None = (
+            "ask" if verdict.ask else "allow" if verdict.allow else None
+        )
+        if updated is None and permission is None:
+            return None
+        return ToolCallDecision(input=updated, permission=permission)
 
     async def post_tool_use(self, event: ToolResultEvent) -> ToolResultPatch | None:
         name = "PostToolUseFailure" if event.is_error else "PostToolUse"

@@ -30,6 +30,7 @@ class HookVerdict:
     block: bool = False
     reason: str = ""
     ask: bool = False
+    allow: bool = False  # a PreToolUse hook's "allow": run without asking (deny rules still hold)
     stop: bool = False  # ``continue: false``: end the run
     updated_input: dict[str, Any] | None = None
     context: str = ""
@@ -95,6 +96,8 @@ def _read_json(
         _block(verdict, str(reason) or f"denied by {event} hook")
     elif decision == "ask" and event == "PreToolUse":
         verdict.ask, verdict.reason = True, str(reason)
+    elif decision == "allow" and event == "PreToolUse":
+        verdict.allow = True
     updated = specific.get("updatedInput")
     if isinstance(updated, dict) and verdict.updated_input is None:
         verdict.updated_input = updated

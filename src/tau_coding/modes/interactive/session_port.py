@@ -17,6 +17,7 @@ from tau_agent.events import AgentEvent
 from tau_agent.messages import AgentMessage, BashExecutionMessage, CustomMessage, UserMessage
 from tau_agent.provider import THINKING_LEVELS, ThinkingLevel
 from tau_coding.modes.interactive.session_port_control import ControlPort
+from tau_coding.permissions.modes import next_mode, parse_mode
 from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.events import (
     AutoRetryEndEvent,
@@ -87,7 +88,20 @@ class CodingSessionPort(ControlPort):
             git_branch=self._branch,
             context_tokens=self._context_tokens(),
             context_window=model.context_window,
+            permission_mode=session.permissions.mode if session.permissions is not None else None,
         )
+
+    def cycle_permission_mode(self) -> str | None:
+        gate = self.session.permissions
+        if gate is None:
+            return None
+        gate.set_mode(next_mode(gate.mode))
+        return gate.mode
+
+    def set_permission_mode(self, mode: str) -> None:
+        chosen = parse_mode(mode)
+        if self.session.permissions is not None and chosen is not None:
+            self.session.permissions.set_mode(chosen)
 
     def _context_tokens(self) -> int | None:
         """The session's estimate of the context's size; None (unknown) if estimating fails."""

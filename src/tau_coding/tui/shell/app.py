@@ -19,7 +19,7 @@ from tau_coding.tui.bridge import AgentEventMessage, FrameScheduler, RunFinished
 from tau_coding.tui.files import project_files
 from tau_coding.tui.history import PromptHistory
 from tau_coding.tui.port import SessionPort
-from tau_coding.tui.shell import commands, session_commands
+from tau_coding.tui.shell import commands, permission_mode, session_commands
 from tau_coding.tui.shell.key_actions import KeyActions
 from tau_coding.tui.state import (
     NoticeTone,
@@ -250,6 +250,8 @@ class TauApp(KeyActions):
             add_error(self.state, message.error, "This is a bug in Tau; the session is still usable.")
         set_status(self.state, "idle")
         self._scheduler.request()
+        if message.error is None:
+            permission_mode.offer_plan(self)
         if not self.app_focus:  # the user looked away: tell them the agent is waiting
             self.bell()
 

@@ -51,6 +51,10 @@ class CommandHost(App[str | None]):
     def cycle_thinking(self) -> None:
         raise NotImplementedError
 
+    def send(self, text: str, *, follow_up: bool = False) -> None:
+        """Start a run with ``text`` (or steer / queue it while one is going)."""
+        raise NotImplementedError
+
     def theme_names(self) -> list[str]:
         """Tau's themes, without the ``tau-`` prefix."""
         raise NotImplementedError

@@ -25,7 +25,7 @@ from tau_coding.tui.summaries import tokens
 
 BUILTIN = [
     CommandSpec("model", "Pick the model (or /model provider/id)", "[name]"),
-    CommandSpec("thinking", "Set the thinking level (or Shift+Tab to cycle)", "[level]"),
+    CommandSpec("thinking", "Set the thinking level (or Alt+T to cycle)", "[level]"),
     CommandSpec("new", "Start a new session"),
     CommandSpec("name", "Name this session", "<name>"),
     CommandSpec("session", "Show session information"),
@@ -49,7 +49,8 @@ HOTKEYS = [
     ("!cmd  !!cmd", "run a shell command (!! keeps it out of the model's context)"),
     ("Ctrl+T", "show or hide thinking"),
     ("Ctrl+O", "expand or collapse all tool output"),
-    ("Shift+Tab", "cycle thinking level"),
+    ("Alt+T", "cycle thinking level"),
+    ("Shift+Tab", "cycle permission mode (ask, accept-edits, plan, yolo)"),
     ("Ctrl+L", "model picker"),
     ("Ctrl+P", "next model (the /scoped-models list, else all)"),
     ("Ctrl+G", "edit the prompt in $VISUAL / $EDITOR"),

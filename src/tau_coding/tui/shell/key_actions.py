@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingType
 
 from tau_coding.tui.bridge import FrameScheduler
 from tau_coding.tui.external_editor import ExternalEditorError, edit_text, editor_command
-from tau_coding.tui.shell import commands, session_commands
+from tau_coding.tui.shell import commands, permission_mode, session_commands
 from tau_coding.tui.shell.command_host import CommandHost
 from tau_coding.tui.state import set_status, take_queue
 from tau_coding.tui.widgets.tool_row import ToolRow
@@ -35,8 +35,14 @@ class KeyActions(CommandHost):
         Binding("alt+up", "pull_queue", "Edit queued", show=False, priority=True, id="pull_queue"),
         Binding("ctrl+t", "toggle_thinking", "Thinking", show=False, priority=True, id="toggle_thinking"),
         Binding("ctrl+o", "toggle_tools", "Tool output", show=False, priority=True, id="toggle_tools"),
+        Binding("alt+t", "cycle_thinking", "Thinking level", show=False, priority=True, id="cycle_thinking"),
         Binding(
-            "shift+tab", "cycle_thinking", "Thinking level", show=False, priority=True, id="cycle_thinking"
+            "shift+tab",
+            "cycle_permissions",
+            "Permission mode",
+            show=False,
+            priority=True,
+            id="cycle_permissions",
         ),
         Binding("ctrl+l", "model_picker", "Model", show=False, priority=True, id="model_picker"),
         Binding("ctrl+p", "cycle_model", "Next model", show=False, priority=True, id="cycle_model"),
@@ -115,6 +121,9 @@ class KeyActions(CommandHost):
         for view in self.transcript.views():
             if isinstance(view, ToolRow):
                 view.set_expanded(self._expand_tools)
+
+    def action_cycle_permissions(self) -> None:
+        permission_mode.cycle(self)
 
     def action_cycle_thinking(self) -> None:
         self.cycle_thinking()

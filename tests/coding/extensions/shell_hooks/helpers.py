@@ -10,6 +10,7 @@ from typing import Any
 from tau_coding.common.diagnostics import Diagnostic
 from tau_coding.extensions.shell_hooks.config import HookConfig, parse_hooks
 from tau_coding.extensions.shell_hooks.extension import ShellHooks, handler_timeout
+from tau_coding.permissions.gate import PermissionGate
 from tests.coding.extensions.helpers import Rig, make_rig
 
 
@@ -37,11 +38,13 @@ def settings(*hooks: dict[str, Any], **top: Any) -> dict[str, Any]:
     return {"hooks": merged, **top}
 
 
-def hooked_rig(tmp_path: Path, provider: Any, raw_settings: dict[str, Any]) -> Rig:
+def hooked_rig(
+    tmp_path: Path, provider: Any, raw_settings: dict[str, Any], gate: PermissionGate | None = None
+) -> Rig:
     config = HookConfig()
     diagnostics: list[Diagnostic] = []
     parse_hooks(raw_settings, "settings.json", config, diagnostics)
     assert not diagnostics, diagnostics
-    rig = make_rig(tmp_path, provider)
+    rig = make_rig(tmp_path, provider, gate=gate)
     rig.host.add_builtin("hooks", ShellHooks(config, tmp_path).activate, timeout=handler_timeout(config))
     return rig

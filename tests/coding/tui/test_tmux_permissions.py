@@ -1,0 +1,131 @@
+"""Approvals in a real terminal (tmux): the dialog appears for a command, and each answer does
+what it says; Shift+Tab cycles the mode shown in the footer; a plan is approved in a dialog.
+Skips without tmux."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tau_ai.testing.replay_server import ReplayServerThread, Scripted
+from tau_ai.testing.scripted_streams import ScriptedCall, ScriptedReply, sse_body
+from tests.coding.tui.test_tmux_e2e import API, Tmux, _launch, _point_at
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+
+def _bash(n: int, command: str) -> ScriptedReply:
+    return ScriptedReply(calls=[ScriptedCall(f"call_{n:09d}", "bash", {"command": command})])
+
+
+def _prompt(tmux: Tmux, text: str) -> None:
+    tmux("send-keys", "-t", "tau", "-l", text)
+    tmux.wait_for(text)  # typed text is in the editor before Enter (see the known trap)
+    tmux("send-keys", "-t", "tau", "Enter")
+
+
+def _choose(tmux: Tmux, option: str, downs: int) -> None:
+    tmux.wait_for(option)
+    for _ in range(downs):
+        tmux("send-keys", "-t", "tau", "Down")
+    tmux("send-keys", "-t", "tau", "Enter")
+
+
+def _results(server: ReplayServerThread, index: int) -> list[str]:
+    return [str(m["content"]) for m in server.requests[index].json()["messages"] if m.get("role") == "tool"]
+
+
+def test_each_approval_answer_does_what_it_says(tmp_path: Path) -> None:
+    project, home = tmp_path / "project", tmp_path / "home"
+    project.mkdir()
+    replies = [
+        _bash(1, "touch once.txt"),
+        ScriptedReply(text="Made once."),
+        _bash(2, "touch kept.txt"),
+        ScriptedReply(text="Made kept."),
+        _bash(3, "rm once.txt"),
+        ScriptedReply(text="Left it."),
+        _bash(4, "touch session.txt"),
+        _bash(5, "touch session.txt"),
+        ScriptedReply(text="Made session twice."),
+    ]
+    with ReplayServerThread([Scripted(body=sse_body(API, r)) for r in replies]) as server:
+        _point_at(home, server.url)
+        tmux = Tmux(tmp_path / "tmux.sock")
+        _launch(tmux, project, home, "--model", "local/m")
+        try:
+            tmux.wait_for("Ask anything")
+            assert "⏵⏵ ask" in tmux.screen()
+
+            _prompt(tmux, "first")
+            screen = tmux.wait_for("Allow bash: touch once.txt?")
+            assert "Yes, and add Bash(touch once.txt) to .tau/settings.json" in screen
+            _choose(tmux, "Yes, once", 0)
+            tmux.wait_for("Made once.")
+            assert (project / "once.txt").exists()
+
+            _prompt(tmux, "second")
+            _choose(tmux, "Yes, and add Bash(touch kept.txt) to .tau/settings.json", 2)
+            tmux.wait_for("Made kept.")
+            assert (project / "kept.txt").exists()
+            saved = json.loads((project / ".tau" / "settings.json").read_text())
+            assert saved == {"permissions": {"allow": ["Bash(touch kept.txt)"]}}
+
+            _prompt(tmux, "third")
+            _choose(tmux, "No, and tell the model why", 3)
+            tmux.wait_for("Why not?")
+            tmux("send-keys", "-t", "tau", "-l", "keep it")
+            tmux.wait_for("keep it")
+            tmux("send-keys", "-t", "tau", "Enter")
+            tmux.wait_for("Left it.")
+            assert (project / "once.txt").exists()
+            assert _results(server, 5)[-1] == "The user denied this bash call: keep it"
+
+            _prompt(tmux, "fourth")
+            _choose(tmux, "Yes, and allow Bash(touch session.txt) for this session", 1)
+            tmux.wait_for("Made session twice.")  # the second, same call ran without a dialog
+            assert len(server.requests) == 9
+
+            tmux("send-keys", "-t", "tau", "BTab")
+            tmux.wait_for("⏵⏵ accept-edits")
+            tmux("send-keys", "-t", "tau", "BTab")
+            tmux.wait_for("⏵⏵ plan")
+            tmux("send-keys", "-t", "tau", "BTab")
+            tmux.wait_for("⏵⏵ yolo")
+        finally:
+            tmux.kill()
+
+
+def test_plan_mode_ends_with_an_approval_dialog_that_starts_the_work(tmp_path: Path) -> None:
+    project, home = tmp_path / "project", tmp_path / "home"
+    project.mkdir()
+    (project / "app.py").write_text("x = 0\n")
+    edit = {"path": "app.py", "edits": [{"oldText": "x = 0", "newText": "x = 1"}]}
+    replies = [
+        ScriptedReply(calls=[ScriptedCall("call_000000001", "edit", edit)]),
+        ScriptedReply(text="Plan: 1. set x to 1"),
+        ScriptedReply(calls=[ScriptedCall("call_000000002", "edit", edit)]),
+        ScriptedReply(text="Done: x is 1."),
+    ]
+    with ReplayServerThread([Scripted(body=sse_body(API, r)) for r in replies]) as server:
+        _point_at(home, server.url)
+        tmux = Tmux(tmp_path / "tmux.sock")
+        _launch(tmux, project, home, "--model", "local/m", "--permission-mode", "plan")
+        try:
+            tmux.wait_for("⏵⏵ plan")
+            _prompt(tmux, "make x one")
+            tmux.wait_for("Plan: 1. set x to 1")
+            assert (project / "app.py").read_text() == "x = 0\n"  # plan mode refused the edit
+            _choose(tmux, "Approve the plan and start (accept edits)", 1)
+            tmux.wait_for("Done: x is 1.")
+            tmux.wait_for("⏵⏵ accept-edits")
+        finally:
+            tmux.kill()
+    assert (project / "app.py").read_text() == "x = 1\n"
+    assert "plan mode allows read-only tools only" in _results(server, 1)[0]
+    first, third = (json.dumps(server.requests[i].json()["messages"][0]) for i in (0, 2))
+    assert "# Plan mode" in first and "# Plan mode" not in third
+    assert "The user approved the plan" in json.dumps(server.requests[2].json()["messages"])
