@@ -51,6 +51,7 @@ from tau_coding.session.settings_choice import Pinned, SessionSettings, resumed_
 from tau_coding.session.store.manager import SessionManager, SessionNotFoundError, repair_notice
 from tau_coding.tools.builtin import ALL_TOOLS, DEFAULT_TOOLS, create_coding_tools
 from tau_coding.tools.config import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, ToolSettings
+from tau_coding.tracing import tracing_wanted
 
 # When nothing names a model: the first provider with a key, and its everyday model.
 DEFAULT_MODELS: dict[str, str] = {
@@ -95,6 +96,7 @@ class Options:
     no_extensions: bool = False
     trust_project: bool = False
     extension_args: Sequence[str] = ()  # command-line words for flags that extensions declare
+    trace_file: str | None = None  # spans as JSON lines (tau_coding.tracing)
 
 
 def load_models(paths: TauPaths, warn: Callable[[str], object]) -> ModelsConfig:
@@ -254,6 +256,8 @@ def build_session(
         restore_settings=lambda recorded, current: choose(recorded, lambda: current),
         retry=retry,
     )
+    if tracing_wanted(options.trace_file, environ):
+        _trace(session, options.trace_file, environ, warn)
     if host is not None:
         rest = host.registry.parse_flags(options.extension_args)
         if rest:
@@ -274,6 +278,18 @@ def build_session(
         day = today or date.today()
         mcp.attach(session, lambda active: resources.system_prompt(active, day))
     return session
+
+
+def _trace(
+    session: CodingSession, trace_file: str | None, environ: Mapping[str, str], warn: Callable[[str], object]
+) -> None:
+    """Spans of this session (docs/tracing.md); without the ``otel`` extra, one warning and no traces."""
+    try:
+        from tau_coding.tracing.setup import trace_session
+    except ImportError:
+        warn("tracing needs OpenTelemetry: pip install 'tau-agent-harness[otel]'; no traces this run")
+        return
+    trace_session(session, trace_file, environ)
 
 
 def _scrubbed(settings: Settings, config: ModelsConfig) -> frozenset[str]:
