@@ -45,6 +45,17 @@ class _Event(msgspec.Struct):
 
 _decoder = msgspec.json.Decoder(_Event)
 
+STOP_NOTICE = "Agent stopped after max_turns"
+"""How the loop's own closing reply (no model call behind it) begins its error message."""
+
+
+def _is_stop_notice(message: _Message) -> bool:
+    return (
+        message.stop_reason == "error"
+        and not message.content
+        and (message.error_message or "").startswith(STOP_NOTICE)
+    )
+
 
 @dataclass(slots=True)
 class RunTally:
@@ -71,11 +82,17 @@ class RunTally:
         except msgspec.DecodeError:
             self.undecodable += 1
             return 0
+        message = event.message
+        if message is None or message.role != "assistant":
+            return 0
+        if _is_stop_notice(message):  # the loop stopping itself: neither a turn nor a reply
+            self.error_message = message.error_message
+            self.stop_reason = message.stop_reason
+            return 0
         if event.type == "turn_end":
             self.turns += 1
             return 0
-        message = event.message
-        if event.type != "message_end" or message is None or message.role != "assistant":
+        if event.type != "message_end":
             return 0
         usage = message.usage or _Usage()
         total = usage.total_tokens or (usage.input + usage.output + usage.cache_read + usage.cache_write)

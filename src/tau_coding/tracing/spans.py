@@ -11,6 +11,7 @@ the events happened.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from opentelemetry import trace
@@ -19,6 +20,7 @@ from opentelemetry.trace import Span, SpanKind, Status, StatusCode, Tracer
 from tau_agent.events import (
     AgentEndEvent,
     MessageEndEvent,
+    MessageStartEvent,
     ToolExecutionEndEvent,
     ToolExecutionStartEvent,
     TurnEndEvent,
@@ -29,6 +31,18 @@ from tau_coding.session.events import SessionEvent
 
 FINISH_REASONS = {"toolUse": "tool_calls"}
 """Tau's stop reasons where the GenAI conventions name them differently (the rest are the same)."""
+
+STOP_NOTICE = "Agent stopped after max_turns"
+
+
+def is_stop_notice(message: AssistantMessage) -> bool:
+    """The loop's closing reply when ``max_turns`` is reached: no model request made it."""
+    return (
+        message.stop_reason == "error"
+        and not message.content
+        and (message.error_message or "").startswith(STOP_NOTICE)
+    )
+
 
 ModelName = Callable[[], tuple[str, str]]
 """The (provider, model id) a request about to be sent goes to."""
@@ -55,6 +69,7 @@ class SessionTracer:
         )
         self._turn: Span | None = None
         self._chat: Span | None = None
+        self._turn_started = 0  # ns: a request span starts when its turn does
         self._tools: dict[str, Span] = {}
         self._closed = False
 
@@ -71,17 +86,23 @@ class SessionTracer:
             self._turn = self._child(
                 self._session, "turn", SpanKind.INTERNAL, {"tau.turn.number": self._turns}
             )
-            provider, model = self._model()
-            self._chat = self._child(
-                self._turn,
-                f"chat {model}",
-                SpanKind.CLIENT,
-                {
-                    "gen_ai.operation.name": "chat",
-                    "gen_ai.request.model": model,
-                    "gen_ai.provider.name": provider,
-                },
-            )
+            self._turn_started = time.time_ns()
+        elif isinstance(event, MessageStartEvent) and isinstance(event.message, AssistantMessage):
+            # Made now, dated from the turn's start: the loop's own "stopped after max_turns"
+            # reply (no request behind it) gets no request span.
+            if self._turn is not None and not is_stop_notice(event.message):
+                provider, model = self._model()
+                self._chat = self._tracer.start_span(
+                    f"chat {model}",
+                    context=trace.set_span_in_context(self._turn),
+                    kind=SpanKind.CLIENT,
+                    attributes={
+                        "gen_ai.operation.name": "chat",
+                        "gen_ai.request.model": model,
+                        "gen_ai.provider.name": provider,
+                    },
+                    start_time=self._turn_started,
+                )
         elif isinstance(event, MessageEndEvent) and isinstance(event.message, AssistantMessage):
             self._end_chat(event.message)
         elif isinstance(event, ToolExecutionStartEvent):
