@@ -18,7 +18,8 @@ import re
 import signal
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -69,11 +70,18 @@ def tau_arguments(task: Task, session_dir: Path, config: RunConfig) -> list[str]
     return [*args, *config.extra_args]
 
 
-def _die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
-    if sys.platform == "linux":
-        import ctypes
+def _parent_death_signal() -> Callable[[], object] | None:
+    """On Linux, a function for the child to call between fork and exec so that it is killed when
+    the worker that started it dies; made in the parent, so the child only makes one call."""
+    if sys.platform != "linux":
+        return None
+    import ctypes
 
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    prctl = ctypes.CDLL(None, use_errno=True).prctl
+    return lambda: prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+_DIE_WITH_PARENT = _parent_death_signal()
 
 
 def _kill_group(process: asyncio.subprocess.Process) -> None:
@@ -102,7 +110,7 @@ async def _drive(task: Task, args: list[str], cwd: Path, config: RunConfig, gate
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
         start_new_session=True,
-        preexec_fn=_die_with_parent,
+        preexec_fn=_DIE_WITH_PARENT,
         limit=_STREAM_LIMIT,
     )
     assert process.stdin and process.stdout and process.stderr
@@ -164,8 +172,19 @@ def _session_file(session_dir: Path) -> str | None:
     return str(files[0]) if files else None
 
 
-async def run_task(task: Task, config: RunConfig, gate: Gate, *, attempt: int = 1) -> TaskResult:
-    """Run ``task`` once; every failure but ``WorkerDied`` becomes the result's status."""
+async def run_task(
+    task: Task,
+    config: RunConfig,
+    gate: Gate,
+    *,
+    attempt: int = 1,
+    slot: AbstractAsyncContextManager[object] | None = None,
+) -> TaskResult:
+    """Run ``task`` once; every failure but ``WorkerDied`` becomes the result's status.
+
+    Only the agent's process runs inside ``slot`` (the pool's count of agents at once): the
+    working copy is made before it and the check and diff run after it, so a worker's slot
+    goes to the next agent while this task's bookkeeping finishes."""
     started = time.monotonic()
     name = folder_name(task.id)
     work_dir = config.state_dir / "work" / name
@@ -188,13 +207,14 @@ async def run_task(task: Task, config: RunConfig, gate: Gate, *, attempt: int = 
     except (workspace.WorkspaceError, OSError) as exc:
         return result("error", error=f"working copy: {exc}")
     workspace.remove(session_dir)
-    await gate.acquire(task.provider)
-    try:
-        run = await _drive(task, tau_arguments(task, session_dir, config), work_dir, config, gate)
-    except OSError as exc:
-        return result("error", error=f"could not start tau: {exc}")
-    finally:
-        await gate.release(task.provider)
+    async with slot or contextlib.nullcontext():
+        await gate.acquire(task.provider)
+        try:
+            run = await _drive(task, tau_arguments(task, session_dir, config), work_dir, config, gate)
+        except OSError as exc:
+            return result("error", error=f"could not start tau: {exc}")
+        finally:
+            await gate.release(task.provider)
     code = run.code or 0
     if code < 0 and not run.timed_out and run.stopped is None:
         raise WorkerDied(f"tau was killed by signal {-code}")
@@ -232,13 +252,19 @@ async def run_task(task: Task, config: RunConfig, gate: Gate, *, attempt: int = 
     )
 
 
-async def run_with_retries(task: Task, config: RunConfig, gate: Gate, max_retries: int) -> TaskResult:
+async def run_with_retries(
+    task: Task,
+    config: RunConfig,
+    gate: Gate,
+    max_retries: int,
+    slot: AbstractAsyncContextManager[object] | None = None,
+) -> TaskResult:
     """``run_task``, again up to ``max_retries`` times while its process dies of a foreign signal;
     after that the task is an ``error``."""
     attempt = 1
     while True:
         try:
-            return await run_task(task, config, gate, attempt=attempt)
+            return await run_task(task, config, gate, attempt=attempt, slot=slot)
         except WorkerDied as exc:
             if attempt > max_retries:
                 return TaskResult(

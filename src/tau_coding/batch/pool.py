@@ -1,7 +1,9 @@
-"""The local backend: ``workers`` asyncio workers, each running one ``tau`` process at a time.
+"""The local backend: at most ``workers`` ``tau`` processes at once, on asyncio.
 
-No extra dependency; the process is the isolation, so a worker is just a loop that takes the
-next task. A task whose process is killed from outside is tried again (``max_retries``).
+No extra dependency; the process is the isolation. Twice as many loops as workers take tasks,
+and a semaphore lets ``workers`` of them run an agent at a time: while those run, the others
+make the next working copies or take the diffs of finished ones, so an agent slot never waits
+for bookkeeping. A task whose process is killed from outside is tried again (``max_retries``).
 """
 
 from __future__ import annotations
@@ -27,10 +29,11 @@ async def run_pool(
 ) -> None:
     """Run every task; ``on_result`` is called (on the loop) as each one finishes."""
     queue = iter(tasks)
+    agents = asyncio.Semaphore(max(1, workers))
 
-    async def worker() -> None:
-        for task in queue:  # one shared iterator: each task is taken by exactly one worker
+    async def loop() -> None:
+        for task in queue:  # one shared iterator: each task is taken by exactly one loop
             on_start(task)
-            on_result(await run_with_retries(task, config, gate, max_retries))
+            on_result(await run_with_retries(task, config, gate, max_retries, slot=agents))
 
-    await asyncio.gather(*(worker() for _ in range(max(1, workers))))
+    await asyncio.gather(*(loop() for _ in range(2 * max(1, workers))))
