@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -105,15 +106,37 @@ def overhead_ms(count: int) -> float:
 LAST_CPU_MS = 0.0
 
 
+def _agents_alive(marker: bytes) -> int:
+    count = 0
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                with open(f"/proc/{entry.name}/cmdline", "rb") as f:
+                    count += marker in f.read()
+            except OSError:
+                continue
+    return count
+
+
 def idle_percent(count: int, workers: int, sleep: float) -> float:
-    """Of ``workers`` agent slots over the batch's wall time, the share with no agent running."""
+    """Of ``workers`` agent slots over the batch's wall time, the share with no agent process alive
+    (sampled from /proc every 50 ms; an agent counts from its spawn to its exit)."""
     folder, stub, log = _setup(count, with_source=False)
-    wall = _batch(folder, stub, log, workers=workers, sleep=str(sleep))
-    events = [line.split() for line in log.read_text().splitlines()]
-    starts = sorted(float(t) for kind, t in events if kind == "start")
-    ends = sorted(float(t) for kind, t in events if kind == "end")
-    busy = sum(ends) - sum(starts)
-    return max(0.0, 100.0 * (1 - busy / (workers * wall)))
+    samples: list[int] = []
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.wait(0.05):
+            samples.append(_agents_alive(str(stub).encode()))
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    try:
+        _batch(folder, stub, log, workers=workers, sleep=str(sleep))
+    finally:
+        done.set()
+        sampler.join()
+    return max(0.0, 100.0 * (1 - sum(samples) / (workers * len(samples))))
 
 
 def resume_ms(count: int) -> float:

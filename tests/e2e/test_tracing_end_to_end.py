@@ -179,3 +179,35 @@ def test_a_batch_trace_file_has_one_tree_per_task_named_by_task(tmp_path: Path) 
                 ("execute_tool write", "turn"),
             ]
         )
+
+
+async def test_without_the_otel_extra_a_trace_file_is_one_warning_and_the_run_goes_on(tmp_path: Path) -> None:
+    import asyncio
+    import sys
+
+    root = tmp_path / "project"
+    root.mkdir()
+    project = Project(root, tmp_path / "home", API)
+    hide = "import sys; sys.modules['opentelemetry'] = None; from tau_coding.app.cli import main; sys.exit(main())"
+    async with server(API, [ScriptedReply(text="fine")]) as srv:
+        project.configure(srv.url)
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-c",
+            hide,
+            "-p",
+            "--model",
+            MODEL,
+            "--trace-file",
+            str(tmp_path / "t.jsonl"),
+            "hello",
+            cwd=root,
+            env=project.env(),
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        out, err = await asyncio.wait_for(process.communicate(), 60)
+    assert (process.returncode, out.decode()) == (0, "fine\n")
+    lines = err.decode().splitlines()
+    assert len(lines) == 1 and "tracing needs OpenTelemetry" in lines[0] and "[otel]" in lines[0]
+    assert not (tmp_path / "t.jsonl").exists()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 
 from tau_coding.batch.budget import Gate
 from tau_coding.batch.execute import RunConfig, run_with_retries
@@ -27,13 +28,17 @@ async def run_pool(
     on_start: Callable[[Task], None],
     on_result: Callable[[TaskResult], None],
 ) -> None:
-    """Run every task; ``on_result`` is called (on the loop) as each one finishes."""
+    """Run every task; ``on_result`` is called as each one finishes, in the order they finish, on
+    one writer thread (it fsyncs: the event loop must not wait for the disk while agents end)."""
     queue = iter(tasks)
     agents = asyncio.Semaphore(max(1, workers))
+    running = asyncio.get_running_loop()
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="tau-batch-results") as writer:
 
-    async def loop() -> None:
-        for task in queue:  # one shared iterator: each task is taken by exactly one loop
-            on_start(task)
-            on_result(await run_with_retries(task, config, gate, max_retries, slot=agents))
+        async def loop() -> None:
+            for task in queue:  # one shared iterator: each task is taken by exactly one loop
+                on_start(task)
+                result = await run_with_retries(task, config, gate, max_retries, slot=agents)
+                await running.run_in_executor(writer, on_result, result)
 
-    await asyncio.gather(*(loop() for _ in range(2 * max(1, workers))))
+        await asyncio.gather(*(loop() for _ in range(2 * max(1, workers))))
