@@ -201,8 +201,9 @@ async def run_task(
         )
 
     try:
+        seeds = workspace.seeds_in(config.state_dir / "seeds")
         space = await asyncio.to_thread(
-            workspace.prepare, work_dir, cwd=task.cwd, repo=task.repo, ref=task.ref, base=config.base
+            seeds.prepare, work_dir, cwd=task.cwd, repo=task.repo, ref=task.ref, base=config.base
         )
     except (workspace.WorkspaceError, OSError) as exc:
         return result("error", error=f"working copy: {exc}")

@@ -8,6 +8,7 @@ fsynced line, and a rerun of the same command picks up from there.
 from __future__ import annotations
 
 import asyncio
+import shutil
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -120,6 +121,7 @@ def run_batch(options: BatchOptions, out: TextIO, err: TextIO) -> int:
             _run_backend(options, todo, config, lambda task: progress.started(), on_result)
     finally:
         results.close()
+        shutil.rmtree(config.state_dir / "seeds", ignore_errors=True)
     ids = {task.id for task in tasks}
     final = [r for r in read_results(options.out).values() if r.id in ids]
     print_summary(out, final, skipped=len(tasks) - len(todo))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -84,6 +85,46 @@ def prepare(dest: Path, *, cwd: str | None, repo: str | None, ref: str | None, b
     if not (dest / ".git").exists():
         _git(dest, "init", "--quiet", "--template=")  # no sample hooks to copy: a third of its time
     return Workspace(dest, _snapshot(dest))
+
+
+class Seeds:
+    """Working copies made once per source (folder, or repository and ref) in ``folder`` and then
+    copied for each task: a task's copy costs a file copy, not three git processes. A source is
+    read the first time a task of this process needs it."""
+
+    def __init__(self, folder: Path) -> None:
+        self._folder = folder
+        self._made: dict[tuple[str | None, ...], Workspace] = {}
+        self._lock = threading.Lock()
+
+    def prepare(
+        self, dest: Path, *, cwd: str | None, repo: str | None, ref: str | None, base: Path
+    ) -> Workspace:
+        """As ``prepare``, from this process's seed of the same source."""
+        key = (
+            str(base / cwd) if cwd is not None else None,
+            str(base / repo) if repo is not None else None,
+            ref,
+        )
+        with self._lock:
+            seed = self._made.get(key)
+            if seed is None or not seed.path.is_dir():  # a finished batch removes its seeds
+                name = f"{os.getpid()}-{threading.get_ident()}-{len(self._made)}"
+                seed = prepare(self._folder / name, cwd=cwd, repo=repo, ref=ref, base=base)
+                self._made[key] = seed
+        _fresh(dest)
+        shutil.copytree(seed.path, dest, symlinks=True)
+        return Workspace(dest, seed.baseline)
+
+
+_seeds: dict[Path, Seeds] = {}
+_seeds_lock = threading.Lock()
+
+
+def seeds_in(folder: Path) -> Seeds:
+    """This process's ``Seeds`` kept in ``folder``."""
+    with _seeds_lock:
+        return _seeds.setdefault(folder, Seeds(folder))
 
 
 def diff(workspace: Workspace) -> str:

@@ -76,3 +76,21 @@ def test_a_missing_folder_or_ref_is_one_line(tmp_path: Path) -> None:
     with pytest.raises(WorkspaceError) as error:
         prepare(tmp_path / "w2", cwd=None, repo="r", ref="no-such-ref", base=tmp_path)
     assert "\n" not in str(error.value) and str(error.value).startswith("git checkout")
+
+
+def test_seeds_make_a_source_once_and_copies_still_diff_on_their_own(tmp_path: Path) -> None:
+    from tau_coding.batch.workspace import Seeds
+
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "a.txt").write_text("a\n")
+    seeds = Seeds(tmp_path / "seeds")
+    one = seeds.prepare(tmp_path / "w1", cwd="src", repo=None, ref=None, base=tmp_path)
+    two = seeds.prepare(tmp_path / "w2", cwd="src", repo=None, ref=None, base=tmp_path)
+    assert one.baseline == two.baseline and len(list((tmp_path / "seeds").iterdir())) == 1
+    (one.path / "a.txt").write_text("changed\n")
+    assert "+changed" in diff(one) and diff(two) == ""
+    import shutil
+
+    shutil.rmtree(tmp_path / "seeds")  # a finished batch removes its seeds; the next one remakes them
+    three = seeds.prepare(tmp_path / "w3", cwd="src", repo=None, ref=None, base=tmp_path)
+    assert (three.path / "a.txt").read_text() == "a\n" and diff(three) == ""
