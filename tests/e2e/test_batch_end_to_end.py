@@ -209,3 +209,51 @@ def test_the_tau_batch_command_prints_a_summary_and_says_how_it_went(tmp_path: P
         text=True,
     )
     assert usage.returncode == 2 and usage.stderr.count("\n") == 1 and "--out" in usage.stderr
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="finds the agent's process in /proc")
+def test_killing_the_runner_loses_only_the_task_in_flight_and_its_agent_dies_too(tmp_path: Path) -> None:
+    server = TaskServer(slow_task=2, slow_delay=0.5)  # task 2's first reply streams for seconds
+    session_folder = str((tmp_path / "results.d" / "sessions" / "t002").resolve())
+    out = tmp_path / "results.jsonl"
+    command = [
+        sys.executable,
+        "-m",
+        "tau_coding",
+        "batch",
+        "tasks.jsonl",
+        "--out",
+        "results.jsonl",
+        "--workers",
+        "1",
+    ]
+    with server.server() as srv:
+        project = batch_project(tmp_path, srv.url)
+        write_tasks(tmp_path / "tasks.jsonl", 4)
+        runner = subprocess.Popen(command, cwd=tmp_path, env=project.env(), stdout=subprocess.DEVNULL)
+        try:
+            assert wait_for(lambda: 2 in [n for n, _ in server.requests], 120)
+            agent = _tau_process_of(session_folder)
+            assert agent is not None
+            runner.kill()  # SIGKILL: no clean-up code of the runner runs
+            runner.wait(30)
+            assert wait_for(lambda: not Path(f"/proc/{agent}").exists() or _is_zombie(agent), 10)
+        finally:
+            if runner.poll() is None:
+                runner.kill()
+                runner.wait(30)
+        assert sorted(read_results(out)) == ["t000", "t001"]  # finished ones are on disk, whole
+        before = len(server.requests)
+        done = subprocess.run(
+            command, cwd=tmp_path, env=project.env(), capture_output=True, text=True, timeout=180
+        )
+    assert done.returncode == 0, done.stderr
+    assert sorted({n for n, _ in server.requests[before:]}) == [2, 3]  # only what was left
+    assert sorted(read_results(out)) == ["t000", "t001", "t002", "t003"]
+
+
+def _is_zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True

@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import os
 import re
+import shutil
 import signal
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -70,18 +73,22 @@ def tau_arguments(task: Task, session_dir: Path, config: RunConfig) -> list[str]
     return [*args, *config.extra_args]
 
 
-def _parent_death_signal() -> Callable[[], object] | None:
-    """On Linux, a function for the child to call between fork and exec so that it is killed when
-    the worker that started it dies; made in the parent, so the child only makes one call."""
+@functools.cache
+def _parent_death() -> tuple[tuple[str, ...], Callable[[], object] | None]:
+    """How a child is made to die with the worker that started it (Linux): a command prefix,
+    ``setpriv --pdeathsig KILL`` (util-linux), or else a call between fork and exec, which
+    costs a full fork (about 15 ms more per task than the vfork the prefix allows)."""
     if sys.platform != "linux":
-        return None
+        return (), None
+    setpriv = shutil.which("setpriv")
+    if setpriv is not None:
+        probe = subprocess.run([setpriv, "--help"], capture_output=True, text=True, check=False)
+        if "--pdeathsig" in probe.stdout:
+            return (setpriv, "--pdeathsig", "KILL", "--"), None
     import ctypes
 
     prctl = ctypes.CDLL(None, use_errno=True).prctl
-    return lambda: prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-
-
-_DIE_WITH_PARENT = _parent_death_signal()
+    return (), lambda: prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
 def _kill_group(process: asyncio.subprocess.Process) -> None:
@@ -102,7 +109,9 @@ async def _drive(task: Task, args: list[str], cwd: Path, config: RunConfig, gate
     run = _Run()
     env = dict(config.env if config.env is not None else os.environ)
     env["TAU_BATCH_TASK_ID"] = task.id
+    prefix, preexec = _parent_death()
     process = await asyncio.create_subprocess_exec(
+        *prefix,
         *args,
         cwd=cwd,
         env=env,
@@ -110,7 +119,7 @@ async def _drive(task: Task, args: list[str], cwd: Path, config: RunConfig, gate
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
         start_new_session=True,
-        preexec_fn=_DIE_WITH_PARENT,
+        preexec_fn=preexec,
         limit=_STREAM_LIMIT,
     )
     assert process.stdin and process.stdout and process.stderr
