@@ -121,7 +121,8 @@ def run_batch(options: BatchOptions, out: TextIO, err: TextIO) -> int:
             _run_backend(options, todo, config, lambda task: progress.started(), on_result)
     finally:
         results.close()
-        shutil.rmtree(config.state_dir / "seeds", ignore_errors=True)
+        for scratch in ("seeds", "attempts"):  # per-run helpers (attempts: Ray's retry count)
+            shutil.rmtree(config.state_dir / scratch, ignore_errors=True)
     ids = {task.id for task in tasks}
     final = [r for r in read_results(options.out).values() if r.id in ids]
     print_summary(out, final, skipped=len(tasks) - len(todo))
