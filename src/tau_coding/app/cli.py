@@ -23,6 +23,10 @@ def main(argv: list[str] | None = None) -> int:
         from tau_coding.mcp.cli import main as mcp_main
 
         return mcp_main(argv[1:])
+    if argv[:1] == ["batch"]:  # `tau batch TASKS.jsonl --out RESULTS.jsonl ...`
+        from tau_coding.batch.cli import main as batch_main
+
+        return batch_main(argv[1:])
     from tau_coding.app.cli_args import build_parser
     from tau_coding.app.cli_dispatch import dispatch
 

@@ -140,6 +140,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--max-turns", type=int, default=None, metavar="N", help="stop after N model calls (exit 1)"
     )
     run.add_argument(
+        "--trace-file",
+        metavar="FILE",
+        help="append OpenTelemetry spans to FILE as JSON lines (needs the otel extra; docs/tracing.md)",
+    )
+    run.add_argument(
         "--offline", action="store_true", help="never touch the network except the model provider"
     )
     run.add_argument(

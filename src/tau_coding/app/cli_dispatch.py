@@ -144,6 +144,7 @@ def _options(args: Any, *, can_ask: bool = False) -> Any:
         extension_args=args.extension_args,
         permission_mode=args.permission_mode,
         can_ask=can_ask,
+        trace_file=args.trace_file,
     )
 
 

@@ -47,3 +47,4 @@ class Options:
     # (the TUI and RPC can; print and JSON cannot), which picks the default mode.
     permission_mode: str | None = None
     can_ask: bool = False
+    trace_file: str | None = None  # spans as JSON lines (tau_coding.tracing)

@@ -55,6 +55,7 @@ from tau_coding.session.permission_seam import install_permissions, with_mode_no
 from tau_coding.session.reply_retry import RetrySettings
 from tau_coding.session.store.manager import SessionManager, SessionNotFoundError, repair_notice
 from tau_coding.tools.config import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, ToolSettings
+from tau_coding.tracing import tracing_wanted
 
 
 def build_session(
@@ -190,6 +191,8 @@ def build_session(
     if options.can_ask and ui is not None:
         gate.approver = DialogApprover(ui)
     install_permissions(session, gate)
+    if tracing_wanted(options.trace_file, environ):
+        _trace(session, options.trace_file, environ, warn)
     if host is not None:
         host.allowed_tools = allowed_tools(options)
         rest = host.registry.parse_flags(options.extension_args)
@@ -213,6 +216,18 @@ def build_session(
         day = today or date.today()
         mcp.attach(session, lambda active: with_mode_note(resources.system_prompt(active, day), gate.mode))
     return session
+
+
+def _trace(
+    session: CodingSession, trace_file: str | None, environ: Mapping[str, str], warn: Callable[[str], object]
+) -> None:
+    """Spans of this session (docs/tracing.md); without the ``otel`` extra, one warning and no traces."""
+    try:
+        from tau_coding.tracing.setup import trace_session
+    except ImportError:
+        warn("tracing needs OpenTelemetry: pip install 'tau-agent-harness[otel]'; no traces this run")
+        return
+    trace_session(session, trace_file, environ)
 
 
 def session_manager(options: Options, environ: Mapping[str, str], cwd: Path) -> SessionManager:
