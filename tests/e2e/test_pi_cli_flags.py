@@ -133,6 +133,7 @@ async def test_no_builtin_tools_keeps_extension_tools_and_tools_names_them(proje
     replies = [ScriptedReply(calls=[call]), ScriptedReply(text="three"), ScriptedReply(text="x")]
     async with server(project.api, replies) as srv:
         project.configure(srv.url)
+        project.run_everything()  # an extension's tool is not one the workspace mode runs unasked
         result = await project.tau("-p", "--model", MODEL, "-nbt", "-e", str(COUNT_LINES), "count")
         assert result.code == 0, result.stderr
         assert _tool_names(srv.requests[0].json()) == ["count_lines"]
