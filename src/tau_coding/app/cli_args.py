@@ -49,6 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
     session.add_argument("--session", metavar="PATH|ID", help="open this session file or id prefix")
     session.add_argument("--session-dir", metavar="DIR", help="keep sessions in DIR")
     session.add_argument("--no-session", action="store_true", help="keep nothing on disk")
+    session.add_argument(
+        "--no-checkpoints", action="store_true", help="take no checkpoints of the files for /rewind"
+    )
     tools = p.add_argument_group("tools and resources")
     tools.add_argument("--tools", metavar="A,B", help="active tools (read,write,edit,bash,grep,find,ls)")
     tools.add_argument("--no-tools", action="store_true", help="no tools at all")

@@ -94,6 +94,7 @@ def _options(args: Any) -> Any:
         no_extensions=args.no_extensions,
         trust_project=args.trust_project,
         extension_args=args.extension_args,
+        no_checkpoints=args.no_checkpoints,
     )
 
 

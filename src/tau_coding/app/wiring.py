@@ -23,6 +23,7 @@ from tau_agent.tools import AgentTool
 from tau_ai.catalog import builtin_models
 from tau_ai.model import Model
 from tau_ai.models_config import ModelsConfig, load_models_config
+from tau_coding.app.checkpoint_setup import session_checkpoints
 from tau_coding.app.extension_presence import maybe_build_host
 from tau_coding.common.diagnostics import Diagnostic
 from tau_coding.config.auth import (
@@ -95,6 +96,7 @@ class Options:
     no_extensions: bool = False
     trust_project: bool = False
     extension_args: Sequence[str] = ()  # command-line words for flags that extensions declare
+    no_checkpoints: bool = False
 
 
 def load_models(paths: TauPaths, warn: Callable[[str], object]) -> ModelsConfig:
@@ -254,6 +256,7 @@ def build_session(
         restore_settings=lambda recorded, current: choose(recorded, lambda: current),
         retry=retry,
     )
+    session.checkpoints = session_checkpoints(paths, settings.get, disabled=options.no_checkpoints)
     if host is not None:
         rest = host.registry.parse_flags(options.extension_args)
         if rest:

@@ -71,6 +71,12 @@ class Mcp(_Struct):
     tool_search_share: int | float | UnsetType = UNSET
 
 
+class Checkpoints(_Struct):
+    enabled: Flag = UNSET
+    retention_days: int | float | UnsetType = UNSET
+    max_file_bytes: Count = UNSET
+
+
 class SettingsFile(_Struct):
     """Every key Tau reads from settings.json (Pi's names)."""
 
@@ -109,6 +115,7 @@ class SettingsFile(_Struct):
     extension_timeout: int | float | UnsetType = UNSET  # seconds one extension handler may take
     mcp_servers: Table = UNSET  # MCP servers, Claude Code's format (tau_coding.mcp.config)
     mcp: Mcp | UnsetType = UNSET
+    checkpoints: Checkpoints | UnsetType = UNSET  # snapshots for /rewind (tau_coding.checkpoints)
 
 
 # Settings that choose or run programs: only the user's file or a trusted project may set them.

@@ -43,9 +43,12 @@ from tau_agent.tools import AgentTool
 from tau_ai.model import Model
 from tau_coding.app.session_setup import ProviderMaker, open_controlled_session
 from tau_coding.app.wiring import ConfigurationError, Options
+from tau_coding.checkpoints.changes import FileChange
+from tau_coding.session.checkpointing import RewindPoint
 from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.control import ForkMessage, SessionControl
 from tau_coding.session.events import SessionEvent
+from tau_coding.session.rewind import RewindOutcome
 from tau_coding.session.store.listing import SessionInfo
 from tau_coding.tools.builtin import ALL_TOOLS
 
@@ -72,6 +75,7 @@ def create_session(
     environ: Mapping[str, str] | None = None,
     provider_factory: ProviderMaker | None = None,
     warn: Callable[[str], object] = lambda message: None,
+    checkpoints: bool = True,
 ) -> TauSession:
     """Open a coding session in ``cwd``.
 
@@ -83,6 +87,7 @@ def create_session(
     the first reply), "memory" (nothing on disk), "continue" (the most recent of ``cwd``), or a
     session file path or id prefix. ``environ`` replaces ``os.environ`` (API keys, TAU_HOME,
     HOME); ``provider_factory(model, api_key)`` replaces the HTTP providers (tests, proxies).
+    ``checkpoints`` False takes no checkpoints of the files (``--no-checkpoints``).
     """
     folder = Path(cwd).expanduser().resolve()
     named = session not in ("new", "memory", "continue")
@@ -102,6 +107,7 @@ def create_session(
         no_skills=not skills,
         no_prompt_templates=not prompt_templates,
         max_turns=max_turns,
+        no_checkpoints=not checkpoints,
     )
     extra = list(custom_tools)
     clash = {t.name for t in extra} & set(ALL_TOOLS)
@@ -288,6 +294,19 @@ class TauSession:
     async def compact(self, custom_instructions: str | None = None) -> Any:
         """Summarise older messages (ControlError if this build has no compaction)."""
         return await self.control.compact(custom_instructions)
+
+    def list_checkpoints(self) -> list[RewindPoint]:
+        """Checkpoints a rewind may go back to, oldest first, each with the files changed since."""
+        return self.control.list_checkpoints()
+
+    def preview_checkpoint(self, checkpoint_id: str) -> tuple[FileChange, ...]:
+        """What ``restore_checkpoint(id, "code")`` would change in the files now."""
+        return self.control.preview_checkpoint(checkpoint_id)
+
+    async def restore_checkpoint(self, checkpoint_id: str, restore: str = "both") -> RewindOutcome:
+        """Rewind to a checkpoint: ``code``, ``conversation``, ``both`` or ``summarize``
+        (docs/checkpoints.md); a code restore first keeps the files as a "before rewind" one."""
+        return await self.control.restore_checkpoint(checkpoint_id, restore)
 
     def reload(self) -> None:
         """Re-read settings, models, resources and tools; the conversation continues."""

@@ -32,6 +32,7 @@ from tau_agent.tools import AgentTool, AgentToolResult
 from tau_ai.model import Model
 from tau_coding.resources.loader import Resources
 from tau_coding.session.agent_retry import RETRY_CANCELLED, AgentRetry, step_back_over
+from tau_coding.session.checkpointing import SessionCheckpoints
 from tau_coding.session.compaction.context_usage import ContextUsage
 from tau_coding.session.compaction.result import CompactionResult
 from tau_coding.session.compaction.settings import CompactionSettings
@@ -90,6 +91,7 @@ class CodingSession:
         # The one /reload (SessionControl.reload), set by the control driving this session.
         self.reloader: Callable[[], object] | None = None
         self._hooks_started = False
+        self.checkpoints: SessionCheckpoints | None = None  # one before each prompt (composition root)
         state = log.state()
         options = StreamOptions(
             thinking_level=thinking_level,
@@ -241,6 +243,8 @@ class CodingSession:
         transient failures retried (``_run_retrying``)."""
         compactor = self.compactor
         self.record_settings()
+        if check_first and self.checkpoints is not None:
+            await self.checkpoints.before_prompt(self.log, str(self.session_file or self.session_id))
         compactor.begin_prompt()
         self.retry.begin_prompt()
         if check_first and compactor.should_compact():
