@@ -127,8 +127,8 @@ async def test_checkpoints_move_with_a_fork_and_a_resume(tmp_path: Path) -> None
     control.switch_session(original)  # resume: the entries are read back from the file
     assert [p.record.prompt for p in control.list_checkpoints()] == ["write", "edit"]
     control.switch_session(forked)
-    (point,) = control.list_checkpoints()
-    assert point.record.checkpoint_id == first.record.checkpoint_id
+    point, undo = control.list_checkpoints()  # the fork's own code restore left a "before rewind"
+    assert point.record.checkpoint_id == first.record.checkpoint_id and undo.record.kind == "before rewind"
 
 
 async def test_summarise_from_here_keeps_the_files_and_summarises_what_followed(tmp_path: Path) -> None:
