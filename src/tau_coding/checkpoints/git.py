@@ -90,7 +90,8 @@ class Git:
             self._prefix += ["-c", setting]
 
     def run(self, args: Sequence[str], *, stdin: bytes | None = None, check: bool = True) -> bytes:
-        """The command's stdout; CheckpointError with git's first error line when it fails."""
+        """The command's stdout; CheckpointError with git's first error line when it fails.
+        ``args`` may start with ``-c name=value`` settings for this command only."""
         try:
             done = subprocess.run(
                 [*self._prefix, *args],
@@ -105,7 +106,8 @@ class Git:
         if check and done.returncode != 0:
             lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
             why = next((line for line in lines if line.startswith(("fatal", "error"))), None)
-            raise CheckpointError(f"git {args[0]} failed: {why or (lines[0] if lines else done.returncode)}")
+            command = next((a for a in args if not a.startswith("-") and "=" not in a), "")
+            raise CheckpointError(f"git {command} failed: {why or (lines[0] if lines else done.returncode)}")
         return done.stdout
 
     def text(self, args: Sequence[str]) -> str:

@@ -28,6 +28,7 @@ from tau_coding.checkpoints.skips import SkipList, Skipped, classify, still_skip
 DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024
 MAX_FILES = 200_000  # a tree larger than this (a home directory, /) is not snapshotted
 REF_PREFIX = "refs/tau/"
+BULK_FILES = 200  # more new or changed files than this go into one pack (see _snapshot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +88,7 @@ class CheckpointStore:
         self._git.run(["init", "-q", "--template=", str(self.git_dir)])
         (self.git_dir / "tau-project").write_text(str(self.project) + "\n", encoding="utf-8")
         user_exclude = self.project / ".git" / "info" / "exclude"
-        settings = [("core.logAllRefUpdates", "false"), ("core.compression", "1")]
+        settings = [("core.logAllRefUpdates", "false")]
         if user_exclude.is_file():  # the user's own per-repository ignores apply too
             settings.append(("core.excludesFile", str(user_exclude)))
         for key, value in settings:
@@ -111,7 +112,12 @@ class CheckpointStore:
         if new:
             git.run(["update-index", "-z", "--force-remove", "--stdin"], stdin=_nul(new))
         if untracked or modified or skipped != before:
-            git.run(["add", "-A", "--ignore-errors", "--", "."], check=False)
+            # Many new files (the first snapshot): stream them all into one uncompressed pack
+            # instead of one compressed file each; that is most of the first snapshot's cost
+            # (git gc compresses the pack later). A few: loose objects, as usual.
+            bulk = ["-c", "core.bigFileThreshold=1", "-c", "core.compression=0"]
+            many = len(untracked) + len(modified) > BULK_FILES
+            git.run([*(bulk if many else []), "add", "-A", "--ignore-errors", "--", "."], check=False)
         tree = git.text(["write-tree"])
         return tree, tuple(Skipped(path, reason) for path, reason in sorted(skipped.items()))
 
