@@ -277,7 +277,9 @@ class RpcClient:
 
     async def restore_checkpoint(self, checkpoint_id: str, restore: str = "both") -> dict[str, Any]:
         """``restore``: "code", "conversation", "both" or "summarize" (docs/rpc.md)."""
-        result: dict[str, Any] = await self.request("restore_checkpoint", id=checkpoint_id, restore=restore)
+        result: dict[str, Any] = await self.request(
+            "restore_checkpoint", checkpointId=checkpoint_id, restore=restore
+        )
         return result
 
     async def answer_ui(self, request_id: str, **answer: Any) -> None:

@@ -1,6 +1,7 @@
 """Handlers of the checkpoint commands: ``list_checkpoints`` and ``restore_checkpoint``.
 
-A restore is refused while a run or a user's bash command goes on. ``restore`` is ``code``,
+``restore_checkpoint`` names the checkpoint in ``checkpointId`` (the ``id`` that
+``list_checkpoints`` gives): a command's own ``id`` is its request id. A restore is refused while a run or a user's bash command goes on. ``restore`` is ``code``,
 ``conversation`` or ``both`` (Tau also takes ``summarize``: the conversation goes back with a
 summary of what followed, which asks the model, so that answer comes when it is done).
 """
@@ -55,7 +56,8 @@ async def list_checkpoints(server: RpcServer, fields: Fields, request_id: Any) -
 
 
 async def restore_checkpoint(server: RpcServer, fields: Fields, request_id: Any) -> Any:
-    checkpoint_id = fields.text("id", non_empty=True)
+    # Not "id": every command's "id" is its request id, echoed in the response.
+    checkpoint_id = fields.text("checkpointId", non_empty=True)
     restore = str(fields.choice("restore", RESTORE_CHOICES))
     if server.is_streaming or server.bash_running:
         raise CommandError("Cannot rewind while the agent is running; abort it first")
