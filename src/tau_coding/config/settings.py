@@ -84,6 +84,7 @@ class SettingsFile(_Struct):
     default_model: Text = UNSET
     default_thinking_level: Literal["off", "minimal", "low", "medium", "high", "xhigh"] | UnsetType = UNSET
     hide_thinking_block: Flag = UNSET
+    double_escape_action: Literal["tree", "fork", "rewind", "none"] | UnsetType = UNSET  # "rewind": Tau's
     theme: Text = UNSET
     quiet_startup: Flag = UNSET
     shell_path: Text = UNSET
