@@ -8,17 +8,11 @@ import os
 import sys
 from pathlib import Path
 
-from tau_coding.checkpoints.retention import DEFAULT_RETENTION_DAYS, collect, referenced_ids
+from tau_coding.app.checkpoint_setup import retention_days
+from tau_coding.checkpoints.retention import collect, referenced_ids
 from tau_coding.common.exit_codes import EXIT_OK, EXIT_USAGE
 from tau_coding.config.paths import TauPaths
 from tau_coding.config.settings import load_settings
-
-
-def retention_days(value: object) -> float:
-    """``checkpoints.retentionDays`` as a number of days (the default when unset or not positive)."""
-    if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
-        return float(value)
-    return DEFAULT_RETENTION_DAYS
 
 
 def main(argv: list[str]) -> int:
@@ -47,4 +41,4 @@ def main(argv: list[str]) -> int:
     return EXIT_OK
 
 
-__all__ = ["main", "retention_days"]
+__all__ = ["main"]

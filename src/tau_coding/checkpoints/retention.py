@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tau_coding.checkpoints.git import CheckpointError, Git
-from tau_coding.checkpoints.store import REF_PREFIX
+from tau_coding.checkpoints.store import REF_PREFIX, store_lock
 
 GRACE_SECONDS = 3600.0
 DEFAULT_RETENTION_DAYS = 30.0
@@ -72,12 +72,16 @@ def prune_store(
     git_dir: Path, *, keep: set[str], retention_days: float, now: float | None = None
 ) -> tuple[int, int]:
     """Drop the checkpoints of one store that retention does not keep; (kept, pruned)."""
+    with store_lock(git_dir):
+        return _prune(git_dir, keep, retention_days, time.time() if now is None else now)
+
+
+def _prune(git_dir: Path, keep: set[str], retention_days: float, moment: float) -> tuple[int, int]:
     git = Git(git_dir, git_dir, git_dir / "tau-index")
     listing = git.run(
         ["for-each-ref", "--format=%(objectname)%00%(committerdate:unix)%00%(body)%00", REF_PREFIX]
     )
     fields = listing.decode("utf-8", "surrogateescape").split("\0")
-    moment = time.time() if now is None else now
     drop: list[str] = []
     kept = 0
     for i in range(0, len(fields) - 2, 3):

@@ -51,6 +51,18 @@ class Restored:
     changes: tuple[FileChange, ...]
 
 
+@contextlib.contextmanager
+def store_lock(git_dir: Path) -> Iterator[None]:
+    """Hold the store's lock: snapshots, restores and pruning of one store never overlap (a
+    prune must not delete the blobs a snapshot has written but not yet committed)."""
+    with open(git_dir / "tau.lock", "a+b") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 def store_dir(checkpoints_dir: Path, project: Path) -> Path:
     """Where the store of ``project`` lives (keyed by a hash of its real path)."""
     key = hashlib.sha256(str(project.resolve()).encode("utf-8", "surrogateescape")).hexdigest()[:24]
@@ -75,14 +87,10 @@ class CheckpointStore:
         if not self.project.is_dir():
             raise CheckpointError(f"{self.project} is not a directory")
         self.git_dir.mkdir(parents=True, exist_ok=True)
-        with open(self.git_dir / "tau.lock", "a+b") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            try:
-                if not (self.git_dir / "HEAD").exists():
-                    self._init()
-                yield self._git
-            finally:
-                fcntl.flock(lock, fcntl.LOCK_UN)
+        with store_lock(self.git_dir):
+            if not (self.git_dir / "HEAD").exists():
+                self._init()
+            yield self._git
 
     def _init(self) -> None:
         self._git.run(["init", "-q", "--template=", str(self.git_dir)])
@@ -196,4 +204,12 @@ def _nul(paths: dict[str, str]) -> bytes:
     return b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in paths)
 
 
-__all__ = ["DEFAULT_MAX_FILE_BYTES", "REF_PREFIX", "Checkpoint", "CheckpointStore", "Restored", "store_dir"]
+__all__ = [
+    "DEFAULT_MAX_FILE_BYTES",
+    "REF_PREFIX",
+    "Checkpoint",
+    "CheckpointStore",
+    "Restored",
+    "store_dir",
+    "store_lock",
+]

@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tau_coding.app.checkpoint_setup import session_checkpoints
-from tau_coding.app.checkpoints_cli import retention_days
-from tau_coding.checkpoints.store import DEFAULT_MAX_FILE_BYTES
+from tau_coding.app.checkpoint_setup import prune_daily, retention_days, session_checkpoints
+from tau_coding.checkpoints.store import DEFAULT_MAX_FILE_BYTES, CheckpointStore
 from tau_coding.config.paths import TauPaths
 
 
@@ -41,3 +40,18 @@ def test_max_file_bytes_is_read_and_a_bad_value_keeps_the_default(tmp_path: Path
 def test_retention_days_falls_back_to_thirty() -> None:
     assert retention_days(7) == 7.0
     assert retention_days(None) == retention_days(0) == retention_days(True) == 30.0
+
+
+def test_a_session_start_prunes_at_most_once_a_day(tmp_path: Path) -> None:
+    paths = _paths(tmp_path)
+    assert prune_daily(paths, None) is None  # no store yet: nothing to prune
+    project = tmp_path / "gone"
+    project.mkdir()
+    store = CheckpointStore(project, paths.checkpoints_dir)
+    store.take()
+    thread = prune_daily(paths, 30)
+    assert thread is not None
+    thread.join(30)
+    assert (paths.checkpoints_dir / ".last-gc").exists()
+    assert prune_daily(paths, 30) is None  # stamped: not again today
+    assert store.git_dir.exists()  # within the grace hour: kept
