@@ -24,9 +24,11 @@ async def test_a_bad_middle_line_and_a_torn_tail_are_named_and_the_cut_bytes_kep
         session.write_bytes(header + b"not json at all\n" + b"".join(entries) + torn)
         second = await project.tau("-p", "--model", MODEL, "--session", str(session), "two")
     assert second.code == 0 and second.stdout == "Second.\n", second.stderr
-    (line,) = second.stderr.splitlines()
+    (line,) = (
+        second.stderr.splitlines()
+    )  # line 7: header, 2 settings, the checkpoint, 2 messages, the bad one
     assert line.startswith("tau: warning: session ") and " was repaired: " in line, line
-    assert "line 2 is not a JSON object" in line and "line 6 is incomplete" in line and ".repaired-" in line
+    assert "line 2 is not a JSON object" in line and "line 7 is incomplete" in line and ".repaired-" in line
     (side,) = session.parent.glob(f"{session.name}.repaired-*")
     assert side.read_bytes() == torn
     assert torn not in session.read_bytes()

@@ -27,6 +27,10 @@ def main(argv: list[str] | None = None) -> int:
         from tau_coding.batch.cli import main as batch_main
 
         return batch_main(argv[1:])
+    if argv[:1] == ["checkpoints"]:  # `tau checkpoints gc`
+        from tau_coding.app.checkpoints_cli import main as checkpoints_main
+
+        return checkpoints_main(argv[1:])
     from tau_coding.app.cli_args import build_parser
     from tau_coding.app.cli_dispatch import dispatch
 

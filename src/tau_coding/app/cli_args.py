@@ -75,6 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SESSION",
         help="write SESSION as HTML to the file named next (Markdown if it ends in .md) and exit",
     )
+    session.add_argument(
+        "--no-checkpoints", action="store_true", help="take no checkpoints of the files for /rewind"
+    )
     tools = p.add_argument_group("tools and resources")
     tools.add_argument(
         "-t",

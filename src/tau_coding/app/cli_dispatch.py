@@ -145,6 +145,7 @@ def _options(args: Any, *, can_ask: bool = False) -> Any:
         permission_mode=args.permission_mode,
         can_ask=can_ask,
         trace_file=args.trace_file,
+        no_checkpoints=args.no_checkpoints,
     )
 
 

@@ -48,3 +48,4 @@ class Options:
     permission_mode: str | None = None
     can_ask: bool = False
     trace_file: str | None = None  # spans as JSON lines (tau_coding.tracing)
+    no_checkpoints: bool = False  # --no-checkpoints: no snapshots of the files for /rewind

@@ -18,6 +18,7 @@ from tau_agent.session.jsonl import SessionFileError, SessionLockedError
 from tau_agent.session.log import SessionLog
 from tau_ai.model import Model
 from tau_ai.models_config import ModelsConfig
+from tau_coding.app.checkpoint_setup import session_checkpoints
 from tau_coding.app.extension_presence import maybe_build_host
 from tau_coding.app.model_choice import (
     available_models,
@@ -193,6 +194,7 @@ def build_session(
     install_permissions(session, gate)
     if tracing_wanted(options.trace_file, environ):
         _trace(session, options.trace_file, environ, warn)
+    session.checkpoints = session_checkpoints(paths, settings.get, disabled=options.no_checkpoints)
     if host is not None:
         host.allowed_tools = allowed_tools(options)
         rest = host.registry.parse_flags(options.extension_args)

@@ -43,3 +43,8 @@ class TauPaths:
     @property
     def sessions_dir(self) -> Path:
         return self.tau_home / "sessions"
+
+    @property
+    def checkpoints_dir(self) -> Path:
+        """One git object store per project (tau_coding.checkpoints)."""
+        return self.tau_home / "checkpoints"

@@ -86,6 +86,12 @@ class Permissions(_Struct):
     default_mode: Text = UNSET  # tau_coding.permissions.modes
 
 
+class Checkpoints(_Struct):
+    enabled: Flag = UNSET
+    retention_days: int | float | UnsetType = UNSET
+    max_file_bytes: Count = UNSET
+
+
 class SettingsFile(_Struct):
     """Every key Tau reads from settings.json (Pi's names)."""
 
@@ -93,6 +99,7 @@ class SettingsFile(_Struct):
     default_model: Text = UNSET
     default_thinking_level: Literal["off", "minimal", "low", "medium", "high", "xhigh"] | UnsetType = UNSET
     hide_thinking_block: Flag = UNSET
+    double_escape_action: Literal["tree", "fork", "rewind", "none"] | UnsetType = UNSET  # "rewind": Tau's
     theme: Text = UNSET
     quiet_startup: Flag = UNSET
     shell_path: Text = UNSET
@@ -121,7 +128,6 @@ class SettingsFile(_Struct):
     collapse_changelog: Flag = UNSET
     enable_install_telemetry: Flag = UNSET  # Pi's; Tau sends no telemetry, so it changes nothing
     npm_command: Items = UNSET
-    double_escape_action: Literal["fork", "tree", "none"] | UnsetType = UNSET
     tree_filter_mode: Literal["default", "no-tools", "user-only", "labeled-only", "all"] | UnsetType = UNSET
     editor_padding_x: Count = UNSET
     autocomplete_max_visible: Count = UNSET
@@ -136,6 +142,7 @@ class SettingsFile(_Struct):
     mcp: Mcp | UnsetType = UNSET
     sandbox: Sandbox | UnsetType = UNSET  # the OS sandbox for bash (docs/sandbox.md)
     permissions: Permissions | UnsetType = UNSET
+    checkpoints: Checkpoints | UnsetType = UNSET  # snapshots for /rewind (tau_coding.checkpoints)
 
 
 # Settings that choose or run programs: only the user's file or a trusted project may set them.

@@ -276,6 +276,16 @@ class RpcClient:
     async def list_sessions(self, *, everywhere: bool = False) -> list[dict[str, Any]]:
         return list((await self.request("list_sessions", all=everywhere))["sessions"])
 
+    async def list_checkpoints(self) -> list[dict[str, Any]]:
+        return list((await self.request("list_checkpoints"))["checkpoints"])
+
+    async def restore_checkpoint(self, checkpoint_id: str, restore: str = "both") -> dict[str, Any]:
+        """``restore``: "code", "conversation", "both" or "summarize" (docs/rpc.md)."""
+        result: dict[str, Any] = await self.request(
+            "restore_checkpoint", checkpointId=checkpoint_id, restore=restore
+        )
+        return result
+
     async def answer_ui(self, request_id: str, **answer: Any) -> None:
         """Answer an ``extension_ui_request``: ``value=...``, ``confirmed=...`` or ``cancelled=True``."""
         await self.send({"type": "extension_ui_response", "id": request_id, **answer})

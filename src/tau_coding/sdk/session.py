@@ -43,10 +43,13 @@ from tau_agent.tools import AgentTool
 from tau_ai.model import Model
 from tau_coding.app.session_setup import ProviderMaker, open_controlled_session
 from tau_coding.app.wiring import ConfigurationError, Options
+from tau_coding.checkpoints.changes import FileChange
 from tau_coding.permissions.approver import Approver
+from tau_coding.session.checkpointing import RewindPoint
 from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.control import ForkMessage, SessionControl
 from tau_coding.session.events import SessionEvent
+from tau_coding.session.rewind import RewindOutcome
 from tau_coding.session.store.listing import SessionInfo
 from tau_coding.tools.builtin import ALL_TOOLS
 
@@ -75,6 +78,7 @@ def create_session(
     warn: Callable[[str], object] = lambda message: None,
     permission_mode: str | None = None,
     approver: Approver | None = None,
+    checkpoints: bool = True,
 ) -> TauSession:
     """Open a coding session in ``cwd``.
 
@@ -88,7 +92,8 @@ def create_session(
     HOME); ``provider_factory(model, api_key)`` replaces the HTTP providers (tests, proxies).
     ``permission_mode`` (else ``permissions.defaultMode``, else ``workspace``) and ``approver``,
     who answers where the engine asks (None: such calls are denied), as in docs/permissions.md;
-    ``custom_tools`` are your own code, so they run unasked.
+    ``custom_tools`` are your own code, so they run unasked. ``checkpoints`` False takes no
+    checkpoints of the files (``--no-checkpoints``).
     """
     folder = Path(cwd).expanduser().resolve()
     named = session not in ("new", "memory", "continue")
@@ -109,6 +114,7 @@ def create_session(
         no_prompt_templates=not prompt_templates,
         max_turns=max_turns,
         permission_mode=permission_mode,
+        no_checkpoints=not checkpoints,
     )
     extra = list(custom_tools)
     clash = {t.name for t in extra} & set(ALL_TOOLS)
@@ -298,6 +304,19 @@ class TauSession:
     async def compact(self, custom_instructions: str | None = None) -> Any:
         """Summarise older messages (ControlError if this build has no compaction)."""
         return await self.control.compact(custom_instructions)
+
+    def list_checkpoints(self) -> list[RewindPoint]:
+        """Checkpoints a rewind may go back to, oldest first, each with the files changed since."""
+        return self.control.list_checkpoints()
+
+    def preview_checkpoint(self, checkpoint_id: str) -> tuple[FileChange, ...]:
+        """What ``restore_checkpoint(id, "code")`` would change in the files now."""
+        return self.control.preview_checkpoint(checkpoint_id)
+
+    async def restore_checkpoint(self, checkpoint_id: str, restore: str = "both") -> RewindOutcome:
+        """Rewind to a checkpoint: ``code``, ``conversation``, ``both`` or ``summarize``
+        (docs/checkpoints.md); a code restore first keeps the files as a "before rewind" one."""
+        return await self.control.restore_checkpoint(checkpoint_id, restore)
 
     def reload(self) -> None:
         """Re-read settings, models, resources and tools; the conversation continues."""

@@ -32,6 +32,7 @@ from tau_ai.model import Model
 from tau_coding.permissions.gate import PermissionGate
 from tau_coding.resources.loader import Resources
 from tau_coding.session.agent_retry import AgentRetry
+from tau_coding.session.checkpointing import SessionCheckpoints
 from tau_coding.session.compaction.context_usage import ContextUsage
 from tau_coding.session.compaction.result import CompactionResult
 from tau_coding.session.compaction.settings import CompactionSettings
@@ -90,6 +91,7 @@ class CodingSession(SessionRun):
         # The one /reload (SessionControl.reload), set by the control driving this session.
         self.reloader: Callable[[], object] | None = None
         self._hooks_started = False
+        self.checkpoints: SessionCheckpoints | None = None  # one before each prompt (composition root)
         state = log.state()
         options = StreamOptions(
             thinking_level=thinking_level,
@@ -120,6 +122,9 @@ class CodingSession(SessionRun):
         self.compactor.before_compact = self._before_compact
         if log.leaf_id is None:
             self.record_settings()
+
+    def _checkpoint_ref(self) -> str:
+        return str(self.session_file or self.session_id)
 
     # -- state ------------------------------------------------------------------------------
 

@@ -26,9 +26,13 @@ from tau_agent.session.entries import MessageEntry, SessionHeader
 from tau_agent.session.log import SessionLog, branch_entries
 from tau_agent.session.storage import InMemorySessionStorage
 from tau_ai.model import Model
+from tau_coding.checkpoints.changes import FileChange
+from tau_coding.checkpoints.git import CheckpointError
+from tau_coding.session.checkpointing import RewindPoint
 from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.compaction.context_usage import ContextUsage
 from tau_coding.session.compaction.result import CompactionResult
+from tau_coding.session.rewind import RewindOutcome, checkpoints_of, find, rewind
 from tau_coding.session.store.listing import SessionInfo
 from tau_coding.session.store.manager import SessionManager
 
@@ -286,6 +290,31 @@ class SessionControl:
     @property
     def is_compacting(self) -> bool:
         return self.session.is_compacting
+
+    # -- checkpoints (rewind.py) ----------------------------------------------------------------------
+
+    def list_checkpoints(self) -> list[RewindPoint]:
+        """The checkpoints a rewind may go back to, oldest first, with what changed since each."""
+        try:
+            return checkpoints_of(self.session).points(self.session.log)
+        except CheckpointError as exc:
+            raise ControlError(str(exc)) from exc
+
+    def preview_checkpoint(self, checkpoint_id: str) -> tuple[FileChange, ...]:
+        """The files restoring ``checkpoint_id``'s code would change, as they are now."""
+        try:
+            record = find(self.session, checkpoint_id)
+            return checkpoints_of(self.session).preview(record.checkpoint_id)
+        except CheckpointError as exc:
+            raise ControlError(str(exc)) from exc
+
+    async def restore_checkpoint(self, checkpoint_id: str, restore: str) -> RewindOutcome:
+        """Rewind to ``checkpoint_id``: ``code``, ``conversation``, ``both`` or ``summarize``."""
+        self._ensure_idle("rewind")
+        try:
+            return await rewind(self.session, checkpoint_id, restore, self.navigate)
+        except CheckpointError as exc:
+            raise ControlError(str(exc)) from exc
 
     # -- reload -------------------------------------------------------------------------------------
 

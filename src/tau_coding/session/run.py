@@ -21,6 +21,7 @@ from tau_agent.session.log import SessionLog
 from tau_agent.session.state import ModelRef
 from tau_ai.model import Model
 from tau_coding.session.agent_retry import RETRY_CANCELLED, AgentRetry, step_back_over
+from tau_coding.session.checkpointing import SessionCheckpoints
 from tau_coding.session.compactor import SessionCompactor
 from tau_coding.session.events import AgentSettledEvent, SessionEvent
 from tau_coding.session.hooks import SessionHooks
@@ -42,6 +43,11 @@ class SessionRun:
     _listeners: tuple[SessionListener, ...]
     _pending: list[SessionEvent]
     _deferred: list[AgentMessage]  # user shell commands that ran during a run
+    checkpoints: SessionCheckpoints | None  # a snapshot of the files before each prompt
+
+    def _checkpoint_ref(self) -> str:
+        """The session a checkpoint belongs to: its file, else its id (CodingSession says)."""
+        raise NotImplementedError
 
     async def _drive(
         self, start: Callable[[], AsyncIterator[AgentEvent]], *, check_first: bool
@@ -50,6 +56,8 @@ class SessionRun:
         transient failures retried (``_run_retrying``)."""
         compactor = self.compactor
         self.record_settings()
+        if check_first and self.checkpoints is not None:
+            await self.checkpoints.before_prompt(self.log, self._checkpoint_ref())
         compactor.begin_prompt()
         self.retry.begin_prompt()
         if check_first and compactor.should_compact():

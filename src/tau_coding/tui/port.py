@@ -24,6 +24,7 @@ from typing import Protocol, runtime_checkable
 from tau_agent.events import AgentEvent
 from tau_agent.messages import AgentMessage, BashExecutionMessage, CustomMessage
 from tau_coding.tui.items import RunNotice
+from tau_coding.tui.rewind_port import DoubleEscapeAction, RewindChoice, RewindPoints
 from tau_coding.tui.tree_port import TreeFilter, TreeRow, TreeRows
 
 __all__ = [  # the tree's vocabulary lives in tree_port; importing it from here keeps working
@@ -35,6 +36,7 @@ __all__ = [  # the tree's vocabulary lives in tree_port; importing it from here 
     "ForkPoint",
     "ModelPort",
     "QueuedMessages",
+    "RewindPort",
     "SessionInfo",
     "SessionPort",
     "StatusPort",
@@ -277,6 +279,24 @@ class PermissionPort(Protocol):
         ...
 
 
+class RewindPort(Protocol):
+    """Checkpoints of the files: /rewind, and Esc Esc when ``doubleEscapeAction`` says so."""
+
+    def rewind_points(self) -> RewindPoints: ...
+
+    def rewind_preview(self, checkpoint_id: str) -> CommandResult:
+        """The files a code restore would change, one line each, as ``message``."""
+        ...
+
+    async def rewind(self, checkpoint_id: str, choice: RewindChoice) -> CommandResult:
+        """``editor_text`` carries the prompt back when the conversation went before it."""
+        ...
+
+    def double_escape_action(self) -> DoubleEscapeAction:
+        """What Esc Esc on an empty editor opens (the ``doubleEscapeAction`` setting)."""
+        ...
+
+
 @runtime_checkable
 class SessionPort(
     ConversationPort,
@@ -287,6 +307,7 @@ class SessionPort(
     TreePort,
     AccountPort,
     PermissionPort,
+    RewindPort,
     Protocol,
 ):
     """Everything an interactive frontend needs from a session; each part names one role."""

@@ -27,6 +27,7 @@ from tau_coding.tui.port import (
     TreeFilter,
     TreeRows,
 )
+from tau_coding.tui.rewind_port import DoubleEscapeAction, RewindChoice, RewindPoints
 
 BASH_OUTPUT_LIMIT = 50_000
 UNSUPPORTED = CommandResult("This session is not stored, so it has no such operation.", is_error=True)
@@ -205,6 +206,18 @@ class HarnessSessionAdapter:
 
     def fork_points(self) -> Sequence[ForkPoint]:
         return ()
+
+    def rewind_points(self) -> RewindPoints:
+        return RewindPoints(error="No checkpoints: this session has no project files.")
+
+    def rewind_preview(self, checkpoint_id: str) -> CommandResult:
+        return UNSUPPORTED
+
+    async def rewind(self, checkpoint_id: str, choice: RewindChoice) -> CommandResult:
+        return UNSUPPORTED
+
+    def double_escape_action(self) -> DoubleEscapeAction:
+        return "tree"
 
     def fork(self, entry_id: str) -> CommandResult:
         return UNSUPPORTED

@@ -17,6 +17,7 @@ from tau_agent.events import AgentEvent
 from tau_agent.messages import AgentMessage, BashExecutionMessage, CustomMessage, UserMessage
 from tau_agent.provider import THINKING_LEVELS, ThinkingLevel
 from tau_coding.modes.interactive.session_port_control import ControlPort
+from tau_coding.modes.interactive.session_port_rewind import RewindPortMixin
 from tau_coding.permissions.modes import next_mode, parse_mode
 from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.events import (
@@ -29,7 +30,7 @@ from tau_coding.tui.items import RunNotice
 from tau_coding.tui.port import CommandResult, CommandSpec, QueuedMessages, SessionInfo
 
 
-class CodingSessionPort(ControlPort):
+class CodingSessionPort(ControlPort, RewindPortMixin):
     """Implements ``SessionPort``; the control's models are what /model may switch to."""
 
     @property

@@ -84,14 +84,17 @@ class KeyActions(CommandHost):
 
     async def action_cancel_run(self) -> None:
         """Esc: cancel the run; queued messages come back into the editor for editing. While
-        idle, Esc twice within a second on an empty editor opens the session tree."""
+        idle, Esc twice within a second on an empty editor opens the session tree (or what
+        ``doubleEscapeAction`` names)."""
         if self.state.status == "idle" and not self.port.is_running:
             now = self._clock()
             if self.editor.text:
                 self._last_escape = float("-inf")
             elif now - self._last_escape <= TREE_WINDOW_SECONDS:
                 self._last_escape = float("-inf")
-                await session_commands.tree(self, "")
+                action = self.port.double_escape_action()  # doubleEscapeAction: tree, fork, rewind, none
+                if action != "none":
+                    await session_commands.HANDLERS[action](self, "")
             else:
                 self._last_escape = now
             return

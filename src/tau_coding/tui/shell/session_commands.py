@@ -1,5 +1,5 @@
-"""Slash commands that act on the stored session: /resume, /tree, /fork, /compact, /export,
-/reload, /settings, /login, /logout, /scoped-models.
+"""Slash commands that act on the stored session: /resume, /tree, /fork, /rewind, /compact,
+/export, /reload, /settings, /login, /logout, /scoped-models.
 
 Each goes through the SessionPort and shows its CommandResult where the user is looking:
 errors as error blocks, the rest as notices; a result that replaced the record repaints the
@@ -10,11 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
 from tau_coding.tui.port import CommandResult, CommandSpec
+from tau_coding.tui.rewind_port import REWIND_CHOICES, RewindChoice
+from tau_coding.tui.screens.choice_picker import ChoicePicker
+from tau_coding.tui.screens.confirm_dialog import ConfirmDialog
 from tau_coding.tui.screens.fork_picker import ForkPicker
+from tau_coding.tui.screens.rewind_picker import RewindPicker
 from tau_coding.tui.screens.scoped_models import ScopedModels
 from tau_coding.tui.screens.session_picker import SessionPicker
 from tau_coding.tui.screens.text_panel import TextPanel
@@ -27,6 +32,7 @@ SPECS = [
     CommandSpec("resume", "Resume a stored session (picker)"),
     CommandSpec("tree", "Navigate the session tree (Esc Esc on an empty editor)"),
     CommandSpec("fork", "New session from an earlier message of yours"),
+    CommandSpec("rewind", "Go back to before an earlier prompt: code, conversation or both"),
     CommandSpec("compact", "Summarise older messages to free context", "[focus]"),
     CommandSpec("export", "Export the session as HTML", "[path]"),
     CommandSpec("reload", "Re-read settings, models, prompts and skills"),
@@ -123,6 +129,56 @@ async def fork(app: CommandHost, args: str) -> None:
     await app.push_screen(ForkPicker(points), chosen)
 
 
+async def rewind(app: CommandHost, args: str) -> None:
+    """Pick a checkpoint, then what to restore; a code restore shows its diff and asks first."""
+    if _busy(app, "rewinding"):
+        return
+    points = app.port.rewind_points()
+    if points.error is not None or not points.rows:
+        app.notice(points.error or "No checkpoint to rewind to yet.", "warning")
+        return
+    labels = dict((label, choice) for choice, label in REWIND_CHOICES)
+
+    async def go(checkpoint_id: str, choice: RewindChoice) -> None:
+        if choice == "summarize":
+            in_background(
+                app,
+                "Summarising what followed… (Esc cancels)",
+                lambda: app.port.rewind(checkpoint_id, choice),
+            )
+        else:
+            await show_result(app, await app.port.rewind(checkpoint_id, choice))
+
+    async def chosen_choice(checkpoint_id: str, label: str | None) -> None:
+        choice = labels.get(label or "")
+        if choice is None:
+            return
+        if choice not in ("code", "both"):
+            await go(checkpoint_id, choice)
+            return
+        preview = app.port.rewind_preview(checkpoint_id)
+        if preview.is_error:
+            await show_result(app, preview)
+            return
+
+        async def confirmed(yes: bool | None) -> None:
+            if yes:
+                await go(checkpoint_id, choice)
+
+        message = (
+            escape(preview.message)
+            + '\n\nYour files as they are now are kept as a "before rewind" checkpoint.'
+        )
+        await app.push_screen(ConfirmDialog("Restore these files?", message), confirmed)
+
+    async def chosen_point(checkpoint_id: str | None) -> None:
+        if checkpoint_id is not None:
+            picker = ChoicePicker("Rewind: what to restore?", list(labels))
+            await app.push_screen(picker, lambda label: chosen_choice(checkpoint_id, label))
+
+    await app.push_screen(RewindPicker(points.rows), chosen_point)
+
+
 async def compact(app: CommandHost, args: str) -> None:
     """Runs in a worker so the screen stays live; Esc cancels it like a run."""
     if _busy(app, "compacting"):
@@ -207,6 +263,7 @@ HANDLERS = {
     "resume": resume,
     "tree": tree,
     "fork": fork,
+    "rewind": rewind,
     "compact": compact,
     "export": export,
     "reload": reload,
