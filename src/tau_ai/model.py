@@ -13,6 +13,7 @@ from typing import Any, Literal, TypeAlias
 ApiName: TypeAlias = Literal[
     "openai-completions",
     "openai-responses",
+    "openai-codex-responses",
     "anthropic-messages",
     "google-generative-ai",
     "mistral-conversations",

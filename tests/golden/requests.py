@@ -47,6 +47,15 @@ MODELS = {
         input=("text", "image"),
         max_tokens=128_000,
     ),
+    "openai-codex-responses": Model(
+        "gpt-5.1-codex-max",
+        "openai-codex-responses",
+        "openai-codex",
+        "https://chatgpt.com/backend-api",
+        reasoning=True,
+        input=("text", "image"),
+        max_tokens=128_000,
+    ),
     "anthropic-messages": Model(
         "claude-sonnet-4-5",
         "anthropic-messages",
@@ -80,6 +89,12 @@ MODELS = {
 SIGNATURES: dict[str, tuple[str | None, str | None, str, str | None]] = {
     "openai-completions": ("reasoning_content", None, "call_abc123", None),
     "openai-responses": (
+        '{"id":"rs_1","type":"reasoning","encrypted_content":"gAAAA-opaque","summary":[]}',
+        '{"id":"msg_1","phase":"final_answer"}',
+        "call_abc123|fc_1",
+        None,
+    ),
+    "openai-codex-responses": (
         '{"id":"rs_1","type":"reasoning","encrypted_content":"gAAAA-opaque","summary":[]}',
         '{"id":"msg_1","phase":"final_answer"}',
         "call_abc123|fc_1",
@@ -243,4 +258,38 @@ def request_cases() -> dict[str, dict[str, Builder]]:
     for case, (api, model, context, options) in extra_cases().items():
         build = wire_api(api).build_request
         out[api][case] = lambda b=build, m=model, c=context, o=options: b(m, c, o, KEY)
+    for case, (api, model, context, options, key) in login_cases().items():
+        build = wire_api(api).build_request
+        out[api][case] = lambda b=build, m=model, c=context, o=options, k=key: b(m, c, o, k)
     return out
+
+
+# An unsigned JWT whose claims name ChatGPT account "acct-golden", as a ChatGPT login's token does.
+CODEX_TOKEN = "eyJhbGciOiJub25lIn0.eyJodHRwczovL2FwaS5vcGVuYWkuY29tL2F1dGgiOnsiY2hhdGdwdF9hY2NvdW50X2lkIjoiYWNjdC1nb2xkZW4ifX0.sig"
+
+
+def login_cases() -> dict[str, tuple[str, Model, Context, StreamOptions, str]]:
+    """Requests made with a subscription login's token rather than an API key."""
+    claude = MODELS["anthropic-messages"]
+    codex = MODELS["openai-codex-responses"]
+    copilot = replace(claude, provider="github-copilot", id="claude-sonnet-4.5", compat={"bearerAuth": True})
+    return {
+        "claude_login": (
+            "anthropic-messages",
+            claude,
+            *contexts("anthropic-messages", claude)["tool_call_result"],
+            "sk-ant-oat01-golden",
+        ),
+        "copilot_bearer": (
+            "anthropic-messages",
+            copilot,
+            *contexts("anthropic-messages", copilot)["text"],
+            "tid=1;proxy-ep=proxy.x",
+        ),
+        "chatgpt_login": (
+            "openai-codex-responses",
+            codex,
+            *contexts("openai-codex-responses", codex)["tool_call_result"],
+            CODEX_TOKEN,
+        ),
+    }

@@ -447,9 +447,10 @@ def http_providers(
     ``before_provider_request`` handlers of ``host``'s extensions when there is one."""
 
     def make(model: Model, api_key: str | None) -> ModelProvider:
+        from tau_coding.config.oauth.models import with_login
         from tau_coding.extensions.http_provider import http_provider
 
-        return http_provider(model, api_key, host=host, retry=retry)
+        return http_provider(with_login(model, api_key), api_key, host=host, retry=retry)
 
     return make
 
