@@ -14,7 +14,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from tau_ai.apis.openai_codex import account_id
 from tau_coding.config.oauth.http import OAuthHttpError, request_json
 from tau_coding.config.oauth.loopback import CallbackServer
 from tau_coding.config.oauth.pkce import Pkce
@@ -150,6 +149,8 @@ def _entry(provider: LoginProvider, data: Mapping[str, Any], previous_refresh: s
         "expires": now_ms() + int(expires_in * 1000) - EXPIRY_MARGIN_MS,
     }
     if provider.id == "openai-codex":
+        from tau_ai.apis.openai_codex import account_id
+
         account = account_id(access)
         if account is None:
             raise LoginError("ChatGPT login: the access token names no ChatGPT account")

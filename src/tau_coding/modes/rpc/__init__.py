@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from tau_coding.modes.rpc.commands_login import LOGIN_HANDLERS
 from tau_coding.modes.rpc.commands_run import RUN_HANDLERS
 from tau_coding.modes.rpc.commands_session import SESSION_HANDLERS
 from tau_coding.modes.rpc.output import RpcOutput
 from tau_coding.modes.rpc.server import Handler, RpcServer
 from tau_coding.session.control import SessionControl
 
-HANDLERS: dict[str, Handler] = {**RUN_HANDLERS, **SESSION_HANDLERS}
+HANDLERS: dict[str, Handler] = {**RUN_HANDLERS, **SESSION_HANDLERS, **LOGIN_HANDLERS}
 
 
 def make_server(control: SessionControl, output: RpcOutput) -> RpcServer:
