@@ -9,37 +9,16 @@ failure is one line on stderr, exit 1, and auth.json is left as it was.
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 
 from tau_coding.common.exit_codes import EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE
+from tau_coding.config.oauth.browser import open_in_browser
 from tau_coding.config.oauth.flows import LoginError, LoginHooks, LoginPrompt, login
 from tau_coding.config.oauth.providers import login_providers
 from tau_coding.config.oauth.store import LoginStoreError, logged_in, remove_login, save_login
 from tau_coding.config.paths import TauPaths
-
-
-def open_in_browser(url: str, environ: Mapping[str, str] = os.environ) -> bool:
-    """Open ``url`` in the desktop's browser when there is a desktop; False when not tried.
-    Never a text-mode browser: it would take over the terminal the login prints to."""
-    if environ.get("TAU_NO_BROWSER"):
-        return False
-    if sys.platform == "darwin":
-        command = ["open", url]
-    elif (environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY")) and shutil.which("xdg-open"):
-        command = ["xdg-open", url]
-    else:
-        return False
-    try:
-        subprocess.Popen(
-            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
-        )
-    except OSError:
-        return False
-    return True
 
 
 def _show(prompt: LoginPrompt) -> None:
