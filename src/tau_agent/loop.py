@@ -20,6 +20,7 @@ import dataclasses
 from collections.abc import AsyncGenerator, Callable, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
 
 from tau_agent.cancellation import CancellationToken
 from tau_agent.content import TextContent
@@ -50,6 +51,13 @@ from tau_agent.tool_execution import INTERRUPTED, ToolBatch, ToolRunner, execute
 from tau_agent.tools import AgentTool, ExecutionMode, tool_spec
 
 NOT_RUN = "Tool call not run: the reply carrying it failed"
+
+
+@runtime_checkable
+class Closable(Protocol):
+    """A provider's stream that can be closed early (every async generator is one)."""
+
+    async def aclose(self) -> object: ...
 
 
 @dataclass(slots=True)
@@ -230,9 +238,8 @@ async def _stream_reply(
     except Exception as exc:  # a provider broke its contract; keep the run and the record sound
         final = _broken(config.provider, partial, f"Provider error: {exc}" if str(exc) else repr(exc))
     finally:
-        aclose = getattr(stream, "aclose", None)
-        if aclose is not None:
-            await aclose()
+        if isinstance(stream, Closable):  # an async generator, or a provider's own closable stream
+            await stream.aclose()
     if final is None:
         final = _broken(config.provider, partial, "Provider stream ended without a final message")
     record(final)

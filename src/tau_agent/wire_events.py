@@ -24,8 +24,11 @@ from tau_agent.stream_events import (
     DoneEvent,
     ErrorEvent,
     StartEvent,
+    TextDeltaEvent,
     TextEndEvent,
+    ThinkingDeltaEvent,
     ThinkingEndEvent,
+    ToolCallDeltaEvent,
     ToolCallEndEvent,
 )
 from tau_agent.tools import AgentToolResult
@@ -50,10 +53,8 @@ def assistant_event_to_dict(event: AssistantMessageEvent) -> Json:
         out["content"] = event.content
     elif isinstance(event, ToolCallEndEvent):
         out["toolCall"] = block_to_dict(event.tool_call)
-    else:
-        delta = getattr(event, "delta", None)
-        if delta is not None:
-            out["delta"] = delta
+    elif isinstance(event, TextDeltaEvent | ThinkingDeltaEvent | ToolCallDeltaEvent):
+        out["delta"] = event.delta
     return out
 
 

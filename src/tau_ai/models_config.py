@@ -169,15 +169,24 @@ def _given(value: Any) -> bool:
 
 def _patch(model: Model, fields: _Shared) -> Model:
     """``model`` with every field ``fields`` names replaced."""
-    names = ("name", "base_url", "api", "reasoning", "context_window", "max_tokens")
-    changes: dict[str, Any] = {a: getattr(fields, a) for a in names if _given(getattr(fields, a, None))}
+    named: list[tuple[str, object]] = [("base_url", fields.base_url), ("api", fields.api)]
+    if isinstance(fields, _Fields):
+        named += [
+            ("name", fields.name),
+            ("reasoning", fields.reasoning),
+            ("context_window", fields.context_window),
+            ("max_tokens", fields.max_tokens),
+        ]
+    changes: dict[str, Any] = {name: value for name, value in named if _given(value)}
     if isinstance(fields, _Fields) and isinstance(fields.input, list):
         changes["input"] = tuple(dict.fromkeys(fields.input))
     if isinstance(fields, _Fields) and isinstance(fields.cost, _Cost):
+        cost = fields.cost
+        quoted = (("input", cost.input), ("output", cost.output), ("cache_read", cost.cache_read))
         prices = {
-            attr: float(getattr(fields.cost, attr))
-            for attr in ("input", "output", "cache_read", "cache_write")
-            if _given(getattr(fields.cost, attr))
+            name: float(v)
+            for name, v in (*quoted, ("cache_write", cost.cache_write))
+            if v is not None and not isinstance(v, UnsetType)
         }
         changes["cost"] = dataclasses.replace(model.cost, **prices)
     if isinstance(fields.headers, dict) and fields.headers:

@@ -235,3 +235,16 @@ async def test_interrupt_exits_130_with_nothing_on_stdout(chat_project: Project)
         process.send_signal(signal.SIGINT)
         out, _ = await asyncio.wait_for(process.communicate(), 30)
     assert process.returncode == 130 and out == b""
+
+
+async def test_reload_in_print_mode_re_reads_settings_resources_and_extensions(chat_project: Project) -> None:
+    """``tau -p /reload`` is the session's one reload, as in the TUI and RPC: it reads the user's
+    files again (a bad settings entry is reported again) and asks the model nothing."""
+    chat_project.configure("http://127.0.0.1:9")  # nothing here may reach the model
+    (chat_project.tau_home / "settings.json").write_text(json.dumps({"steeringMode": 7}))
+    (chat_project.root / "AGENTS.md").write_text("Be brief.\n")
+    result = await chat_project.tau("-p", "--model", MODEL, "/reload")
+    assert result.code == 0, result.stderr
+    assert result.stdout == "Reloaded settings, models and resources.\n"
+    warnings = [line for line in result.stderr.splitlines() if "steeringMode" in line]
+    assert len(warnings) == 2, result.stderr  # at start-up, and again by the reload

@@ -192,12 +192,16 @@ def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
     from tau_coding.extensions.ui import HeadlessUI, LateBoundUI
     from tau_coding.modes.interactive.run import run_interactive
     from tau_coding.modes.interactive.session_port import CodingSessionPort
+    from tau_coding.modes.interactive.tui_builtins import TuiBuiltins
 
     cwd = Path.cwd()
     paths = TauPaths.from_env(os.environ, cwd)
     ui = LateBoundUI(HeadlessUI(_warn))
+    builtins = TuiBuiltins()  # the TUI's commands and keys, through the built-in extension
     try:
-        control = open_controlled_session(_options(args), os.environ, cwd, warn=_warn, ui=ui)
+        control = open_controlled_session(
+            _options(args), os.environ, cwd, warn=_warn, ui=ui, frontend=builtins.activate
+        )
     except ConfigurationError as exc:
         return _fail(str(exc))
     control.session.input_source = "interactive"
@@ -233,6 +237,7 @@ def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
             resume=bool(args.resume),
             ui=ui,
             type_ahead=type_ahead,
+            builtins=builtins,
         )
     finally:
         control.session.close()
@@ -242,7 +247,8 @@ def _print_mode(args: Any, stdin_text: str | None) -> int:
     import asyncio
 
     from tau_coding.app.prompt_input import PromptInputError, build_prompts
-    from tau_coding.app.wiring import ConfigurationError, build_session
+    from tau_coding.app.session_setup import open_controlled_session
+    from tau_coding.app.wiring import ConfigurationError
     from tau_coding.modes.print_mode import run_print
 
     cwd = Path.cwd()
@@ -250,14 +256,16 @@ def _print_mode(args: Any, stdin_text: str | None) -> int:
         prompts = build_prompts(args.prompt, stdin_text, cwd)
     except PromptInputError as exc:
         return _fail(str(exc))
-    try:
-        session = build_session(_options(args), os.environ, cwd, warn=_warn)
+    try:  # with its control, so ``tau -p /reload`` is the one reload the TUI and RPC run
+        control = open_controlled_session(_options(args), os.environ, cwd, warn=_warn)
     except ConfigurationError as exc:
         return _fail(str(exc))
     try:
         ok = asyncio.run(
-            run_print(session, prompts, json_output=args.mode == "json", out=sys.stdout, err=sys.stderr)
+            run_print(
+                control.session, prompts, json_output=args.mode == "json", out=sys.stdout, err=sys.stderr
+            )
         )
     finally:
-        session.close()
+        control.session.close()
     return EXIT_OK if ok else EXIT_RUN_FAILED

@@ -14,6 +14,7 @@ from pathlib import Path
 from tau_agent.provider import ModelProvider
 from tau_ai.model import Model
 from tau_coding.app.wiring import Options, available_models, build_session, session_manager
+from tau_coding.extensions.api import ExtensionAPI
 from tau_coding.extensions.ui import UIBridge
 from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.control import SessionControl
@@ -30,12 +31,16 @@ def open_controlled_session(
     provider_factory: ProviderMaker | None = None,
     adjust: Callable[[CodingSession], None] = lambda session: None,
     ui: UIBridge | None = None,
+    frontend: Callable[[ExtensionAPI], None] | None = None,
 ) -> SessionControl:
     """Build the session (ConfigurationError as ``build_session``) and its control.
 
     ``adjust`` is applied to the session now and to every session ``reload`` builds (the SDK
-    adds its custom tools this way)."""
-    session = build_session(options, environ, cwd, warn=warn, provider_factory=provider_factory, ui=ui)
+    adds its custom tools this way). ``frontend`` registers the frontend's own commands and keys
+    in the built-in extension, of this session and of every reloaded one (``build_session``)."""
+    session = build_session(
+        options, environ, cwd, warn=warn, provider_factory=provider_factory, ui=ui, frontend=frontend
+    )
     adjust(session)
 
     def rebuild(old: CodingSession) -> CodingSession:
@@ -50,7 +55,13 @@ def open_controlled_session(
             continue_session=False,
         )
         fresh = build_session(
-            fresh_options, environ, cwd, warn=warn, provider_factory=provider_factory, ui=ui
+            fresh_options,
+            environ,
+            cwd,
+            warn=warn,
+            provider_factory=provider_factory,
+            ui=ui,
+            frontend=frontend,
         )
         adjust(fresh)
         scratch = fresh.log

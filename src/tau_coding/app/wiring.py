@@ -9,33 +9,36 @@ file. Every configuration problem is a ``ConfigurationError`` with one line for 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Mapping
 from datetime import date
 from pathlib import Path
-from urllib.parse import urlparse
 
-from tau_agent.provider import ModelProvider, ThinkingLevel
+from tau_agent.provider import ModelProvider
 from tau_agent.session.jsonl import SessionFileError, SessionLockedError
 from tau_agent.session.log import SessionLog
-from tau_agent.session.state import PathSettings
-from tau_agent.tools import AgentTool
-from tau_ai.catalog import builtin_models
 from tau_ai.model import Model
-from tau_ai.models_config import ModelsConfig, load_models_config
+from tau_ai.models_config import ModelsConfig
 from tau_coding.app.extension_presence import maybe_build_host
-from tau_coding.common.diagnostics import Diagnostic
-from tau_coding.config.auth import (
-    AuthError,
-    AuthStore,
-    KeyResolver,
-    credential_env_names,
-    missing_key_message,
-    resolve_api_key,
+from tau_coding.app.model_choice import (
+    available_models,
+    choose_model,
+    header_resolver,
+    is_local_model,
+    key_lookup,
+    load_models,
+    settings_chooser,
 )
-from tau_coding.config.model_resolve import ModelNotFoundError, resolve_model
+from tau_coding.app.model_choice import (
+    summary_model as choose_summary_model,
+)
+from tau_coding.app.options import ConfigurationError, Options
+from tau_coding.app.tool_choice import active_tools, allowed_tools, check_tool_names, scrubbed_env_names
+from tau_coding.config.auth import (
+    missing_key_message,
+)
 from tau_coding.config.paths import TauPaths
-from tau_coding.config.settings import Settings, load_settings, read_json_object
+from tau_coding.config.settings import load_settings
+from tau_coding.extensions.api import ExtensionAPI
 from tau_coding.extensions.builtin import tau_extension
 from tau_coding.extensions.builtin_host import BuiltinHost
 from tau_coding.extensions.host_port import ExtensionHostPort
@@ -44,113 +47,12 @@ from tau_coding.extensions.trust import project_is_trusted
 from tau_coding.extensions.ui import HeadlessUI, UIBridge
 from tau_coding.mcp.presence import maybe_mcp_session
 from tau_coding.resources.loader import load_resources
-from tau_coding.sandbox.policy import SandboxPolicy, sandbox_policy
+from tau_coding.sandbox.policy import sandbox_policy
 from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.compaction.settings import CompactionSettings
 from tau_coding.session.reply_retry import RetrySettings
-from tau_coding.session.settings_choice import Pinned, SessionSettings, resumed_settings
 from tau_coding.session.store.manager import SessionManager, SessionNotFoundError, repair_notice
-from tau_coding.tools.builtin import ALL_TOOLS, DEFAULT_TOOLS, create_coding_tools
 from tau_coding.tools.config import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, ToolSettings
-
-# When nothing names a model: the first provider with a key, and its everyday model.
-DEFAULT_MODELS: dict[str, str] = {
-    "anthropic": "claude-sonnet-4-5",
-    "openai": "gpt-5.1",
-    "google": "gemini-2.5-pro",
-    "openrouter": "anthropic/claude-sonnet-4.5",
-    "mistral": "devstral-medium-latest",
-    "xai": "grok-code-fast-1",
-    "deepseek": "deepseek-chat",
-    "groq": "openai/gpt-oss-120b",
-    "cerebras": "gpt-oss-120b",
-}
-
-
-class ConfigurationError(ValueError):
-    """The user must change something before Tau can run; the message says what, in one line."""
-
-
-@dataclass
-class Options:
-    """What the command line (or an SDK caller) asks for; every field optional."""
-
-    provider: str | None = None
-    model: str | None = None
-    thinking: ThinkingLevel | None = None
-    api_key: str | None = None
-    continue_session: bool = False
-    session: str | None = None
-    session_dir: str | None = None
-    no_session: bool = False
-    tools: str | None = None
-    no_tools: bool = False
-    system_prompt: str | None = None
-    append_system_prompt: Sequence[str] = ()
-    no_builtin_tools: bool = False
-    no_skills: bool = False
-    no_prompt_templates: bool = False
-    no_context_files: bool = False
-    skills: Sequence[str] = ()  # --skill paths, besides those discovered
-    prompt_templates: Sequence[str] = ()  # --prompt-template paths
-    fork: str | None = None  # --fork: copy this session into a new one
-    max_turns: int | None = None
-    warnings: list[str] = field(default_factory=list)
-    # extensions and shell hooks (tau_coding.app.extension_setup)
-    extensions: Sequence[str] = ()
-    no_extensions: bool = False
-    trust_project: bool = False
-    extension_args: Sequence[str] = ()  # command-line words for flags that extensions declare
-
-
-def load_models(paths: TauPaths, warn: Callable[[str], object]) -> ModelsConfig:
-    """Built-in models plus the user's models.json; bad entries are warnings, not failures."""
-    builtins = builtin_models()
-    problems: list[Diagnostic] = []
-    data = read_json_object(paths.models_file, problems)
-    for problem in problems:
-        warn(str(problem))
-    if not data:
-        return ModelsConfig(builtins, {}, [])
-    config = load_models_config(data, builtins)
-    for error in config.errors:
-        warn(f"{paths.models_file}: {error.removeprefix('models.json: ')}")
-    return config
-
-
-def _is_local(model: Model) -> bool:
-    host = urlparse(model.base_url).hostname or ""
-    return host in ("localhost", "127.0.0.1", "::1") or host.endswith(".local")
-
-
-def choose_model(
-    options: Options, settings: Settings, config: ModelsConfig, has_key: Callable[[str], bool]
-) -> tuple[Model, ThinkingLevel | None]:
-    provider = options.provider or settings.get("defaultProvider")
-    spec = options.model or settings.get("defaultModel")
-    models = config.models
-    if provider is not None and not any(m.provider == provider for m in models):
-        raise ConfigurationError(f"unknown provider {provider!r}; tau --list-models shows what is available")
-    if spec:
-        pool = [m for m in models if m.provider == provider] if options.provider else models
-        try:
-            resolved = resolve_model(spec, pool, default_provider=provider)
-        except ModelNotFoundError as exc:
-            raise ConfigurationError(str(exc)) from exc
-        return resolved.model, resolved.thinking_level
-    candidates = [provider] if provider else [*DEFAULT_MODELS, *config.providers]
-    for name in candidates:
-        if not has_key(name):
-            continue
-        preferred = DEFAULT_MODELS.get(name)
-        offered = [m for m in models if m.provider == name]
-        chosen = next((m for m in offered if m.id == preferred), offered[0] if offered else None)
-        if chosen is not None:
-            return chosen, None
-    raise ConfigurationError(
-        "no model configured: set an API key such as ANTHROPIC_API_KEY or OPENAI_API_KEY, "
-        "or pass --model provider/id (models.json adds your own)"
-    )
 
 
 def build_session(
@@ -162,7 +64,10 @@ def build_session(
     provider_factory: Callable[[Model, str | None], ModelProvider] | None = None,
     today: date | None = None,
     ui: UIBridge | None = None,
+    frontend: Callable[[ExtensionAPI], None] | None = None,
 ) -> CodingSession:
+    """``frontend`` registers the frontend's own commands and keys through the built-in
+    extension (``tau_extension``); every other argument is described in the module docstring."""
     paths = TauPaths.from_env(environ, cwd)
     trusted = project_is_trusted(paths.tau_home, paths.cwd, trust_flag=options.trust_project)
     settings, diagnostics = load_settings(
@@ -175,13 +80,22 @@ def build_session(
         max_lines=settings.get("toolOutput.maxLines", DEFAULT_MAX_LINES),
         max_bytes=settings.get("toolOutput.maxBytes", DEFAULT_MAX_BYTES),
         shell_path=settings.get("shellPath"),
-        scrub_env=_scrubbed(settings, config),
+        scrub_env=scrubbed_env_names(settings, config),
     )
     # Tau's own tools and commands come in through the built-in extension, on the API every
     # extension uses; the full ExtensionHost is built only when something else is to load.
     notify = (lambda line: ui.notify(line, "warning")) if ui is not None else warn
     sandbox = sandbox_policy(settings.get, paths.cwd, home=paths.home, tau_home=paths.tau_home, notify=notify)
-    tau = tau_extension(_active_tools(options, settings, cwd, tool_settings, sandbox))
+    catalogue: dict[str, list[Model]] = {}
+    for listed in config.models:
+        catalogue.setdefault(listed.provider, []).append(listed)
+    headers = header_resolver(environ)
+
+    def catalogue_provider(m: Model) -> ModelProvider:  # called once the session's model is chosen
+        return make(headers(m), api_key if m.provider == model.provider else key_for(m.provider))
+
+    tools_on = active_tools(options, settings, cwd, tool_settings, sandbox)
+    tau = tau_extension(tools_on, frontend, providers=catalogue, provider_factory=catalogue_provider)
     builtin = BuiltinHost(cwd=paths.cwd, ui=ui or HeadlessUI(warn), activate=tau)
     mcp = maybe_mcp_session(
         paths,
@@ -190,7 +104,7 @@ def build_session(
         trust_project=trusted,
         warn=warn,
         notify=notify,
-        scrub_env=_scrubbed(settings, config),
+        scrub_env=scrubbed_env_names(settings, config),
     )
     host = maybe_build_host(
         paths,
@@ -202,14 +116,15 @@ def build_session(
         ui=ui,
         builtin=tau,
     )
-    _check_tool_names(options, settings, lambda name: host is not None and name in host.registry.tools)
-    custom = (host or builtin).registry.providers
+    check_tool_names(options, settings, lambda name: host is not None and name in host.registry.tools)
+    registry = (host or builtin).registry
+    custom = {name: r for name, r in registry.providers.items() if r.owner != BUILTIN}  # extensions'
     if custom:
         config = ModelsConfig(
             [*config.models, *(m for r in custom.values() for m in r.models)], config.providers, config.errors
         )
-    key_for = _key_lookup(options, config, paths, environ)
-    choose = _settings_chooser(options, settings, config, custom, key_for, warn)
+    key_for = key_lookup(options, config, paths, environ)
+    choose = settings_chooser(options, settings, config, custom, key_for, warn)
 
     tools = [tool for owner, tool in builtin.registry.tools.values() if owner == BUILTIN]
     resources = load_resources(
@@ -234,21 +149,19 @@ def build_session(
         chosen = choose(log.settings(), None)
         model, thinking = chosen.model, chosen.thinking_level
         api_key = None if model.provider in custom else key_for(model.provider)
-        if api_key is None and not _is_local(model) and model.provider not in custom:
+        if api_key is None and not is_local_model(model) and model.provider not in custom:
             raise ConfigurationError(missing_key_message(model.provider))
-        summary_model = _summary_model(settings, config, model, lambda p: key_for(p) is not None, warn)
+        summary_model = choose_summary_model(settings, config, model, lambda p: key_for(p) is not None, warn)
     except BaseException:
         log.close()
         raise
     retry = RetrySettings.from_settings(settings.get)
     make = provider_factory or http_providers(retry, host)
 
-    headers = _header_resolver(environ)
-
     def provider_for(m: Model) -> ModelProvider:
-        if m.provider in custom:
-            return custom[m.provider].factory(m)
-        return make(headers(m), api_key if m.provider == model.provider else key_for(m.provider))
+        """The registered provider of ``m``: an extension's, else the built-in extension's."""
+        registration = registry.providers.get(m.provider)
+        return registration.factory(m) if registration is not None else catalogue_provider(m)
 
     session = CodingSession(
         log=log,
@@ -269,7 +182,7 @@ def build_session(
         retry=retry,
     )
     if host is not None:
-        host.allowed_tools = _allowed_tools(options)
+        host.allowed_tools = allowed_tools(options)
         rest = host.registry.parse_flags(options.extension_args)
         if rest:
             session.close()
@@ -291,113 +204,6 @@ def build_session(
     return session
 
 
-def _header_resolver(environ: Mapping[str, str]) -> Callable[[Model], Model]:
-    """``model`` with its models.json header values resolved like ``apiKey`` (``!command``,
-    an environment variable's name, or the text); a failing command is a ConfigurationError."""
-    resolver = KeyResolver(environ)
-
-    def resolve(model: Model) -> Model:
-        if not model.headers:
-            return model
-        try:
-            values = {name: resolver.resolve_header(value) for name, value in model.headers.items()}
-        except AuthError as exc:
-            raise ConfigurationError(f"a header of {model.provider}/{model.id}: {exc}") from exc
-        return replace(model, headers={name: value for name, value in values.items() if value})
-
-    return resolve
-
-
-def _scrubbed(settings: Settings, config: ModelsConfig) -> frozenset[str]:
-    """Credential variables commands must not see, less those ``shellEnvPassthrough`` lets through."""
-    keys = (provider.api_key for provider in config.providers.values())
-    passed = {str(name) for name in settings.get("shellEnvPassthrough") or ()}
-    return credential_env_names(keys) - passed
-
-
-SettingsChooser = Callable[[PathSettings, Callable[[], SessionSettings] | None], SessionSettings]
-
-
-def _settings_chooser(
-    options: Options,
-    settings: Settings,
-    config: ModelsConfig,
-    custom: Mapping[str, object],
-    key_for: Callable[[str], str | None],
-    warn: Callable[[str], object],
-) -> SettingsChooser:
-    """How a session opened from ``options`` picks its model and thinking level
-    (session_settings.py): what the command line names, else what the session's path
-    records, else the fallback (by default the configured default model and level)."""
-
-    def has_key(provider: str) -> bool:
-        return provider in custom or key_for(provider) is not None
-
-    pinned = Pinned(thinking_level=options.thinking)
-    if options.model is not None or options.provider is not None:
-        model, level = choose_model(options, settings, config, has_key)
-        pinned = Pinned(model, options.thinking or level)
-
-    def find(provider: str, model_id: str) -> Model | None:
-        model = next((m for m in config.models if (m.provider, m.id) == (provider, model_id)), None)
-        return model if model is not None and (_is_local(model) or has_key(provider)) else None
-
-    def default() -> SessionSettings:
-        model, level = choose_model(options, settings, config, has_key)
-        thinking: ThinkingLevel = options.thinking or level or settings.get("defaultThinkingLevel") or "off"
-        return SessionSettings(model, thinking)
-
-    def choose(recorded: PathSettings, fallback: Callable[[], SessionSettings] | None) -> SessionSettings:
-        chosen, warning = resumed_settings(recorded, pinned=pinned, find=find, fallback=fallback or default)
-        if warning is not None:
-            warn(warning)
-        return chosen
-
-    return choose
-
-
-def _key_lookup(
-    options: Options, config: ModelsConfig, paths: TauPaths, environ: Mapping[str, str]
-) -> Callable[[str], str | None]:
-    """The API key for a provider (``--api-key``, auth.json, environment, models.json), or None."""
-    resolver = KeyResolver(environ)
-
-    def key_for(provider: str) -> str | None:
-        configured = config.providers.get(provider)
-        try:
-            return resolve_api_key(  # auth.json read afresh: a login made meanwhile counts
-                provider,
-                cli_key=options.api_key,
-                auth=AuthStore(paths.auth_file),
-                resolver=resolver,
-                models_json_key=configured.api_key if configured else None,
-            )
-        except AuthError as exc:
-            raise ConfigurationError(str(exc)) from exc
-
-    return key_for
-
-
-def available_models(
-    options: Options, environ: Mapping[str, str], cwd: Path, *, warn: Callable[[str], object]
-) -> list[Model]:
-    """Models a session could switch to: those whose provider has a key, and local servers."""
-    paths = TauPaths.from_env(environ, cwd)
-    config = load_models(paths, warn)
-    key_for = _key_lookup(options, config, paths, environ)
-    usable: dict[str, bool] = {}
-    out: list[Model] = []
-    for model in config.models:
-        if model.provider not in usable:
-            try:
-                usable[model.provider] = key_for(model.provider) is not None
-            except ConfigurationError:
-                usable[model.provider] = False
-        if usable[model.provider] or _is_local(model):
-            out.append(model)
-    return out
-
-
 def session_manager(options: Options, environ: Mapping[str, str], cwd: Path) -> SessionManager:
     """The sessions of ``cwd`` (or of ``--session-dir``, else the ``sessionDir`` setting), as
     ``build_session`` opens them."""
@@ -410,33 +216,6 @@ def session_manager(options: Options, environ: Mapping[str, str], cwd: Path) -> 
         chosen = value if isinstance(value, str) and value.strip() else None
     directory = Path(chosen).expanduser() if chosen else None
     return SessionManager(paths.sessions_dir, str(paths.cwd), directory=directory)
-
-
-def _summary_model(
-    settings: Settings,
-    config: ModelsConfig,
-    model: Model,
-    has_key: Callable[[str], bool],
-    warn: Callable[[str], object],
-) -> Model | None:
-    """The model ``compaction.model`` ("provider/id") names for summaries; None: the session's.
-
-    A model that is unknown or has no credentials is a warning: the session model is used.
-    """
-    spec = settings.get("compaction.model")
-    if not spec:
-        return None
-    try:
-        chosen = resolve_model(spec, config.models).model
-    except ModelNotFoundError as exc:
-        warn(f"compaction.model: {exc}; summaries use {model.provider}/{model.id}")
-        return None
-    if chosen.provider != model.provider and not has_key(chosen.provider) and not _is_local(chosen):
-        warn(
-            f"compaction.model: {missing_key_message(chosen.provider)}; summaries use {model.provider}/{model.id}"
-        )
-        return None
-    return chosen
 
 
 def http_providers(
@@ -457,53 +236,6 @@ def http_providers(
 def _strings(value: object) -> list[str]:
     """A settings list of paths (``skills``, ``prompts``); anything else counts as empty."""
     return [str(item) for item in value] if isinstance(value, list) else []
-
-
-def _tool_names(options: Options) -> list[str] | None:
-    if options.tools is None:
-        return None
-    return [n.strip() for n in options.tools.split(",") if n.strip()]
-
-
-def _allowed_tools(options: Options) -> frozenset[str] | None:
-    """The names ``--tools``/``--no-tools`` allow among all tools, extensions' included."""
-    if options.no_tools:
-        return frozenset()
-    names = _tool_names(options)
-    return None if names is None else frozenset(names)
-
-
-def _wanted_tools(options: Options, settings: Settings) -> list[str]:
-    """The tool names ``--tools`` (else the ``tools`` setting, else the defaults) asks for."""
-    listed = _tool_names(options)
-    if listed is not None:
-        return listed
-    if isinstance(settings.get("tools"), list):
-        return [str(n) for n in settings.get("tools")]
-    return list(DEFAULT_TOOLS)
-
-
-def _check_tool_names(options: Options, settings: Settings, provided: Callable[[str], bool]) -> None:
-    """``--tools`` may name extension tools too: a name nothing provides is an error."""
-    if options.no_tools:
-        return
-    unknown = [n for n in _wanted_tools(options, settings) if n not in ALL_TOOLS and not provided(n)]
-    if unknown:
-        raise ConfigurationError(f"unknown tool {unknown[0]!r}; known tools: {', '.join(ALL_TOOLS)}")
-
-
-def _active_tools(
-    options: Options,
-    settings: Settings,
-    cwd: Path,
-    tool_settings: ToolSettings,
-    sandbox: SandboxPolicy | None = None,
-) -> list[AgentTool]:
-    """The built-in tools to start with (names that are not built in are left to extensions)."""
-    if options.no_tools or options.no_builtin_tools:
-        return []
-    names = [n for n in _wanted_tools(options, settings) if n in ALL_TOOLS]
-    return list(create_coding_tools(cwd, settings=tool_settings, names=names, sandbox=sandbox).values())
 
 
 def _names_new_file(ref: str) -> bool:
@@ -537,3 +269,15 @@ def _open_log(options: Options, manager: SessionManager) -> SessionLog:
         what = f"session {options.session}" if options.session else f"the sessions in {manager.directory}"
         raise ConfigurationError(f"cannot open {what}: {exc.strerror or exc}") from exc
     return manager.new()
+
+
+__all__ = [
+    "ConfigurationError",
+    "Options",
+    "available_models",
+    "build_session",
+    "choose_model",
+    "http_providers",
+    "load_models",
+    "session_manager",
+]

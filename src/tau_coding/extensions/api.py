@@ -129,13 +129,17 @@ class ExtensionAPI:
         models: Sequence[Model] = (),
         api_key: str | None = None,
     ) -> None:
-        """Models of provider ``name`` are served by ``factory(model)``, or over HTTP by ``wire``."""
+        """Models of provider ``name`` are served by ``factory(model)``, or over HTTP by ``wire``.
+
+        A provider of the built-in catalogue's name (``openai``, ...) is replaced, as a built-in
+        tool is; one another extension registered is refused."""
         if (factory is None) == (wire is None):
             raise ValueError("register_provider needs exactly one of factory or wire")
         if factory is None:
             assert wire is not None
             factory = _http_factory(self._host, wire, api_key)
-        self._claim(self._host.registry.providers, name, "provider")
+        if self._host.registry.owner_of(self._host.registry.providers, name) != BUILTIN:
+            self._claim(self._host.registry.providers, name, "provider")  # a built-in one is replaced
         self._host.registry.providers[name] = ProviderRegistration(self.name, name, factory, tuple(models))
 
     def _claim(self, table: dict[str, Any], name: str, kind: str) -> None:

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from tau_agent.messages import AssistantMessage, CustomMessage
     from tau_coding.extensions.guard import Guard, HandlerFailure
     from tau_coding.session.coding_session import CodingSession
-    from tau_coding.session.hooks import InputDecision
+    from tau_coding.session.hooks import InputDecision, OwnCommand
 
 Activate = Callable[[ExtensionAPI], object]
 
@@ -112,11 +112,15 @@ class BuiltinHooks:
     def command_list(self) -> Sequence[tuple[str, str]]:
         return [(c.name, c.description) for c in self.registry.commands.values()]
 
+    def own_command(self, name: str) -> OwnCommand | None:
+        command = self.registry.commands.get(name)
+        return command.handler if command is not None and command.owner == BUILTIN else None
+
     def render_message(self, message: CustomMessage) -> str | None:
         return None
 
     def shortcut_list(self) -> Sequence[tuple[str, str]]:
-        return [(s.key, s.description) for s in self.registry.shortcuts.values()]
+        return [(s.key, s.description) for s in self.registry.shortcuts.values() if s.owner != BUILTIN]
 
     async def on_shortcut(self, key: str) -> str | None:
         shortcut = self.registry.shortcuts.get(key)

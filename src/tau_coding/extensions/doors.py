@@ -39,9 +39,9 @@ from tau_coding.extensions.events import (
     ToolResultPatch,
 )
 from tau_coding.extensions.guard import HandlerFailure
-from tau_coding.extensions.registry import command_name
+from tau_coding.extensions.registry import BUILTIN, command_name
 from tau_coding.session.events import InputHandledEvent, SessionEvent
-from tau_coding.session.hooks import InputDecision
+from tau_coding.session.hooks import InputDecision, OwnCommand
 
 if TYPE_CHECKING:
     from tau_coding.extensions.host_port import ExtensionHostPort
@@ -231,6 +231,10 @@ class ExtensionDoors:
         commands = self.host.registry.commands.values()
         return [(c.name, c.description) for c in commands if c.owner in self.host.extensions]
 
+    def own_command(self, name: str) -> OwnCommand | None:
+        command = self.host.registry.commands.get(name)
+        return command.handler if command is not None and command.owner == BUILTIN else None
+
     def render_message(self, message: CustomMessage) -> str | None:
         renderer = self.host.registry.renderers.get(message.custom_type)
         if renderer is None or renderer.owner not in self.host.extensions:
@@ -246,7 +250,11 @@ class ExtensionDoors:
 
     def shortcut_list(self) -> Sequence[tuple[str, str]]:
         shortcuts = self.host.registry.shortcuts.values()
-        return [(s.key, s.description) for s in shortcuts if s.owner in self.host.extensions]
+        return [
+            (s.key, s.description)
+            for s in shortcuts
+            if s.owner in self.host.extensions and s.owner != BUILTIN
+        ]
 
     async def on_shortcut(self, key: str) -> str | None:
         shortcut = self.host.registry.shortcuts.get(key)

@@ -14,7 +14,7 @@ from tau_agent.content import ImageContent
 from tau_agent.messages import AssistantMessage, CustomMessage
 from tau_coding.mcp.status import McpCallError
 from tau_coding.session.events import InputHandledEvent
-from tau_coding.session.hooks import InputDecision, SessionHooks
+from tau_coding.session.hooks import InputDecision, OwnCommand, SessionHooks
 
 COMMAND_HELP = "MCP servers: state, tools, last error (/mcp reconnect [NAME])"
 
@@ -71,6 +71,9 @@ class McpHooks:
     def command_list(self) -> Sequence[tuple[str, str]]:
         inner = list(self.inner.command_list()) if self.inner is not None else []
         return [*inner, ("mcp", COMMAND_HELP), *self.mcp.prompt_commands()]
+
+    def own_command(self, name: str) -> OwnCommand | None:
+        return self.inner.own_command(name) if self.inner is not None else None
 
     def render_message(self, message: CustomMessage) -> str | None:
         return self.inner.render_message(message) if self.inner is not None else None

@@ -1,7 +1,7 @@
 """CodingSession: the harness, the tools, the session file and the user's resources, composed.
 
 It does not re-implement the loop. A prompt is expanded (``/template``, ``/skill:name``), run
-by the AgentHarness, and every message is written to the session on its ``message_end``
+by the AgentHarness (its run is driven by ``SessionRun``, run.py), and every message is written to the session on its ``message_end``
 before anybody else hears of it (persist, then announce). A run that ends with a transient
 failure is run again after a backoff (agent_retry.py); those retries and the ones a provider
 makes are reported as ``auto_retry_*`` events, and ``agent_settled`` closes every prompt once
@@ -13,25 +13,24 @@ before a prompt (after a resume with ``--model``, or on a branch the tree moved 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
+from collections.abc import AsyncGenerator, Callable, Sequence
 from contextlib import aclosing
 from pathlib import Path
 from typing import Literal
 
 from tau_agent.cancellation import CancellationToken
 from tau_agent.content import ImageContent, TextContent
-from tau_agent.events import AgentEvent, MessageEndEvent
 from tau_agent.harness import AgentBusyError, AgentHarness, QueueMode
-from tau_agent.messages import AgentMessage, AssistantMessage, BashExecutionMessage, UserMessage
-from tau_agent.provider import ModelProvider, RetryNotice, StreamOptions, ThinkingLevel
+from tau_agent.messages import AgentMessage, BashExecutionMessage, UserMessage
+from tau_agent.provider import ModelProvider, StreamOptions, ThinkingLevel
 from tau_agent.session.entries import BranchSummaryEntry
 from tau_agent.session.jsonl import JsonlSessionStorage
 from tau_agent.session.log import SessionLog
-from tau_agent.session.state import ModelRef, PathSettings
+from tau_agent.session.state import PathSettings
 from tau_agent.tools import AgentTool, AgentToolResult
 from tau_ai.model import Model
 from tau_coding.resources.loader import Resources
-from tau_coding.session.agent_retry import RETRY_CANCELLED, AgentRetry, step_back_over
+from tau_coding.session.agent_retry import AgentRetry
 from tau_coding.session.compaction.context_usage import ContextUsage
 from tau_coding.session.compaction.result import CompactionResult
 from tau_coding.session.compaction.settings import CompactionSettings
@@ -39,17 +38,16 @@ from tau_coding.session.compactor import SessionCompactor
 from tau_coding.session.events import AgentSettledEvent, InputHandledEvent, SessionEvent
 from tau_coding.session.hooks import SessionHooks
 from tau_coding.session.reply_retry import RetrySettings
+from tau_coding.session.run import SessionListener, SessionRun
 from tau_coding.session.settings_choice import SessionSettings
 from tau_coding.tools.bash import run_command
 from tau_coding.tools.config import ToolSettings
 
 ProviderFactory = Callable[[Model], ModelProvider]
-MAX_STOP_CONTINUATIONS = 8  # a stop hook that always says "keep going" cannot loop forever
-SessionListener = Callable[[SessionEvent], None]
 SettingsRestorer = Callable[[PathSettings, SessionSettings], SessionSettings]
 
 
-class CodingSession:
+class CodingSession(SessionRun):
     def __init__(
         self,
         *,
@@ -234,121 +232,6 @@ class CodingSession:
         self.compactor.cancel()
         self.retry.cancel()
 
-    async def _drive(
-        self, start: Callable[[], AsyncIterator[AgentEvent]], *, check_first: bool
-    ) -> AsyncGenerator[SessionEvent, None]:
-        """One prompt to its settled end: compaction before and after, one retry on overflow,
-        transient failures retried (``_run_retrying``)."""
-        compactor = self.compactor
-        self.record_settings()
-        compactor.begin_prompt()
-        self.retry.begin_prompt()
-        if check_first and compactor.should_compact():
-            async for event in compactor.auto("threshold"):
-                yield self._announce(event)
-        async for event in self._run_retrying(start()):
-            yield event
-        failed = compactor.overflowed_reply() if compactor.settings.enabled else None
-        if failed is not None:
-            compactor.drop_failed_reply(failed)
-            async for event in compactor.auto("overflow", will_retry=True):
-                yield self._announce(event)
-            if compactor.succeeded:
-                async for event in self._run_retrying(self.harness.continue_()):
-                    yield event
-        if self.hooks is not None:  # a stop hook may keep the run going with a new message
-            for round_ in range(MAX_STOP_CONTINUATIONS):
-                reply = next((m for m in reversed(self.messages) if isinstance(m, AssistantMessage)), None)
-                more = await self.hooks.on_stop(round_ > 0, reply)
-                if more is None:
-                    break
-                async for event in self._run_retrying(self.harness.prompt_message(UserMessage(more))):
-                    yield event
-        last = self.harness.messages[-1] if self.harness.messages else None
-        aborted = isinstance(last, AssistantMessage) and last.stop_reason == "aborted"
-        if not aborted and compactor.overflowed_reply() is None and compactor.should_compact():
-            async for event in compactor.auto("threshold"):
-                yield self._announce(event)
-        deferred, self._deferred = self._deferred, []
-        for message in deferred:
-            self._record_user_message(message)
-        yield self._announce(AgentSettledEvent())
-
-    async def _run_retrying(self, run: AsyncIterator[AgentEvent]) -> AsyncGenerator[SessionEvent, None]:
-        """Relay ``run``; while it ends with a transient failure, wait, drop the failed reply
-        from the context (it stays in the file, on a side branch) and run again."""
-        retry = self.retry
-        while True:
-            async for event in self._relay(run):
-                yield event
-            self.compactor.finish_run()
-            plan = retry.plan(self.messages, self._model.context_window)
-            if plan is None:
-                failure = next((m for m in reversed(self.messages) if isinstance(m, AssistantMessage)), None)
-                ended = retry.gave_up((failure.error_message if failure else None) or "Retry stopped")
-                if ended is not None:  # the plan changed its mind (retry switched off meanwhile)
-                    yield self._announce(ended)
-                return
-            yield self._announce(retry.start(plan))
-            if await retry.wait(plan.delay):
-                if step_back_over(self.log, plan.reply):
-                    self.compactor.reload()
-                else:  # an extension moved the leaf: leave the file alone
-                    self.harness.replace_messages([m for m in self.messages if m is not plan.reply])
-                try:
-                    run = self.harness.continue_()
-                    continue
-                except ValueError as exc:  # nothing a model could answer: the failure stands
-                    error = str(exc)
-            else:
-                error = RETRY_CANCELLED
-            ended = retry.gave_up(error)
-            if ended is not None:
-                yield self._announce(ended)
-            return
-
-    def _persist(self, message: AgentMessage) -> None:
-        """Append to the session file; if that fails (an unwritable folder, a full disk) the run
-        goes on unsaved and ``save_error`` says why (the caller tells the user)."""
-        if self.save_error is not None:
-            return
-        try:
-            self.log.append_message(message)
-        except OSError as exc:
-            where = f": {exc.filename}" if exc.filename else ""
-            self.save_error = f"{exc.strerror or exc}{where}"
-
-    async def _relay(self, run: AsyncIterator[AgentEvent]) -> AsyncGenerator[SessionEvent, None]:
-        async with aclosing(run) as events:  # type: ignore[type-var]
-            async for event in events:
-                for pending in self._take_pending():
-                    yield pending
-                if isinstance(event, MessageEndEvent):
-                    self._persist(event.message)  # before announcing
-                    if isinstance(event.message, AssistantMessage):
-                        window = self._model.context_window
-                        ended = self.retry.reply_ended(event.message, self.messages, window)
-                        if ended is not None:
-                            yield self._announce(ended)
-                yield self._announce(event)
-        for pending in self._take_pending():
-            yield pending
-
-    def _announce(self, event: SessionEvent) -> SessionEvent:
-        for listener in self._listeners:  # a tuple, replaced (not changed) on (un)subscribe
-            listener(event)
-        return event
-
-    def _take_pending(self) -> Sequence[SessionEvent]:
-        if not self._pending:  # the usual case, once per streamed delta: allocate nothing
-            return ()
-        pending, self._pending = self._pending, []
-        return pending
-
-    def _on_retry(self, notice: RetryNotice) -> None:
-        """Called by the provider before it waits to retry: listeners hear of it at once."""
-        self._pending.append(self._announce(self.retry.started(notice)))
-
     # -- context and compaction (compaction/session_compactor.py does the work) ---------------
 
     def context_usage(self) -> ContextUsage:
@@ -384,16 +267,6 @@ class CodingSession:
         if model is not self._model:
             self.harness.provider = self._provider_factory(model)
             self._model = model
-
-    def record_settings(self) -> None:
-        """Append a model_change and/or thinking_level_change for what the current path does
-        not already record; nothing when it records the model and level in force."""
-        recorded = self.log.settings()
-        model = self._model
-        if recorded.model != ModelRef(model.provider, model.id):
-            self.log.append_model_change(model.provider, model.id)
-        if recorded.thinking_level != self.thinking_level:
-            self.log.append_thinking_level_change(self.thinking_level)
 
     def set_name(self, name: str) -> None:
         self.log.set_name(name)
@@ -434,10 +307,6 @@ class CodingSession:
         else:
             self._record_user_message(message)
         return message
-
-    def _record_user_message(self, message: AgentMessage) -> None:
-        self.harness.append_message(message)
-        self.log.append_message(message)
 
     def close(self) -> None:
         if self.hooks is not None:

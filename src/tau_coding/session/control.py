@@ -24,14 +24,11 @@ from tau_agent.messages import AssistantMessage, UserMessage
 from tau_agent.provider import THINKING_LEVELS, ThinkingLevel
 from tau_agent.session.entries import MessageEntry, SessionHeader
 from tau_agent.session.log import SessionLog, branch_entries
-from tau_agent.session.stats import session_stats
 from tau_agent.session.storage import InMemorySessionStorage
 from tau_ai.model import Model
 from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.compaction.context_usage import ContextUsage
 from tau_coding.session.compaction.result import CompactionResult
-from tau_coding.session.store.export_html import session_html
-from tau_coding.session.store.export_markdown import session_markdown
 from tau_coding.session.store.listing import SessionInfo
 from tau_coding.session.store.manager import SessionManager
 
@@ -227,6 +224,8 @@ class SessionControl:
 
     def stats(self) -> dict[str, Any]:
         """Pi's ``get_session_stats`` data: counts, tokens and cost over the whole file."""
+        from tau_agent.session.stats import session_stats  # only when asked: print mode never is
+
         file = self.session.session_file
         usage = self.session.context_usage()
         stats: dict[str, Any] = {
@@ -251,6 +250,9 @@ class SessionControl:
     def export_html(self, out: str | Path | None = None) -> Path:
         """Write the session as one HTML file (default: ``<session file name>.html`` in cwd), or
         as Markdown when ``out`` ends in ``.md`` (``/export notes.md``, as Pi's CLI does)."""
+        from tau_coding.session.store.export_html import session_html  # markdown-it, pygments: on use
+        from tau_coding.session.store.export_markdown import session_markdown
+
         log = self.session.log
         file = self.session.session_file
         stem = file.stem if file is not None else f"tau-session-{log.header.id}"

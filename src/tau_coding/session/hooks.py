@@ -8,7 +8,7 @@ extension: failure is reported and decided inside (see ``tau_coding.extensions.d
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Literal, Protocol, TypeAlias
 
 from tau_agent.content import ImageContent
@@ -17,6 +17,8 @@ from tau_coding.session.events import InputHandledEvent
 
 # What to send instead (text, images), or that the input was handled without the model.
 InputDecision: TypeAlias = tuple[str, list[ImageContent]] | InputHandledEvent
+# A command's handler: ``handler(args)``, plain or async, returning text to show or None.
+OwnCommand: TypeAlias = Callable[[str], object]
 
 
 class SessionHooks(Protocol):
@@ -40,12 +42,18 @@ class SessionHooks(Protocol):
         """Slash commands the hooks handle, as (name, description), for completion menus."""
         ...
 
+    def own_command(self, name: str) -> OwnCommand | None:
+        """The handler of ``/name`` when Tau's built-in extension registered it (the frontend's
+        own commands among them): the frontend runs it itself, outside any prompt."""
+        ...
+
     def render_message(self, message: CustomMessage) -> str | None:
         """Text for an app-defined message, if a renderer claims its custom type."""
         ...
 
     def shortcut_list(self) -> Sequence[tuple[str, str]]:
-        """Keys the hooks handle, as (key, description), for a frontend to bind."""
+        """Keys the hooks handle, as (key, description), for a frontend to bind (not the keys
+        Tau's built-in extension registered: the frontend that registered them binds them)."""
         ...
 
     async def on_shortcut(self, key: str) -> str | None:

@@ -10,8 +10,9 @@ Contract a caller may rely on:
 - ``prompt`` starts a run and yields its AgentEvents; it is only called while ``is_running`` is
   False. ``steer``/``follow_up`` are only called while a run is active.
 - ``cancel`` is cooperative: the iterator from ``prompt`` keeps yielding until the run has closed.
-- ``run_command`` returns None for a command the session does not know; the TUI then sends the
-  text to the model unchanged (so ``/tmp/x is odd`` still works as a prompt).
+- ``run_command`` returns None for a command Tau's built-in extension did not register; the TUI
+  then sends the text to the session as a prompt (an extension's command, a template, a skill,
+  or ``/tmp/x is odd``, which still reaches the model unchanged).
 """
 
 from __future__ import annotations
@@ -165,7 +166,9 @@ class CommandPort(Protocol):
         ...
 
     async def run_command(self, name: str, args: str) -> CommandResult | None:
-        """Run ``/name args``; None when the session knows no such command."""
+        """Run ``/name args`` if Tau's built-in extension registered it (the TUI's own commands
+        among them, see ``modes/interactive/tui_builtins.py``); None otherwise: the TUI then runs
+        its own table's command, if the port registered none, or sends the text as a prompt."""
         ...
 
     def shortcuts(self) -> Sequence[tuple[str, str]]:

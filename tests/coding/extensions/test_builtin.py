@@ -101,3 +101,35 @@ def test_the_host_refuses_a_second_owner_but_lets_an_extension_replace_a_builtin
     assert host.registry.tools["read"] == ("other", replacement)
     with pytest.raises(ValueError, match="already registered by extension other"):
         ExtensionAPI(host, "third").register_tool(replacement)
+
+
+def test_the_builtin_extension_registers_the_catalogue_and_models_json_providers(project: Project) -> None:
+    session = build(project, [], tools="read")
+    try:
+        assert isinstance(session.hooks, BuiltinHooks)
+        providers = session.hooks.registry.providers
+        assert {"anthropic", "openai", "scripted"} <= providers.keys()  # catalogue + models.json
+        assert {r.owner for r in providers.values()} == {"tau"}
+        assert [m.id for m in providers["scripted"].models] == ["scripted-model"]
+    finally:
+        session.close()
+
+
+async def test_an_extension_provider_of_a_builtin_name_replaces_it(project: Project) -> None:
+    ext = write_extension(
+        project.root / "x",
+        "shadow",
+        """
+        from tau_agent.testing import FakeProvider
+        def activate(tau):
+            tau.register_provider("scripted", lambda model: FakeProvider(["from the extension"]))
+        """,
+    )
+    warnings: list[str] = []
+    session = build(project, warnings, extensions=[str(ext)])
+    try:
+        await collect(session.prompt("hi"))  # the models.json URL leads nowhere: only the extension answers
+        assert getattr(session.messages[-1], "text", "") == "from the extension"
+        assert not any("already registered" in w for w in warnings)
+    finally:
+        session.close()

@@ -9,10 +9,14 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tau_coding.extensions.ui import LateBoundUI
 from tau_coding.modes.interactive.type_ahead import TypeAhead
 from tau_coding.tui.port import SessionPort
+
+if TYPE_CHECKING:
+    from tau_coding.modes.interactive.tui_builtins import TuiBuiltins
 
 
 def run_interactive(
@@ -27,13 +31,15 @@ def run_interactive(
     resume: bool = False,
     ui: LateBoundUI | None = None,
     type_ahead: TypeAhead | None = None,
+    builtins: TuiBuiltins | None = None,
 ) -> int:
     """Run the TUI until the user quits (sending ``initial_prompt`` first, if given, then each of
     ``more_prompts`` as a follow-up; opening the session picker first when ``resume``); then
     print how to resume, if the session says. Themes come from TAU_HOME/themes (unless
     ``no_themes``) and from ``theme_paths`` (``--theme``: files or folders).
-    What ``type_ahead`` holds when the app starts is replayed into its editor. Returns the
-    exit code, 0."""
+    What ``type_ahead`` holds when the app starts is replayed into its editor; ``builtins`` (the
+    TUI's commands and keys the session's built-in extension registered) act on this app.
+    Returns the exit code, 0."""
     from textual.theme import Theme
 
     from tau_coding.tui.keymap import load_keybindings
@@ -72,7 +78,13 @@ def run_interactive(
         from tau_coding.tui.screens.dialogs import TuiDialogs
 
         ui.bind(TuiUI(TuiDialogs(app)))
-    hint = app.run()
+    if builtins is not None:
+        builtins.bind(app)
+    try:
+        hint = app.run()
+    finally:
+        if builtins is not None:
+            builtins.bind(None)
     if hint:
         sys.stdout.write(hint.rstrip("\n") + "\n")
     return 0

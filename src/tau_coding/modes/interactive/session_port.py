@@ -10,7 +10,7 @@ The session-level operations (/resume, /tree, /fork, /compact, ...) live in the 
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Callable, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
 
 from tau_agent.content import text_of
 from tau_agent.events import AgentEvent
@@ -131,8 +131,16 @@ class CodingSessionPort(ControlPort):
         return CommandResult(said) if said else None
 
     async def run_command(self, name: str, args: str) -> CommandResult | None:
-        del name, args
-        return None  # templates and skills expand inside CodingSession.prompt
+        """A command Tau's built-in extension registered (the TUI's own, ``/reload``) runs here,
+        on the app's loop; anything else (an extension's command, a template, a skill) is None:
+        the TUI sends it as a prompt, where ``CodingSession.prompt`` handles it."""
+        handler = self.session.hooks.own_command(name) if self.session.hooks is not None else None
+        if handler is None:
+            return None
+        said = handler(args)
+        if isinstance(said, Awaitable):
+            said = await said
+        return CommandResult(said if isinstance(said, str) else "")
 
     async def run_bash(self, command: str, *, exclude_from_context: bool) -> BashExecutionMessage:
         return await self.session.run_bash(command, exclude_from_context=exclude_from_context)

@@ -1,7 +1,10 @@
-"""The TUI's own slash commands; anything else goes to the session's command hook.
+"""The TUI's own slash commands: a table (``BUILTIN`` specs, ``HANDLERS``), one row per command.
 
-Handlers take the app and the argument text; they return nothing and report through
-notices in the transcript, so every outcome is visible where the user is looking.
+In the interactive mode the built-in extension registers every row (``register_command``,
+``modes/interactive/tui_builtins.py``) and a typed command reaches its handler through the
+session port; anything else goes to the session as a prompt. Handlers take the app and the
+argument text; they return nothing and report through notices in the transcript, so every
+outcome is visible where the user is looking.
 """
 
 from __future__ import annotations

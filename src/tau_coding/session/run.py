@@ -1,0 +1,177 @@
+"""SessionRun: one prompt's run to its settled end, the part of a CodingSession that drives it.
+
+Compaction before and after the run (and one more try after an overflow), transient failures
+retried after a backoff (agent_retry.py), the stop hooks' continuations, user shell commands
+that ran meanwhile joining the record at the end, and ``agent_settled`` last. Every message is
+written to the session file on its ``message_end`` before anybody hears of it (persist, then
+announce). ``CodingSession`` (coding_session.py) is the only subclass; it sets the attributes
+declared here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
+from contextlib import aclosing
+
+from tau_agent.events import AgentEvent, MessageEndEvent
+from tau_agent.harness import AgentHarness
+from tau_agent.messages import AgentMessage, AssistantMessage, UserMessage
+from tau_agent.provider import RetryNotice
+from tau_agent.session.log import SessionLog
+from tau_agent.session.state import ModelRef
+from tau_ai.model import Model
+from tau_coding.session.agent_retry import RETRY_CANCELLED, AgentRetry, step_back_over
+from tau_coding.session.compactor import SessionCompactor
+from tau_coding.session.events import AgentSettledEvent, SessionEvent
+from tau_coding.session.hooks import SessionHooks
+
+MAX_STOP_CONTINUATIONS = 8  # a stop hook that always says "keep going" cannot loop forever
+SessionListener = Callable[[SessionEvent], None]
+
+
+class SessionRun:
+    """Drives a prompt's run over the attributes below (see the module docstring)."""
+
+    log: SessionLog
+    harness: AgentHarness
+    compactor: SessionCompactor
+    retry: AgentRetry
+    hooks: SessionHooks | None
+    save_error: str | None
+    _model: Model
+    _listeners: tuple[SessionListener, ...]
+    _pending: list[SessionEvent]
+    _deferred: list[AgentMessage]  # user shell commands that ran during a run
+
+    async def _drive(
+        self, start: Callable[[], AsyncIterator[AgentEvent]], *, check_first: bool
+    ) -> AsyncGenerator[SessionEvent, None]:
+        """One prompt to its settled end: compaction before and after, one retry on overflow,
+        transient failures retried (``_run_retrying``)."""
+        compactor = self.compactor
+        self.record_settings()
+        compactor.begin_prompt()
+        self.retry.begin_prompt()
+        if check_first and compactor.should_compact():
+            async for event in compactor.auto("threshold"):
+                yield self._announce(event)
+        async for event in self._run_retrying(start()):
+            yield event
+        failed = compactor.overflowed_reply() if compactor.settings.enabled else None
+        if failed is not None:
+            compactor.drop_failed_reply(failed)
+            async for event in compactor.auto("overflow", will_retry=True):
+                yield self._announce(event)
+            if compactor.succeeded:
+                async for event in self._run_retrying(self.harness.continue_()):
+                    yield event
+        if self.hooks is not None:  # a stop hook may keep the run going with a new message
+            for round_ in range(MAX_STOP_CONTINUATIONS):
+                reply = next(
+                    (m for m in reversed(self.harness.messages) if isinstance(m, AssistantMessage)), None
+                )
+                more = await self.hooks.on_stop(round_ > 0, reply)
+                if more is None:
+                    break
+                async for event in self._run_retrying(self.harness.prompt_message(UserMessage(more))):
+                    yield event
+        last = self.harness.messages[-1] if self.harness.messages else None
+        aborted = isinstance(last, AssistantMessage) and last.stop_reason == "aborted"
+        if not aborted and compactor.overflowed_reply() is None and compactor.should_compact():
+            async for event in compactor.auto("threshold"):
+                yield self._announce(event)
+        deferred, self._deferred = self._deferred, []
+        for message in deferred:
+            self._record_user_message(message)
+        yield self._announce(AgentSettledEvent())
+
+    async def _run_retrying(self, run: AsyncIterator[AgentEvent]) -> AsyncGenerator[SessionEvent, None]:
+        """Relay ``run``; while it ends with a transient failure, wait, drop the failed reply
+        from the context (it stays in the file, on a side branch) and run again."""
+        retry = self.retry
+        while True:
+            async for event in self._relay(run):
+                yield event
+            self.compactor.finish_run()
+            plan = retry.plan(self.harness.messages, self._model.context_window)
+            if plan is None:
+                failure = next(
+                    (m for m in reversed(self.harness.messages) if isinstance(m, AssistantMessage)), None
+                )
+                ended = retry.gave_up((failure.error_message if failure else None) or "Retry stopped")
+                if ended is not None:  # the plan changed its mind (retry switched off meanwhile)
+                    yield self._announce(ended)
+                return
+            yield self._announce(retry.start(plan))
+            if await retry.wait(plan.delay):
+                if step_back_over(self.log, plan.reply):
+                    self.compactor.reload()
+                else:  # an extension moved the leaf: leave the file alone
+                    self.harness.replace_messages([m for m in self.harness.messages if m is not plan.reply])
+                try:
+                    run = self.harness.continue_()
+                    continue
+                except ValueError as exc:  # nothing a model could answer: the failure stands
+                    error = str(exc)
+            else:
+                error = RETRY_CANCELLED
+            ended = retry.gave_up(error)
+            if ended is not None:
+                yield self._announce(ended)
+            return
+
+    def _persist(self, message: AgentMessage) -> None:
+        """Append to the session file; if that fails (an unwritable folder, a full disk) the run
+        goes on unsaved and ``save_error`` says why (the caller tells the user)."""
+        if self.save_error is not None:
+            return
+        try:
+            self.log.append_message(message)
+        except OSError as exc:
+            where = f": {exc.filename}" if exc.filename else ""
+            self.save_error = f"{exc.strerror or exc}{where}"
+
+    async def _relay(self, run: AsyncIterator[AgentEvent]) -> AsyncGenerator[SessionEvent, None]:
+        async with aclosing(run) as events:  # type: ignore[type-var]
+            async for event in events:
+                for pending in self._take_pending():
+                    yield pending
+                if isinstance(event, MessageEndEvent):
+                    self._persist(event.message)  # before announcing
+                    if isinstance(event.message, AssistantMessage):
+                        window = self._model.context_window
+                        ended = self.retry.reply_ended(event.message, self.harness.messages, window)
+                        if ended is not None:
+                            yield self._announce(ended)
+                yield self._announce(event)
+        for pending in self._take_pending():
+            yield pending
+
+    def _announce(self, event: SessionEvent) -> SessionEvent:
+        for listener in self._listeners:  # a tuple, replaced (not changed) on (un)subscribe
+            listener(event)
+        return event
+
+    def _take_pending(self) -> Sequence[SessionEvent]:
+        if not self._pending:  # the usual case, once per streamed delta: allocate nothing
+            return ()
+        pending, self._pending = self._pending, []
+        return pending
+
+    def _on_retry(self, notice: RetryNotice) -> None:
+        """Called by the provider before it waits to retry: listeners hear of it at once."""
+        self._pending.append(self._announce(self.retry.started(notice)))
+
+    def record_settings(self) -> None:
+        """Append a model_change and/or thinking_level_change for what the current path does
+        not already record; nothing when it records the model and level in force."""
+        recorded = self.log.settings()
+        model = self._model
+        if recorded.model != ModelRef(model.provider, model.id):
+            self.log.append_model_change(model.provider, model.id)
+        if recorded.thinking_level != self.harness.options.thinking_level:
+            self.log.append_thinking_level_change(self.harness.options.thinking_level)
+
+    def _record_user_message(self, message: AgentMessage) -> None:
+        self.harness.append_message(message)
+        self.log.append_message(message)

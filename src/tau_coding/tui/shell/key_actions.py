@@ -1,0 +1,153 @@
+"""KeyActions: Tau's key bindings and the actions they run, the part of ``TauApp`` that keys reach.
+
+``BINDINGS`` is the table of Tau's own keys; each binding's id is the action name
+keybindings.json remaps (``tui/keymap.py``). ``TauApp`` (app.py) is the one subclass; it sets
+the attributes declared here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import ClassVar
+
+from textual.app import SuspendNotSupported
+from textual.binding import Binding, BindingType
+
+from tau_coding.tui.bridge import FrameScheduler
+from tau_coding.tui.external_editor import ExternalEditorError, edit_text, editor_command
+from tau_coding.tui.shell import commands, session_commands
+from tau_coding.tui.shell.command_host import CommandHost
+from tau_coding.tui.state import set_status, take_queue
+from tau_coding.tui.widgets.tool_row import ToolRow
+from tau_coding.tui.widgets.transcript import Transcript
+
+QUIT_WINDOW_SECONDS = 2.0
+TREE_WINDOW_SECONDS = 1.0  # Esc, Esc on an empty idle editor opens /tree
+
+
+class KeyActions(CommandHost):
+    """The key bindings and their actions (see the module docstring)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # ids are the action names keybindings.json remaps (keymap.py)
+        Binding("ctrl+c", "interrupt", "Clear / quit", show=False, priority=True, id="interrupt"),
+        Binding("escape", "cancel_run", "Cancel", show=False, id="cancel_run"),
+        Binding("alt+up", "pull_queue", "Edit queued", show=False, priority=True, id="pull_queue"),
+        Binding("ctrl+t", "toggle_thinking", "Thinking", show=False, priority=True, id="toggle_thinking"),
+        Binding("ctrl+o", "toggle_tools", "Tool output", show=False, priority=True, id="toggle_tools"),
+        Binding(
+            "shift+tab", "cycle_thinking", "Thinking level", show=False, priority=True, id="cycle_thinking"
+        ),
+        Binding("ctrl+l", "model_picker", "Model", show=False, priority=True, id="model_picker"),
+        Binding("ctrl+p", "cycle_model", "Next model", show=False, priority=True, id="cycle_model"),
+        Binding("ctrl+g", "external_editor", "Editor", show=False, priority=True, id="external_editor"),
+    ]
+
+    transcript: Transcript
+    _clock: Callable[[], float]
+    _environ: Mapping[str, str]
+    _scheduler: FrameScheduler
+    _last_interrupt: float
+    _last_escape: float
+    _show_thinking: bool
+    _expand_tools: bool
+
+    def quit_with_hint(self) -> None:
+        if self.port.is_running:
+            self.port.cancel()
+        self.exit(self.port.resume_hint())
+
+    async def action_extension_shortcut(self, key: str) -> None:
+        result = await self.port.run_shortcut(key)
+        if result is not None and result.message:
+            self.notice(result.message, "warning" if result.is_error else "info")
+
+    def action_interrupt(self) -> None:
+        """Ctrl+C: clear the editor; on an empty editor, twice within two seconds quits."""
+        editor = self.editor
+        if editor.text:
+            editor.clear()
+            self._last_interrupt = float("-inf")
+            return
+        now = self._clock()
+        if now - self._last_interrupt <= QUIT_WINDOW_SECONDS:
+            self.quit_with_hint()
+            return
+        self._last_interrupt = now
+        self.notify("Press Ctrl+C again to quit", timeout=QUIT_WINDOW_SECONDS)
+
+    async def action_cancel_run(self) -> None:
+        """Esc: cancel the run; queued messages come back into the editor for editing. While
+        idle, Esc twice within a second on an empty editor opens the session tree."""
+        if self.state.status == "idle" and not self.port.is_running:
+            now = self._clock()
+            if self.editor.text:
+                self._last_escape = float("-inf")
+            elif now - self._last_escape <= TREE_WINDOW_SECONDS:
+                self._last_escape = float("-inf")
+                await session_commands.tree(self, "")
+            else:
+                self._last_escape = now
+            return
+        self.port.cancel()
+        set_status(self.state, "cancelling")
+        self.action_pull_queue()
+        self._scheduler.request()
+
+    def action_pull_queue(self) -> None:
+        """Alt+Up: take every queued message back into the editor, oldest first."""
+        queued = self.port.clear_queues()
+        take_queue(self.state)
+        texts = [*queued.steering, *queued.follow_up]
+        if texts:
+            editor = self.editor
+            current = editor.text
+            editor.load_text("\n".join([*texts, current] if current else texts))
+            editor.move_cursor(editor.document.end)
+        self._scheduler.request()
+
+    def action_toggle_thinking(self) -> None:
+        self._show_thinking = not self._show_thinking
+        self.transcript.set_class(self._show_thinking, "-show-thinking")
+
+    def action_toggle_tools(self) -> None:
+        self._expand_tools = not self._expand_tools
+        for view in self.transcript.views():
+            if isinstance(view, ToolRow):
+                view.set_expanded(self._expand_tools)
+
+    def action_cycle_thinking(self) -> None:
+        self.cycle_thinking()
+
+    def cycle_thinking(self) -> None:
+        levels = list(self.port.thinking_levels())
+        if not levels:
+            self.notify("This model does not think.")
+            return
+        current = self.port.info().thinking_level
+        following = levels[(levels.index(current) + 1) % len(levels)] if current in levels else levels[0]
+        self.port.set_thinking_level(following)
+        self.refresh_footer()
+        self.notify(f"Thinking level: {following}", timeout=1.5)
+
+    async def action_model_picker(self) -> None:
+        await commands.HANDLERS["model"](self, "")
+
+    def action_cycle_model(self) -> None:
+        session_commands.cycle_model(self)
+
+    def action_external_editor(self) -> None:
+        """Ctrl+G: hand the terminal to $VISUAL/$EDITOR on the prompt; its result replaces it."""
+        editor = self.editor
+        try:
+            command = editor_command(self._environ)
+            try:
+                with self.suspend():
+                    text = edit_text(editor.text, command)
+            except SuspendNotSupported:  # no terminal to hand over (headless): run it as it is
+                text = edit_text(editor.text, command)
+        except ExternalEditorError as exc:
+            self.notice(str(exc), "warning")
+            return
+        editor.load_text(text)
+        editor.move_cursor(editor.document.end)
