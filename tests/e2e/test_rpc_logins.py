@@ -36,6 +36,7 @@ async def _login(tau: RpcClient, provider: str) -> object:
 
 async def test_login_over_rpc_then_the_session_uses_it(tmp_path: Path) -> None:
     project = make_project(tmp_path)
+    auth_file = project.tau_home / "auth.json"
     with FakeAuthServer() as auth:
         token = lambda: json.loads((project.tau_home / "auth.json").read_text())["anthropic"]["access"]  # noqa: E731
         async with model_server("anthropic-messages", token, "Signed in.") as srv:
@@ -56,6 +57,15 @@ async def test_login_over_rpc_then_the_session_uses_it(tmp_path: Path) -> None:
                 await tau.set_model("anthropic", "claude-sonnet-4-5")
                 await tau.prompt_and_wait("hi")
                 assert await tau.get_last_assistant_text() == "Signed in."
+                # the token expires during the session: the next request refreshes it first
+                stored = json.loads(auth_file.read_text())
+                stored["anthropic"]["expires"] = 0
+                auth_file.write_text(json.dumps(stored))
+                await tau.prompt_and_wait("again")
+                assert await tau.get_last_assistant_text() == "Signed in."
+                assert (
+                    auth.refreshes == 1 and srv.requests[-1].headers["authorization"] == f"Bearer {token()}"
+                )
                 assert await tau.request("logout", provider="anthropic") == {"provider": "anthropic"}
                 assert _logged_in((await tau.request("get_logins"))["providers"]) == set()
                 with pytest.raises(RpcError, match="No credentials for 'anthropic'"):

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 Flow = Literal["pkce", "device"]
+LOGIN_PROVIDER_IDS = frozenset({"anthropic", "openai-codex", "github-copilot"})  # login_providers' keys
 
 COPILOT_HEADERS: Mapping[str, str] = {
     "User-Agent": "GitHubCopilotChat/0.35.0",
