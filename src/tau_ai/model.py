@@ -16,6 +16,7 @@ ApiName: TypeAlias = Literal[
     "openai-codex-responses",
     "anthropic-messages",
     "google-generative-ai",
+    "google-gemini-cli",
     "mistral-conversations",
 ]
 

@@ -31,6 +31,7 @@ def test_the_main_providers_are_all_there_with_their_key_variables() -> None:
         "cerebras",
         "openai-codex",
         "github-copilot",
+        "google-gemini-cli",
     }
     assert providers == expected
     assert API_KEY_ENV["google"] == "GEMINI_API_KEY" and API_KEY_ENV["anthropic"] == "ANTHROPIC_API_KEY"

@@ -23,6 +23,11 @@ CASES = {
     "anthropic": ("anthropic/claude-sonnet-4-5", "anthropic-messages", "/v1/messages"),
     "openai-codex": ("openai-codex/gpt-5.1", "openai-responses", "/codex/responses"),
     "github-copilot": ("github-copilot/gpt-4.1", "openai-completions", "/chat/completions"),
+    "google-gemini-cli": (
+        "google-gemini-cli/gemini-2.5-pro",
+        "google-gemini-cli",
+        "/v1internal:streamGenerateContent?alt=sse",
+    ),
 }
 
 
@@ -85,6 +90,15 @@ def model_server(api: str, token: Callable[[], str], text: str) -> ReplayServer:
         if request.headers.get("authorization") != f"Bearer {token()}":
             body = b'{"error": {"type": "authentication_error", "message": "invalid bearer token"}}'
             return Scripted(401, {"content-type": "application/json"}, body)
+        if api == "google-gemini-cli":  # Gemini's stream, each event in Code Assist's envelope
+            lines = sse_body("google-generative-ai", ScriptedReply(text=text)).decode().split("\n")
+            wrapped = [
+                f"data: {json.dumps({'response': json.loads(line[6:])})}"
+                if line.startswith("data: ")
+                else line
+                for line in lines
+            ]
+            return Scripted(body="\n".join(wrapped).encode())
         return Scripted(body=sse_body(api, ScriptedReply(text=text)))
 
     return ReplayServer(respond)
@@ -110,6 +124,8 @@ async def test_login_then_a_prompt_runs_on_the_subscription(project: LoginProjec
     if provider == "anthropic":
         assert "oauth-2025-04-20" in sent.headers["anthropic-beta"]
         assert sent.json()["system"][0]["text"] == "You are Claude Code, Anthropic's official CLI for Claude."
+    elif provider == "google-gemini-cli":
+        assert sent.json()["project"] == "proj-123" and sent.json()["request"]["contents"]
     elif provider == "openai-codex":
         assert sent.headers["chatgpt-account-id"] == "acct-123"
         assert "instructions" in sent.json()

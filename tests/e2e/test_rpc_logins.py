@@ -50,6 +50,7 @@ async def test_login_over_rpc_then_the_session_uses_it(tmp_path: Path) -> None:
                     "anthropic",
                     "openai-codex",
                     "github-copilot",
+                    "google-gemini-cli",
                 }
                 assert _logged_in(listed["providers"]) == set()
                 assert await _login(tau, "anthropic") == {"provider": "anthropic"}

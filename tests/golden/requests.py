@@ -74,6 +74,15 @@ MODELS = {
         input=("text", "image"),
         max_tokens=65_536,
     ),
+    "google-gemini-cli": Model(
+        "gemini-2.5-pro",
+        "google-gemini-cli",
+        "google-gemini-cli",
+        "https://cloudcode-pa.googleapis.com",
+        reasoning=True,
+        input=("text", "image"),
+        max_tokens=65_536,
+    ),
     "mistral-conversations": Model(
         "magistral-medium-latest",
         "mistral-conversations",
@@ -102,6 +111,7 @@ SIGNATURES: dict[str, tuple[str | None, str | None, str, str | None]] = {
     ),
     "anthropic-messages": ("EqQBCkYIBRgCsig", None, "toolu_01A", None),
     "google-generative-ai": ("CiQBthoughtsig", "CiQBtextsig", "call_resp_1", "CiQBcallsig"),
+    "google-gemini-cli": ("CiQBthoughtsig", "CiQBtextsig", "call_resp_1", "CiQBcallsig"),
     "mistral-conversations": (None, None, "aB3dE5gH7", None),
 }
 
@@ -285,6 +295,12 @@ def login_cases() -> dict[str, tuple[str, Model, Context, StreamOptions, str]]:
             copilot,
             *contexts("anthropic-messages", copilot)["text"],
             "tid=1;proxy-ep=proxy.x",
+        ),
+        "gemini_cli_login": (
+            "google-gemini-cli",
+            MODELS["google-gemini-cli"],
+            *contexts("google-gemini-cli", MODELS["google-gemini-cli"])["tool_call_result"],
+            '{"token": "ya29.golden", "projectId": "proj-golden"}',
         ),
         "chatgpt_login": (
             "openai-codex-responses",

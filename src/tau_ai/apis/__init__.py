@@ -16,6 +16,7 @@ MODULES = {
     "openai-codex-responses": "tau_ai.apis.openai_codex",
     "anthropic-messages": "tau_ai.apis.anthropic_messages",
     "google-generative-ai": "tau_ai.apis.google",
+    "google-gemini-cli": "tau_ai.apis.google_code_assist",
     "mistral-conversations": "tau_ai.apis.mistral",
 }
 

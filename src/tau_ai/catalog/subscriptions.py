@@ -1,5 +1,5 @@
-"""Models reached through a subscription login (``tau login``): ChatGPT's Codex backend and
-GitHub Copilot. Subscriptions are not billed per token, so prices are the API's list prices for
+"""Models reached through a subscription login (``tau login``): ChatGPT's Codex backend,
+GitHub Copilot and Gemini through Cloud Code Assist (the Gemini CLI's login). Subscriptions are not billed per token, so prices are the API's list prices for
 Codex (an estimate of the usage's worth) and zero for Copilot."""
 
 from __future__ import annotations
@@ -74,5 +74,39 @@ COPILOT_CHAT = _copilot(
         ("gpt-4o", "GPT-4o (Copilot)", False, True, 128_000, 4_096),
         ("gemini-2.5-pro", "Gemini 2.5 Pro (Copilot)", False, True, 128_000, 64_000),
         ("grok-code-fast-1", "Grok Code Fast 1 (Copilot)", True, False, 128_000, 64_000),
+    ),
+)
+
+GEMINI_CLI = ProviderRows(
+    provider="google-gemini-cli",
+    api="google-gemini-cli",
+    base_url="https://cloudcode-pa.googleapis.com",
+    api_key_env="",
+    rows=(
+        ("gemini-2.5-pro", "Gemini 2.5 Pro (Code Assist)", True, True, 1_048_576, 65_536, 0.0, 0.0, 0.0, 0.0),
+        (
+            "gemini-2.5-flash",
+            "Gemini 2.5 Flash (Code Assist)",
+            True,
+            True,
+            1_048_576,
+            65_536,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ),
+        (
+            "gemini-3-pro-preview",
+            "Gemini 3 Pro Preview (Code Assist)",
+            True,
+            True,
+            1_048_576,
+            65_536,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ),
     ),
 )

@@ -152,14 +152,14 @@ def resolve_api_key(
     if stored:
         return resolver.resolve(stored)
     if auth.has_login(provider):
-        from tau_coding.config.oauth.store import LoginStoreError, fresh_entry
+        from tau_coding.config.oauth.store import LoginStoreError, fresh_entry, login_key
 
         try:
             entry = fresh_entry(auth.path, provider, resolver.environ)
         except LoginStoreError as exc:
             raise AuthError(str(exc)) from exc
         if entry is not None:
-            return str(entry["access"])
+            return login_key(entry)
     for name in ENV_KEYS.get(provider, ()):
         if resolver.environ.get(name):
             return resolver.environ[name]

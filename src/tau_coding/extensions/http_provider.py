@@ -86,13 +86,16 @@ def key_renewing_hook(api_key: str, renew: Callable[[], str | None], then: Any =
     import asyncio
     from dataclasses import replace
 
+    from tau_ai.apis.google_code_assist import split_key
+
     async def hook(spec: HttpRequestSpec) -> HttpRequestSpec:
         try:
             key = await asyncio.to_thread(renew)
         except ValueError:  # a revoked login: ConfigurationError's one line shows on the next start
             key = None
-        if key and key != api_key:
-            spec = replace(spec, headers={n: v.replace(api_key, key) for n, v in spec.headers.items()})
+        old, new = split_key(api_key)[0], split_key(key)[0]  # the token inside a {"token", ...} key
+        if old and new and new != old:
+            spec = replace(spec, headers={n: v.replace(old, new) for n, v in spec.headers.items()})
         return await then(spec) if then is not None else spec
 
     return hook

@@ -139,6 +139,7 @@ SHAPES = {
     "openai-codex-responses": typed(RESPONSES_TYPES),
     "anthropic-messages": typed(ANTHROPIC_TYPES),
     "google-generative-ai": GEMINI,
+    "google-gemini-cli": GEMINI | obj(response=GEMINI),
 }
 
 

@@ -121,11 +121,24 @@ def _pkce_login(provider: LoginProvider, hooks: LoginHooks, environ: Mapping[str
     body["code_verifier"] = pkce.verifier
     if provider.token_format == "json":
         body["state"] = pkce.state
-    return _entry(provider, _token_request(provider, body))
+    entry = _entry(provider, _token_request(provider, body))
+    if provider.project_url:
+        from tau_coding.config.oauth.code_assist import ProjectError, discover_project
+
+        hooks.progress("Finding your Cloud Code Assist project…")
+        try:
+            entry["projectId"] = discover_project(
+                provider.project_url, entry["access"], environ, hooks.progress
+            )
+        except ProjectError as exc:
+            raise LoginError(f"{provider.name} login: {exc}") from exc
+    return entry
 
 
 def _token_request(provider: LoginProvider, fields: Mapping[str, str]) -> dict[str, Any]:
     body = {**fields, "client_id": provider.client_id}
+    if provider.client_secret:
+        body["client_secret"] = provider.client_secret
     if provider.token_format == "json":
         return request_json(provider.token_url, json_body=body)
     return request_json(provider.token_url, form=body)

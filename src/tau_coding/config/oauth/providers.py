@@ -7,6 +7,8 @@ fake authorization server (docs/logins.md lists the variables):
 * ``TAU_ANTHROPIC_OAUTH_URL``: origin of Anthropic's authorize and token endpoints
 * ``TAU_OPENAI_CODEX_OAUTH_URL``: origin of OpenAI's (auth.openai.com)
 * ``TAU_GITHUB_OAUTH_URL``: origin of GitHub's device-code, token and Copilot token endpoints
+* ``TAU_GOOGLE_OAUTH_URL``: origin of Google's authorize and token endpoints
+* ``TAU_GOOGLE_CODE_ASSIST_URL``: Cloud Code Assist, where the Gemini CLI login finds its project
 * ``TAU_OAUTH_CALLBACK_PORT``: the loopback callback port instead of the provider's fixed one
 """
 
@@ -17,7 +19,9 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 Flow = Literal["pkce", "device"]
-LOGIN_PROVIDER_IDS = frozenset({"anthropic", "openai-codex", "github-copilot"})  # login_providers' keys
+LOGIN_PROVIDER_IDS = frozenset(
+    {"anthropic", "openai-codex", "github-copilot", "google-gemini-cli"}
+)  # login_providers' keys
 
 COPILOT_HEADERS: Mapping[str, str] = {
     "User-Agent": "GitHubCopilotChat/0.35.0",
@@ -43,6 +47,8 @@ class LoginProvider:
     token_format: Literal["json", "form"] = "form"
     extra_authorize: Mapping[str, str] = field(default_factory=dict)
     exchange_url: str = ""  # Copilot: the GitHub token is exchanged here for a Copilot token
+    client_secret: str = ""  # Google's installed-app secret (public by design)
+    project_url: str = ""  # Gemini CLI: Cloud Code Assist, asked for the user's project
     headers: Mapping[str, str] = field(default_factory=dict)
 
     def redirect_uri(self, port: int) -> str:
@@ -58,6 +64,7 @@ def login_providers(environ: Mapping[str, str]) -> dict[str, LoginProvider]:
     anthropic = environ.get("TAU_ANTHROPIC_OAUTH_URL", "").rstrip("/")
     openai = _origin(environ, "TAU_OPENAI_CODEX_OAUTH_URL", "https://auth.openai.com")
     github = environ.get("TAU_GITHUB_OAUTH_URL", "").rstrip("/")
+    google = environ.get("TAU_GOOGLE_OAUTH_URL", "").rstrip("/")
     return {
         "anthropic": LoginProvider(
             id="anthropic",
@@ -99,6 +106,21 @@ def login_providers(environ: Mapping[str, str]) -> dict[str, LoginProvider]:
             scopes="read:user",
             exchange_url=f"{github or 'https://api.github.com'}/copilot_internal/v2/token",
             headers=COPILOT_HEADERS,
+        ),
+        "google-gemini-cli": LoginProvider(
+            id="google-gemini-cli",
+            name="Google Gemini CLI (Cloud Code Assist)",
+            flow="pkce",
+            client_id="681255809395-oo8ft2oprdrnp9e3aqf6av3hmdib135j.apps.googleusercontent.com",
+            client_secret="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",
+            authorize_url=f"{google or 'https://accounts.google.com'}/o/oauth2/v2/auth",
+            token_url=f"{google or 'https://oauth2.googleapis.com'}/token",
+            scopes="https://www.googleapis.com/auth/cloud-platform "
+            "https://www.googleapis.com/auth/userinfo.email https://www.googleapis.com/auth/userinfo.profile",
+            callback_port=8085,
+            callback_path="/oauth2callback",
+            extra_authorize={"access_type": "offline", "prompt": "consent"},
+            project_url=_origin(environ, "TAU_GOOGLE_CODE_ASSIST_URL", "https://cloudcode-pa.googleapis.com"),
         ),
     }
 

@@ -121,3 +121,11 @@ def fresh_entry(path: Path, provider: str, environ: Mapping[str, str]) -> dict[s
         data[provider] = {**entry, **renewed}
         _write(path, data)
         return data[provider]  # type: ignore[no-any-return]
+
+
+def login_key(entry: Mapping[str, Any]) -> str:
+    """The key a login gives its provider's requests: the access token, or for a login that
+    also names a project (Gemini CLI) ``{"token", "projectId"}`` as JSON."""
+    if isinstance(entry.get("projectId"), str):
+        return json.dumps({"token": entry["access"], "projectId": entry["projectId"]})
+    return str(entry["access"])

@@ -21,6 +21,8 @@ def login_env(server: FakeAuthServer) -> dict[str, str]:
         "TAU_ANTHROPIC_OAUTH_URL": server.url,
         "TAU_OPENAI_CODEX_OAUTH_URL": server.url,
         "TAU_GITHUB_OAUTH_URL": server.url,
+        "TAU_GOOGLE_OAUTH_URL": server.url,
+        "TAU_GOOGLE_CODE_ASSIST_URL": server.url,
         "TAU_OAUTH_CALLBACK_PORT": "0",
     }
 

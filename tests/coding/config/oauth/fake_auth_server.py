@@ -3,7 +3,8 @@
 It serves the endpoints Tau's logins use, at the paths the real providers use, so one server
 stands in for Anthropic (``/oauth/authorize``, ``/v1/oauth/token``), OpenAI
 (``/oauth/authorize``, ``/oauth/token``) and GitHub (``/login/device/code``,
-``/login/oauth/access_token``, ``/copilot_internal/v2/token``). It checks what a real one
+``/login/oauth/access_token``, ``/copilot_internal/v2/token``) and Google (``/o/oauth2/v2/auth``,
+``/token``, Cloud Code Assist's ``/v1internal:loadCodeAssist`` and ``:onboardUser``). It checks what a real one
 checks: the client id, the PKCE verifier against the challenge, the redirect URI, the refresh
 token; and it can refuse (``access_denied``), keep a device code pending, revoke a refresh
 token (``invalid_grant``) and issue tokens that are already expired.
@@ -42,6 +43,7 @@ class FakeAuthServer:
     expires_in: int = 3600  # lifetime of issued access tokens (0 or less: already expired)
     token_delay: float = 0.0  # seconds the token endpoint takes (to overlap two refreshes)
     account: str = "acct-123"
+    gemini_project: str | None = "proj-123"  # None: the account has none and is onboarded
     refreshes: int = 0
     token_requests: list[dict[str, Any]] = field(default_factory=list)
     revoked: set[str] = field(default_factory=set)
@@ -87,7 +89,7 @@ class FakeAuthServer:
     def _get(self, h: BaseHTTPRequestHandler) -> None:
         url = urllib.parse.urlsplit(h.path)
         query = {k: v[0] for k, v in urllib.parse.parse_qs(url.query).items()}
-        if url.path == "/oauth/authorize":
+        if url.path in ("/oauth/authorize", "/o/oauth2/v2/auth"):
             self._authorize(h, query)
         elif url.path == "/copilot_internal/v2/token":
             token = h.headers.get("authorization", "").removeprefix("Bearer ")
@@ -132,11 +134,33 @@ class FakeAuthServer:
         else:
             body = {k: v[0] for k, v in urllib.parse.parse_qs(raw).items()}
         path = urllib.parse.urlsplit(h.path).path
-        if path in ("/oauth/token", "/v1/oauth/token"):
+        if path in ("/oauth/token", "/v1/oauth/token", "/token"):
             self.token_requests.append(body)
             time.sleep(self.token_delay)
-            status, answer = self._token(body, openai=path == "/oauth/token")
+            if path == "/token" and body.get("client_secret") != "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":
+                _send(h, 401, {"error": "invalid_client"})
+                return
+            status, answer = self._token(body, openai=path == "/oauth/token", google=path == "/token")
             _send(h, status, answer)
+        elif path.startswith("/v1internal:"):
+            if not h.headers.get("authorization", "").startswith("Bearer ya29."):
+                _send(h, 401, {"error": {"message": "no token"}})
+            elif path == "/v1internal:loadCodeAssist" and self.gemini_project:
+                _send(
+                    h,
+                    200,
+                    {"cloudaicompanionProject": self.gemini_project, "currentTier": {"id": "free-tier"}},
+                )
+            elif path == "/v1internal:loadCodeAssist":
+                _send(h, 200, {"allowedTiers": [{"id": "free-tier", "isDefault": True}]})
+            else:
+                self._polls += 1
+                done = self._polls > 1
+                answer = {
+                    "done": done,
+                    **({"response": {"cloudaicompanionProject": {"id": "proj-free"}}} if done else {}),
+                }
+                _send(h, 200, answer)
         elif path == "/login/device/code":
             device = {"device_code": "dev-1", "user_code": "ABCD-1234", "interval": 0.05, "expires_in": 30}
             _send(h, 200, {**device, "verification_uri": f"{self.url}/login/device"})
@@ -145,7 +169,9 @@ class FakeAuthServer:
         else:
             _send(h, 404, {"error": "not_found"})
 
-    def _token(self, body: dict[str, Any], *, openai: bool) -> tuple[int, dict[str, Any]]:
+    def _token(
+        self, body: dict[str, Any], *, openai: bool, google: bool = False
+    ) -> tuple[int, dict[str, Any]]:
         grant = body.get("grant_type")
         with self._lock:
             if grant == "authorization_code":
@@ -164,10 +190,16 @@ class FakeAuthServer:
                 return 400, {"error": "unsupported_grant_type"}
             n = next(self._counter)
             access = jwt_with_account(self.account, n) if openai else f"sk-ant-oat01-access-{n}"
+            if google:
+                access = f"ya29.access-{n}"
+            self.issued_access.append(access)
+            answer = {"access_token": access, "expires_in": self.expires_in}
+            if google and grant == "refresh_token":  # Google keeps the refresh token it gave
+                self._refresh_tokens.add(str(body.get("refresh_token")))
+                return 200, answer
             refresh = f"refresh-{n}"
             self._refresh_tokens.add(refresh)
-            self.issued_access.append(access)
-        return 200, {"access_token": access, "refresh_token": refresh, "expires_in": self.expires_in}
+        return 200, {**answer, "refresh_token": refresh}
 
     def _device_poll(self, body: dict[str, Any]) -> dict[str, Any]:
         if body.get("device_code") != "dev-1" or body.get("grant_type") != (

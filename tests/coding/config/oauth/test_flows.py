@@ -89,7 +89,20 @@ def test_copilot_device_login_refused_says_why(auth_server: FakeAuthServer) -> N
         _login(auth_server, "github-copilot", browser=False)
 
 
-@pytest.mark.parametrize("provider", ["anthropic", "openai-codex", "github-copilot"])
+def test_gemini_cli_login_finds_the_code_assist_project(auth_server: FakeAuthServer) -> None:
+    entry, shown = _login(auth_server, "google-gemini-cli")
+    assert entry["access"].startswith("ya29.") and entry["projectId"] == "proj-123"
+    assert "access_type=offline" in shown[0].url
+    assert auth_server.token_requests[-1]["client_secret"] == "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"
+
+
+def test_gemini_cli_login_onboards_an_account_without_a_project(auth_server: FakeAuthServer) -> None:
+    auth_server.gemini_project = None
+    entry, _ = _login(auth_server, "google-gemini-cli")
+    assert entry["projectId"] == "proj-free" and auth_server._polls == 2
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "openai-codex", "github-copilot", "google-gemini-cli"])
 def test_refresh_renews_and_a_revoked_grant_asks_to_log_in_again(
     auth_server: FakeAuthServer, provider: str
 ) -> None:

@@ -31,6 +31,7 @@ async def test_a_subscription_login_shows_the_url_then_stores_the_tokens(
         ("anthropic", False),
         ("openai-codex", False),
         ("github-copilot", False),
+        ("google-gemini-cli", False),
     ]
     shown: list[str] = []
 
