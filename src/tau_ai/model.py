@@ -13,8 +13,10 @@ from typing import Any, Literal, TypeAlias
 ApiName: TypeAlias = Literal[
     "openai-completions",
     "openai-responses",
+    "openai-codex-responses",
     "anthropic-messages",
     "google-generative-ai",
+    "google-gemini-cli",
     "mistral-conversations",
 ]
 

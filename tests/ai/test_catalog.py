@@ -29,6 +29,9 @@ def test_the_main_providers_are_all_there_with_their_key_variables() -> None:
         "deepseek",
         "openrouter",
         "cerebras",
+        "openai-codex",
+        "github-copilot",
+        "google-gemini-cli",
     }
     assert providers == expected
     assert API_KEY_ENV["google"] == "GEMINI_API_KEY" and API_KEY_ENV["anthropic"] == "ANTHROPIC_API_KEY"

@@ -47,6 +47,15 @@ MODELS = {
         input=("text", "image"),
         max_tokens=128_000,
     ),
+    "openai-codex-responses": Model(
+        "gpt-5.1-codex-max",
+        "openai-codex-responses",
+        "openai-codex",
+        "https://chatgpt.com/backend-api",
+        reasoning=True,
+        input=("text", "image"),
+        max_tokens=128_000,
+    ),
     "anthropic-messages": Model(
         "claude-sonnet-4-5",
         "anthropic-messages",
@@ -61,6 +70,15 @@ MODELS = {
         "google-generative-ai",
         "google",
         "https://generativelanguage.googleapis.com/v1beta",
+        reasoning=True,
+        input=("text", "image"),
+        max_tokens=65_536,
+    ),
+    "google-gemini-cli": Model(
+        "gemini-2.5-pro",
+        "google-gemini-cli",
+        "google-gemini-cli",
+        "https://cloudcode-pa.googleapis.com",
         reasoning=True,
         input=("text", "image"),
         max_tokens=65_536,
@@ -85,8 +103,15 @@ SIGNATURES: dict[str, tuple[str | None, str | None, str, str | None]] = {
         "call_abc123|fc_1",
         None,
     ),
+    "openai-codex-responses": (
+        '{"id":"rs_1","type":"reasoning","encrypted_content":"gAAAA-opaque","summary":[]}',
+        '{"id":"msg_1","phase":"final_answer"}',
+        "call_abc123|fc_1",
+        None,
+    ),
     "anthropic-messages": ("EqQBCkYIBRgCsig", None, "toolu_01A", None),
     "google-generative-ai": ("CiQBthoughtsig", "CiQBtextsig", "call_resp_1", "CiQBcallsig"),
+    "google-gemini-cli": ("CiQBthoughtsig", "CiQBtextsig", "call_resp_1", "CiQBcallsig"),
     "mistral-conversations": (None, None, "aB3dE5gH7", None),
 }
 
@@ -243,4 +268,44 @@ def request_cases() -> dict[str, dict[str, Builder]]:
     for case, (api, model, context, options) in extra_cases().items():
         build = wire_api(api).build_request
         out[api][case] = lambda b=build, m=model, c=context, o=options: b(m, c, o, KEY)
+    for case, (api, model, context, options, key) in login_cases().items():
+        build = wire_api(api).build_request
+        out[api][case] = lambda b=build, m=model, c=context, o=options, k=key: b(m, c, o, k)
     return out
+
+
+# An unsigned JWT whose claims name ChatGPT account "acct-golden", as a ChatGPT login's token does.
+CODEX_TOKEN = "eyJhbGciOiJub25lIn0.eyJodHRwczovL2FwaS5vcGVuYWkuY29tL2F1dGgiOnsiY2hhdGdwdF9hY2NvdW50X2lkIjoiYWNjdC1nb2xkZW4ifX0.sig"
+
+
+def login_cases() -> dict[str, tuple[str, Model, Context, StreamOptions, str]]:
+    """Requests made with a subscription login's token rather than an API key."""
+    claude = MODELS["anthropic-messages"]
+    codex = MODELS["openai-codex-responses"]
+    copilot = replace(claude, provider="github-copilot", id="claude-sonnet-4.5", compat={"bearerAuth": True})
+    return {
+        "claude_login": (
+            "anthropic-messages",
+            claude,
+            *contexts("anthropic-messages", claude)["tool_call_result"],
+            "sk-ant-oat01-golden",
+        ),
+        "copilot_bearer": (
+            "anthropic-messages",
+            copilot,
+            *contexts("anthropic-messages", copilot)["text"],
+            "tid=1;proxy-ep=proxy.x",
+        ),
+        "gemini_cli_login": (
+            "google-gemini-cli",
+            MODELS["google-gemini-cli"],
+            *contexts("google-gemini-cli", MODELS["google-gemini-cli"])["tool_call_result"],
+            '{"token": "ya29.golden", "projectId": "proj-golden"}',
+        ),
+        "chatgpt_login": (
+            "openai-codex-responses",
+            codex,
+            *contexts("openai-codex-responses", codex)["tool_call_result"],
+            CODEX_TOKEN,
+        ),
+    }

@@ -13,8 +13,10 @@ from tau_ai.wire_api import WireApi
 MODULES = {
     "openai-completions": "tau_ai.apis.openai_completions",
     "openai-responses": "tau_ai.apis.openai_responses",
+    "openai-codex-responses": "tau_ai.apis.openai_codex",
     "anthropic-messages": "tau_ai.apis.anthropic_messages",
     "google-generative-ai": "tau_ai.apis.google",
+    "google-gemini-cli": "tau_ai.apis.google_code_assist",
     "mistral-conversations": "tau_ai.apis.mistral",
 }
 

@@ -16,6 +16,13 @@ from tau_ai.catalog.hosted import CEREBRAS, DEEPSEEK, GROQ, MISTRAL, XAI
 from tau_ai.catalog.openai import OPENAI
 from tau_ai.catalog.openrouter import OPENROUTER
 from tau_ai.catalog.rows import ProviderRows
+from tau_ai.catalog.subscriptions import (
+    COPILOT_CHAT,
+    COPILOT_CLAUDE,
+    COPILOT_RESPONSES,
+    GEMINI_CLI,
+    OPENAI_CODEX,
+)
 from tau_ai.model import Model
 
 PROVIDERS: tuple[ProviderRows, ...] = (
@@ -28,8 +35,13 @@ PROVIDERS: tuple[ProviderRows, ...] = (
     DEEPSEEK,
     OPENROUTER,
     CEREBRAS,
+    OPENAI_CODEX,
+    COPILOT_CLAUDE,
+    COPILOT_RESPONSES,
+    COPILOT_CHAT,
+    GEMINI_CLI,
 )
-API_KEY_ENV: dict[str, str] = {p.provider: p.api_key_env for p in PROVIDERS}
+API_KEY_ENV: dict[str, str] = {p.provider: p.api_key_env for p in PROVIDERS if p.api_key_env}
 BASE_URLS: dict[str, str] = {p.provider: p.base_url for p in PROVIDERS}
 PROVIDER_APIS: dict[str, str] = {p.provider: p.api for p in PROVIDERS}
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TypeAlias
 
 from tau_ai.model import Model, ModelCost
@@ -13,13 +14,16 @@ Row: TypeAlias = tuple[str, str, bool, bool, int, int, float, float, float, floa
 
 @dataclass(frozen=True, slots=True)
 class ProviderRows:
-    """One provider's models, with what they share: API, base URL and key variable."""
+    """One provider's models, with what they share: API, base URL, key variable (empty when the
+    provider is reached through a login only), and headers and compat every model sends."""
 
     provider: str
     api: str
     base_url: str
     api_key_env: str
     rows: tuple[Row, ...]
+    headers: Mapping[str, str] = field(default_factory=dict)
+    compat: Mapping[str, object] = field(default_factory=dict)
 
     def models(self) -> list[Model]:
         return [
@@ -34,6 +38,8 @@ class ProviderRows:
                 context_window=context,
                 max_tokens=max_out,
                 cost=ModelCost(price_in, price_out, cache_read, cache_write),
+                headers=dict(self.headers),
+                compat=dict(self.compat),
             )
             for (
                 model_id,

@@ -31,6 +31,10 @@ def main(argv: list[str] | None = None) -> int:
         from tau_coding.app.checkpoints_cli import main as checkpoints_main
 
         return checkpoints_main(argv[1:])
+    if argv[:1] in (["login"], ["logout"]):  # `tau login <provider>`, `tau logout [provider]`
+        from tau_coding.app.login_cli import main as login_main
+
+        return login_main(argv[0], argv[1:])
     from tau_coding.app.cli_args import build_parser
     from tau_coding.app.cli_dispatch import dispatch
 

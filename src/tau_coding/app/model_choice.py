@@ -147,16 +147,15 @@ def key_lookup(
     options: Options, config: ModelsConfig, paths: TauPaths, environ: Mapping[str, str]
 ) -> Callable[[str], str | None]:
     """The API key for a provider (``--api-key``, auth.json, environment, models.json), or None."""
-    auth = AuthStore(paths.auth_file)
     resolver = KeyResolver(environ)
 
     def key_for(provider: str) -> str | None:
         configured = config.providers.get(provider)
         try:
-            return resolve_api_key(
+            return resolve_api_key(  # auth.json read afresh: a login made meanwhile counts
                 provider,
                 cli_key=options.api_key,
-                auth=auth,
+                auth=AuthStore(paths.auth_file),
                 resolver=resolver,
                 models_json_key=configured.api_key if configured else None,
             )

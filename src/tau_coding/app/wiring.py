@@ -9,6 +9,7 @@ file. Every configuration problem is a ``ConfigurationError`` with one line for 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from datetime import date
 from pathlib import Path
@@ -164,7 +165,7 @@ def build_session(
         log.close()
         raise
     retry = RetrySettings.from_settings(settings.get)
-    make = provider_factory or http_providers(retry, host)
+    make = provider_factory or http_providers(retry, host, key_for)
 
     def provider_for(m: Model) -> ModelProvider:
         """The registered provider of ``m``: an extension's, else the built-in extension's."""
@@ -247,15 +248,24 @@ def session_manager(options: Options, environ: Mapping[str, str], cwd: Path) -> 
 
 
 def http_providers(
-    retry: RetrySettings, host: ExtensionHostPort | None = None
+    retry: RetrySettings,
+    host: ExtensionHostPort | None = None,
+    key_for: Callable[[str], str | None] | None = None,
 ) -> Callable[[Model, str | None], ModelProvider]:
     """HTTP providers with the ``retry.provider.*`` limits, whose requests pass through the
-    ``before_provider_request`` handlers of ``host``'s extensions when there is one."""
+    ``before_provider_request`` handlers of ``host``'s extensions when there is one. With
+    ``key_for``, a subscription login's token is looked up again before each request, so a
+    long session goes on with the refreshed token (config/oauth/store.py)."""
 
     def make(model: Model, api_key: str | None) -> ModelProvider:
+        from tau_coding.config.oauth.models import with_login
+        from tau_coding.config.oauth.providers import LOGIN_PROVIDER_IDS
         from tau_coding.extensions.http_provider import http_provider
 
-        return http_provider(model, api_key, host=host, retry=retry)
+        renew = None
+        if key_for is not None and api_key and model.provider in LOGIN_PROVIDER_IDS:
+            renew = functools.partial(key_for, model.provider)
+        return http_provider(with_login(model, api_key), api_key, host=host, retry=retry, renew_key=renew)
 
     return make
 

@@ -1,6 +1,7 @@
 """Credentials: auth.json, environment variables, ``--api-key`` and models.json keys.
 
-Resolution order (Pi's): ``--api-key``, then auth.json, then the provider's environment
+Resolution order (Pi's): ``--api-key``, then auth.json (an API key, or a login's access
+token, refreshed first when it is about to expire: ``config/oauth``), then the provider's environment
 variable, then the key models.json gives the provider. A key value may be a literal, the
 name of an environment variable, or ``!command`` whose stdout is the key (run once per
 process). auth.json is written atomically with mode 0600.
@@ -118,6 +119,11 @@ class AuthStore:
             return str(entry["key"])
         return None
 
+    def has_login(self, provider: str) -> bool:
+        """auth.json holds an OAuth login (``tau login``) for ``provider``."""
+        entry = self._load().get(provider)
+        return isinstance(entry, Mapping) and entry.get("type") == "oauth"
+
     def set_api_key(self, provider: str, key: str) -> None:
         data = dict(self._load())
         data[provider] = {"type": "api_key", "key": key}
@@ -145,6 +151,15 @@ def resolve_api_key(
     stored = auth.api_key(provider)
     if stored:
         return resolver.resolve(stored)
+    if auth.has_login(provider):
+        from tau_coding.config.oauth.store import LoginStoreError, fresh_entry, login_key
+
+        try:
+            entry = fresh_entry(auth.path, provider, resolver.environ)
+        except LoginStoreError as exc:
+            raise AuthError(str(exc)) from exc
+        if entry is not None:
+            return login_key(entry)
     for name in ENV_KEYS.get(provider, ()):
         if resolver.environ.get(name):
             return resolver.environ[name]
@@ -156,4 +171,8 @@ def resolve_api_key(
 def missing_key_message(provider: str) -> str:
     names = ENV_KEYS.get(provider)
     how = f"set {names[0]}" if names else 'add an "apiKey" for it in models.json'
+    from tau_coding.config.oauth.providers import login_providers
+
+    if provider in login_providers({}):
+        how = f"run `tau login {provider}`" + (f" or {how}" if names else "")
     return f"no API key for provider {provider!r}: {how}, pass --api-key, or store one in auth.json"

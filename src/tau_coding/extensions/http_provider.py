@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from tau_agent.provider import ModelProvider
     from tau_ai.model import Model
     from tau_ai.wire_api import HttpRequestSpec, WireApi
@@ -24,15 +26,20 @@ def http_provider(
     wire: WireApi | None = None,
     host: ExtensionHostPort | None = None,
     retry: RetrySettings | None = None,
+    renew_key: Callable[[], str | None] | None = None,
 ) -> ModelProvider:
     """An HttpProvider for ``model`` speaking ``wire`` (default: the model's own API), with
-    the ``retry.provider.*`` limits of ``retry`` (default: Tau's)."""
+    the ``retry.provider.*`` limits of ``retry`` (default: Tau's). ``renew_key``, when given,
+    is asked (in a worker thread) for the current key before each request; a different key
+    replaces ``api_key`` in the request's headers."""
     from tau_ai.apis import wire_api
     from tau_ai.http_provider import HttpProvider
     from tau_coding.session.reply_retry import DEFAULT_IDLE_TIMEOUT, RetrySettings
 
     limits = retry or RetrySettings()
     hook = request_hook(host, model.provider, model.id) if host is not None else None
+    if renew_key is not None and api_key:
+        hook = key_renewing_hook(api_key, renew_key, hook)
     return HttpProvider(
         model,
         wire or wire_api(model.api),
@@ -68,5 +75,27 @@ def request_hook(host: ExtensionHostPort, provider: str, model: str) -> Any:
             if isinstance(out, dict):
                 payload = out
         return replace(spec, body=payload)
+
+    return hook
+
+
+def key_renewing_hook(api_key: str, renew: Callable[[], str | None], then: Any = None) -> Any:
+    """An ``on_request`` hook putting the key ``renew`` gives in place of ``api_key`` (the one
+    the request was built with), then running ``then``. When renewing fails the request goes
+    with the key it has, and the provider's answer says what is wrong."""
+    import asyncio
+    from dataclasses import replace
+
+    from tau_ai.apis.google_code_assist import split_key
+
+    async def hook(spec: HttpRequestSpec) -> HttpRequestSpec:
+        try:
+            key = await asyncio.to_thread(renew)
+        except ValueError:  # a revoked login: ConfigurationError's one line shows on the next start
+            key = None
+        old, new = split_key(api_key)[0], split_key(key)[0]  # the token inside a {"token", ...} key
+        if old and new and new != old:
+            spec = replace(spec, headers={n: v.replace(old, new) for n, v in spec.headers.items()})
+        return await then(spec) if then is not None else spec
 
     return hook

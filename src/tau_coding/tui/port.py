@@ -17,7 +17,7 @@ Contract a caller may rely on:
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
@@ -265,6 +265,15 @@ class AccountPort(Protocol):
     def login(self, provider: str, key: str) -> CommandResult: ...
 
     def logout(self, provider: str) -> CommandResult: ...
+
+    def subscription_logins(self) -> Sequence[tuple[str, str, bool]]:
+        """(provider, what it is, logged in?) for each subscription /login offers."""
+        ...
+
+    async def subscription_login(self, provider: str, show: Callable[[str], object]) -> CommandResult:
+        """Run ``provider``'s login (OAuth in the browser or a device code); ``show`` gets the
+        URL to open and progress lines. Cancelling the call cancels the login."""
+        ...
 
 
 class PermissionPort(Protocol):

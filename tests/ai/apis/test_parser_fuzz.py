@@ -136,8 +136,10 @@ SHAPES = {
     "openai-completions": CHUNK,
     "mistral-conversations": CHUNK,
     "openai-responses": typed(RESPONSES_TYPES),
+    "openai-codex-responses": typed(RESPONSES_TYPES),
     "anthropic-messages": typed(ANTHROPIC_TYPES),
     "google-generative-ai": GEMINI,
+    "google-gemini-cli": GEMINI | obj(response=GEMINI),
 }
 
 

@@ -8,7 +8,7 @@ there is nothing to resume, and models switch only among the providers it was gi
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from pathlib import Path
 
 from tau_agent.content import text_of
@@ -240,6 +240,12 @@ class HarnessSessionAdapter:
 
     def logout(self, provider: str) -> CommandResult:
         return CommandResult("Removing keys is not available here.", is_error=True)
+
+    def subscription_logins(self) -> Sequence[tuple[str, str, bool]]:
+        return []
+
+    async def subscription_login(self, provider: str, show: Callable[[str], object]) -> CommandResult:
+        return CommandResult("Logging in is not available here.", is_error=True)
 
     def scoped_models(self) -> Sequence[str]:
         return list(self._scoped)

@@ -376,7 +376,7 @@ async def test_login_asks_for_the_key_hidden_and_logout_removes_it(tmp_path: Pat
         await command(pilot, app, "/logout openai")
         await until(pilot, lambda: json.loads(rig.auth_file.read_text()) == {})
         await command(pilot, app, "/login")
-        await until(pilot, lambda: any(n.startswith("Usage: /login") for n in notices(app)))
+        await until(pilot, lambda: any(n.startswith("Subscriptions: anthropic (") for n in notices(app)))
 
 
 async def test_login_with_the_key_inline_keeps_it_out_of_the_prompt_history(tmp_path: Path) -> None:

@@ -1,6 +1,9 @@
 """Context -> Anthropic Messages request.
 
-What a caller may rely on: ``x-api-key`` and ``anthropic-version`` headers; the system prompt
+What a caller may rely on: ``x-api-key`` and ``anthropic-version`` headers (a Claude Pro/Max
+login's token, ``sk-ant-oat…``, goes as a bearer with the OAuth beta flags and Claude Code's
+identity line before the system prompt, as Anthropic requires of it; a model whose compat sets
+``bearerAuth``, GitHub Copilot's, sends its key as a bearer too); the system prompt
 as one text block and the last user turn's last block both carry ``cache_control:
 ephemeral`` (prompt caching); a run of tool results becomes one user turn of ``tool_result``
 blocks (images included, ``is_error`` kept); thinking from the same model replays with its
@@ -31,6 +34,14 @@ _ADAPTIVE = re.compile(r"(opus|sonnet)-4[.-]6")
 _BAD_ID_CHARS = re.compile(r"[^a-zA-Z0-9_-]")
 _EFFORT = {"minimal": "low", "low": "low", "medium": "medium", "high": "high", "xhigh": "max"}
 CACHE = {"type": "ephemeral"}
+OAUTH_BETAS = "claude-code-20250219,oauth-2025-04-20"
+CLAUDE_CODE_IDENTITY = "You are Claude Code, Anthropic's official CLI for Claude."
+CLAUDE_CODE_VERSION = "2.1.75"
+
+
+def is_oauth_token(api_key: str | None) -> bool:
+    """A Claude Pro/Max login's access token (rather than an API key)."""
+    return api_key is not None and api_key.startswith("sk-ant-oat")
 
 
 def tool_use_id(raw: str) -> str:
@@ -52,8 +63,12 @@ def request_with(
     level = clamp_thinking(model, options.thinking_level)
     max_tokens = max_output_tokens(model, options)
     body: Json = {"model": model.id, "max_tokens": max_tokens, "stream": True}
+    oauth = is_oauth_token(api_key)
+    system: list[Json] = [{"type": "text", "text": CLAUDE_CODE_IDENTITY}] if oauth else []
     if context.system_prompt:
-        body["system"] = [{"type": "text", "text": context.system_prompt, "cache_control": CACHE}]
+        system.append({"type": "text", "text": context.system_prompt, "cache_control": CACHE})
+    if system:
+        body["system"] = system
     body["messages"] = messages
     if context.tools:
         body["tools"] = [
@@ -81,7 +96,13 @@ def request_with(
                 headers["anthropic-beta"] = INTERLEAVED_BETA
     if options.temperature is not None and "thinking" not in body:
         body["temperature"] = options.temperature
-    if api_key:
+    if oauth:
+        betas = [OAUTH_BETAS, *filter(None, [headers.get("anthropic-beta")])]
+        headers.update({"anthropic-beta": ",".join(betas), "x-app": "cli"})
+        headers.setdefault("user-agent", f"claude-cli/{CLAUDE_CODE_VERSION}")
+    if api_key and (oauth or model.compat.get("bearerAuth")):
+        headers["authorization"] = f"Bearer {api_key}"
+    elif api_key:
         headers["x-api-key"] = api_key
     headers.update(options.headers)
     return HttpRequestSpec(endpoint(model.base_url, "messages", "v1"), headers, body)

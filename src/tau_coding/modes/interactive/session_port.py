@@ -10,13 +10,14 @@ The session-level operations (/resume, /tree, /fork, /compact, ...) live in the 
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Awaitable, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
 
 from tau_agent.content import text_of
 from tau_agent.events import AgentEvent
 from tau_agent.messages import AgentMessage, BashExecutionMessage, CustomMessage, UserMessage
 from tau_agent.provider import THINKING_LEVELS, ThinkingLevel
 from tau_coding.modes.interactive.session_port_control import ControlPort
+from tau_coding.modes.interactive.session_port_login import subscription_login, subscription_logins
 from tau_coding.modes.interactive.session_port_rewind import RewindPortMixin
 from tau_coding.permissions.modes import next_mode, parse_mode
 from tau_coding.session.coding_session import CodingSession
@@ -36,6 +37,15 @@ class CodingSessionPort(ControlPort, RewindPortMixin):
     @property
     def session(self) -> CodingSession:
         return self.control.session
+
+    def subscription_logins(self) -> Sequence[tuple[str, str, bool]]:
+        return subscription_logins(self._auth.path) if self._auth is not None else []
+
+    async def subscription_login(self, provider: str, show: Callable[[str], object]) -> CommandResult:
+        if self._auth is None:
+            return CommandResult("Logging in is not available here.", is_error=True)
+        result = await subscription_login(self._auth.path, provider, show)
+        return result if result.is_error else CommandResult(result.message + self._reload_note())
 
     @property
     def messages(self) -> Sequence[AgentMessage]:

@@ -39,7 +39,9 @@ _EXPECTED = (
 
 
 class AuthService(Protocol):
-    """Where /login and /logout keep API keys."""
+    """Where /login and /logout keep API keys (and logins: auth.json at ``path``)."""
+
+    path: Path
 
     def set_api_key(self, provider: str, key: str) -> None: ...
 

@@ -42,6 +42,7 @@ class RpcServer:
         self._bash: CancellationToken | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._aborting = False
+        self.on_shutdown: list[Callable[[], object]] = []  # e.g. cancel a login waiting for a browser
 
     # -- state the handlers read ---------------------------------------------------------------------
 
@@ -203,6 +204,8 @@ class RpcServer:
         return task
 
     async def shutdown(self) -> None:
+        for hook in self.on_shutdown:
+            hook()
         self.ui.cancel_all()
         self.abort_bash()
         with contextlib.suppress(Exception):

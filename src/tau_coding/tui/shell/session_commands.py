@@ -1,5 +1,6 @@
 """Slash commands that act on the stored session: /resume, /tree, /fork, /rewind, /compact,
-/export, /reload, /settings, /login, /logout, /scoped-models.
+/export, /reload, /settings, /login (a subscription's OAuth login, or an API key), /logout,
+/scoped-models.
 
 Each goes through the SessionPort and shows its CommandResult where the user is looking:
 errors as error blocks, the rest as notices; a result that replaced the record repaints the
@@ -37,8 +38,8 @@ SPECS = [
     CommandSpec("export", "Export the session as HTML", "[path]"),
     CommandSpec("reload", "Re-read settings, models, prompts and skills"),
     CommandSpec("settings", "Show the effective settings"),
-    CommandSpec("login", "Store an API key in auth.json", "<provider> [key]"),
-    CommandSpec("logout", "Remove a stored API key", "<provider>"),
+    CommandSpec("login", "Log in to a subscription, or store an API key", "[provider] [key]"),
+    CommandSpec("logout", "Forget a login or a stored API key", "<provider>"),
     CommandSpec("scoped-models", "Choose the models Ctrl+P cycles through"),
 ]
 
@@ -210,8 +211,22 @@ async def settings(app: CommandHost, args: str) -> None:
 
 async def login(app: CommandHost, args: str) -> None:
     provider, _, key = args.strip().partition(" ")
+    subscriptions = {name: (what, on) for name, what, on in app.port.subscription_logins()}
     if not provider:
-        app.notice("Usage: /login <provider> [key] (without the key you are asked for it, hidden)", "warning")
+        offered = "; ".join(
+            f"{n} ({what}{', logged in' if on else ''})" for n, (what, on) in subscriptions.items()
+        )
+        app.notice(
+            f"Subscriptions: {offered}. /login <provider> logs in; /login <provider> <key> stores an API key."
+        )
+        return
+    if provider in subscriptions and not key.strip():
+
+        async def run() -> None:
+            await show_result(app, await app.port.subscription_login(provider, app.notice))
+
+        app.notice(f"Logging in to {subscriptions[provider][0]}…")
+        app.run_worker(run(), group="login", exclusive=True)
         return
     if key.strip():
         app.editor.prompt_history.forget_newest("/login")  # Up must not bring the key back
