@@ -23,6 +23,7 @@ from tau_agent.tools import AgentTool
 from tau_ai.catalog import builtin_models
 from tau_ai.model import Model
 from tau_ai.models_config import ModelsConfig, load_models_config
+from tau_coding.app.builtin_parts import PART_TOOLS, builtin_parts
 from tau_coding.app.extension_presence import maybe_build_host
 from tau_coding.common.diagnostics import Diagnostic
 from tau_coding.config.auth import (
@@ -173,7 +174,19 @@ def build_session(
     )
     # Tau's own tools and commands come in through the built-in extension, on the API every
     # extension uses; the full ExtensionHost is built only when something else is to load.
-    tau = tau_extension(_active_tools(options, settings, cwd, tool_settings))
+    day = today or date.today()
+    parts = builtin_parts(
+        _chosen_tools(options, settings),
+        paths,
+        settings,
+        tool_settings,
+        project_trusted=trusted,
+        warn=warn,
+        models=lambda: config.models,
+        provider_for=lambda m: provider_for(m),
+        system_prompt=lambda active: resources.system_prompt(active, day),
+    )
+    tau = tau_extension(_active_tools(options, settings, cwd, tool_settings), parts)
     builtin = BuiltinHost(cwd=paths.cwd, ui=ui or HeadlessUI(warn), activate=tau)
     mcp = maybe_mcp_session(
         paths,
@@ -415,19 +428,26 @@ def http_providers(
     return make
 
 
+def _chosen_tools(options: Options, settings: Settings) -> list[str] | None:
+    """The tool names asked for (``--no-tools``: none), or None when nobody chose."""
+    if options.no_tools:
+        return []
+    if options.tools is not None:
+        return [n.strip() for n in options.tools.split(",") if n.strip()]
+    if isinstance(settings.get("tools"), list):
+        return [str(n) for n in settings.get("tools")]
+    return None
+
+
 def _active_tools(
     options: Options, settings: Settings, cwd: Path, tool_settings: ToolSettings
 ) -> list[AgentTool]:
-    if options.no_tools:
-        return []
-    names: Sequence[str] = DEFAULT_TOOLS
-    if options.tools is not None:
-        names = [n.strip() for n in options.tools.split(",") if n.strip()]
-    elif isinstance(settings.get("tools"), list):
-        names = [str(n) for n in settings.get("tools")]
+    chosen = _chosen_tools(options, settings)
+    names = [n for n in (DEFAULT_TOOLS if chosen is None else chosen) if n not in PART_TOOLS]
     unknown = [n for n in names if n not in ALL_TOOLS]
     if unknown:
-        raise ConfigurationError(f"unknown tool {unknown[0]!r}; known tools: {', '.join(ALL_TOOLS)}")
+        known = ", ".join((*ALL_TOOLS, *PART_TOOLS))
+        raise ConfigurationError(f"unknown tool {unknown[0]!r}; known tools: {known}")
     return list(create_coding_tools(cwd, settings=tool_settings, names=names).values())
 
 

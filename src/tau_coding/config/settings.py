@@ -71,6 +71,13 @@ class Mcp(_Struct):
     tool_search_share: int | float | UnsetType = UNSET
 
 
+class Subagents(_Struct):
+    max_depth: Count = UNSET
+    max_parallel: Count = UNSET
+    max_turns: Count = UNSET
+    max_tokens: Count = UNSET
+
+
 class SettingsFile(_Struct):
     """Every key Tau reads from settings.json (Pi's names)."""
 
@@ -109,6 +116,7 @@ class SettingsFile(_Struct):
     extension_timeout: int | float | UnsetType = UNSET  # seconds one extension handler may take
     mcp_servers: Table = UNSET  # MCP servers, Claude Code's format (tau_coding.mcp.config)
     mcp: Mcp | UnsetType = UNSET
+    subagents: Subagents | UnsetType = UNSET  # the task tool's limits (tau_coding.subagents.limits)
 
 
 # Settings that choose or run programs: only the user's file or a trusted project may set them.

@@ -25,12 +25,17 @@ if TYPE_CHECKING:
 RELOADED = "Reloaded settings, models and resources."
 
 
-def tau_extension(tools: Sequence[AgentTool]) -> Callable[[ExtensionAPI], None]:
-    """The built-in extension's ``activate``: registers ``tools`` (in order) and ``/reload``."""
+def tau_extension(
+    tools: Sequence[AgentTool], parts: Sequence[Callable[[ExtensionAPI], None]] = ()
+) -> Callable[[ExtensionAPI], None]:
+    """The built-in extension's ``activate``: registers ``tools`` (in order), then runs each of
+    ``parts`` (the task list, subagents: each an ``activate`` of its own), then ``/reload``."""
 
     def activate(tau: ExtensionAPI) -> None:
         for tool in tools:
             tau.register_tool(tool)
+        for part in parts:
+            part(tau)
         tau.register_command("reload", reload_command(tau), description=RELOAD_DESCRIPTION)
 
     return activate

@@ -68,6 +68,9 @@ class SessionControl:
         self._models = models
         self._rebuild = rebuild
         self.reloaded: list[Callable[[CodingSession], None]] = []  # told of the fresh session
+        # Told when the transcript becomes another path: new, switched or forked session, a
+        # move in the tree (state derived from the path, such as the task list, follows).
+        self.path_changed: list[Callable[[CodingSession], None]] = []
         if rebuild is not None:
             session.reloader = self.reload  # ``/reload`` typed as a prompt means this reload
 
@@ -86,6 +89,11 @@ class SessionControl:
             raise
         if old is not log:
             old.close()
+        self._path_changed()
+
+    def _path_changed(self) -> None:
+        for listener in self.path_changed:
+            listener(self.session)
 
     def _ensure_idle(self, what: str) -> None:
         if self.session.is_running:
@@ -151,6 +159,7 @@ class SessionControl:
             raise ControlError(f"no entry {entry_id!r} in this session")
         log.navigate(entry_id)
         self.session.harness.replace_messages(log.state().messages, repaired=True)
+        self._path_changed()
 
     def set_label(self, entry_id: str, label: str | None) -> None:
         """Bookmark an entry (None or blank clears its label)."""

@@ -29,6 +29,8 @@ def footer_lines(info: SessionInfo, state: TuiState, home: str) -> tuple[list[Se
         where.append((f" ({info.git_branch})", "dim"))
     if info.session_name:
         where.append((f" • {info.session_name}", "accent"))
+    for text in state.extension_status.values():
+        where.append((f" • {text}", "dim"))
 
     u = state.usage
     stats: list[Segment] = []

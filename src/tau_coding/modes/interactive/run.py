@@ -49,7 +49,7 @@ def run_interactive(
         from tau_coding.modes.interactive.tui_ui import TuiUI
         from tau_coding.tui.screens.dialogs import TuiDialogs
 
-        ui.bind(TuiUI(TuiDialogs(app)))
+        ui.bind(TuiUI(TuiDialogs(app), app))
     hint = app.run()
     if hint:
         sys.stdout.write(hint.rstrip("\n") + "\n")
