@@ -19,6 +19,7 @@ from tau_agent.session.reader import read_session
 from tau_agent.session.stats import session_stats
 from tau_ai.testing.replay_server import ReplayServer, Scripted
 from tau_ai.testing.scripted_streams import ScriptedCall, ScriptedReply
+from tau_coding.session.store.export import export_session
 from tests.e2e.scripted_project import MODEL, Project
 from tests.e2e.subagent_script import API, CHILD_MARK, Child, Script
 
@@ -122,6 +123,9 @@ async def test_the_session_reopens_with_every_childs_transcript(project: Project
     loaded = read_session(session.read_bytes())
     customs = [e for e in loaded.entries if isinstance(e, CustomEntry) and e.custom_type == "tau.subagent"]
     assert len(customs) == 2
+    page = export_session(session, project.root / "out.html").read_text()
+    assert page.count('<details class="transcript">') == 2
+    assert "general-purpose · job 1" in page and "one report" in page
 
 
 async def test_a_read_only_explorer_gets_only_the_search_tools(project: Project) -> None:
