@@ -46,24 +46,19 @@ class Spawner:
 
 
 def _description(agents: Mapping[str, AgentDefinition]) -> str:
-    listed = "; ".join(f"{a.name}: {a.description}" for a in agents.values())
+    listed = ", ".join(agents)
     return (
-        "Start a subagent for a self-contained task (searching a large codebase, a change across many"
-        " files, an independent investigation). It works with its own context and tools and returns"
-        " one final report, which is all you see. Several task calls in one reply run in parallel."
-        f" Agents: {listed}"
+        "Run a subagent on a self-contained task with its own context; only its final report comes"
+        f" back. Calls in one reply run in parallel. Agents (/agents): {listed}"
     )
 
 
 PARAMETERS: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "description": {"type": "string", "description": "A short (3-6 word) label for the task"},
-        "prompt": {
-            "type": "string",
-            "description": "Everything the subagent needs to know: it sees nothing of this conversation",
-        },
-        "agent": {"type": "string", "description": f"Which agent runs it (default {DEFAULT_AGENT})"},
+        "description": {"type": "string", "description": "3-6 word label"},
+        "prompt": {"type": "string", "description": "All it needs: it sees nothing else"},
+        "agent": {"type": "string", "description": f"default {DEFAULT_AGENT}"},
     },
     "required": ["description", "prompt"],
 }
@@ -113,11 +108,8 @@ def create_task_tool(
         description=_description(description_agents),
         parameters=PARAMETERS,
         execute=execute,
-        prompt_snippet="Hand a self-contained job to a subagent; only its report comes back",
-        prompt_guidelines=(
-            "Use task for broad searches or independent pieces of work that would fill your context;"
-            " give each subagent a complete prompt, and start independent ones in the same reply.",
-        ),
+        prompt_snippet="Hand a self-contained job to a subagent",
+        prompt_guidelines=("Use task for broad searches and independent work that would fill your context.",),
     )
 
 

@@ -32,21 +32,17 @@ if TYPE_CHECKING:
 
 WIDGET = "todo"
 
-DESCRIPTION = (
-    "Keep a visible task list for work with several steps. Send the whole list every time, each"
-    " item with its text and status (pending, in_progress, done); the user sees it above the editor."
-)
+DESCRIPTION = "Set the task list the user sees: the whole list each time, replacing the last."
 
 PARAMETERS: dict[str, Any] = {
     "type": "object",
     "properties": {
         "items": {
             "type": "array",
-            "description": "The whole list, in order; it replaces the previous one.",
             "items": {
                 "type": "object",
                 "properties": {
-                    "text": {"type": "string", "description": "What to do, in a few words"},
+                    "text": {"type": "string"},
                     "status": {"type": "string", "enum": list(STATUSES)},
                 },
                 "required": ["text", "status"],
@@ -96,10 +92,9 @@ def create_todo_tool(on_change: Callable[[list[TodoItem]], None]) -> AgentTool:
         description=DESCRIPTION,
         parameters=PARAMETERS,
         execute=execute,
-        prompt_snippet="Keep a task list the user can see (whole list each call)",
+        prompt_snippet="Keep a task list the user can see",
         prompt_guidelines=(
-            "For work with three or more steps, write a task list with todo first and keep it current:"
-            " one item in_progress at a time, marked done as soon as it is.",
+            "For work of three or more steps keep a todo list: one item in_progress, done at once.",
         ),
     )
 

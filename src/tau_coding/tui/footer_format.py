@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from tau_coding.tui.port import SessionInfo
 from tau_coding.tui.state import TuiState
 from tau_coding.tui.summaries import short_path, tokens
@@ -22,15 +24,15 @@ def context_segment(used: int | None, window: int | None) -> Segment:
     return (f"{pct:.1f}%/{tokens(window)}", style)
 
 
-def footer_lines(info: SessionInfo, state: TuiState, home: str) -> tuple[list[Segment], list[Segment]]:
-    """Line 1: where (cwd, branch, session name). Line 2: model, thinking, tokens, cost, context, status."""
+def footer_lines(
+    info: SessionInfo, state: TuiState, home: str, extras: Sequence[str] = ()
+) -> tuple[list[Segment], list[Segment]]:
+    """Line 1: where (cwd, branch, session name). Line 2: model, thinking, tokens, cost, context, status, extensions' entries."""
     where: list[Segment] = [(short_path(info.cwd, home), "")]
     if info.git_branch:
         where.append((f" ({info.git_branch})", "dim"))
     if info.session_name:
         where.append((f" • {info.session_name}", "accent"))
-    for text in state.extension_status.values():
-        where.append((f" • {text}", "dim"))
 
     u = state.usage
     stats: list[Segment] = []
@@ -51,4 +53,6 @@ def footer_lines(info: SessionInfo, state: TuiState, home: str) -> tuple[list[Se
     status = {"idle": "", "running": "  working…", "cancelling": "  cancelling…"}[state.status]
     if status:
         stats.append((status, "warn"))
+    for text in extras:  # extensions' entries (tau.set_status), such as the task list's count
+        stats.append((f"  {text}", "dim"))
     return where, stats

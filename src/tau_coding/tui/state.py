@@ -70,7 +70,6 @@ class TuiState:
     _assistant: int | None = None  # index of the reply that is streaming
     # How an app-defined message is shown (extensions' renderers); None or no text: its content.
     render_custom: Callable[[CustomMessage], str | None] | None = None
-    extension_status: dict[str, str] = field(default_factory=dict)  # footer entries (tau.set_status)
     _mounted: int = 0  # items before this index were handed out by take_changes
     _updated: set[int] = field(default_factory=set)
     _queue_changed: bool = False

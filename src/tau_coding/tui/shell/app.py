@@ -121,6 +121,7 @@ class TauApp(CommandHost):
         self._expand_tools = False
         self._scheduler = FrameScheduler(self, self.paint)
         self._widgets: dict[str, list[str]] = {}  # extensions' widgets, shown above the editor
+        self._statuses: dict[str, str] = {}  # extensions' footer entries
         self._panel: ExtensionPanel | None = None
 
     # -- composition ----------------------------------------------------------------------------
@@ -229,15 +230,15 @@ class TauApp(CommandHost):
     def set_extension_status(self, key: str, text: str | None) -> None:
         """An extension's entry in the footer (None: removed)."""
         if text:
-            self.state.extension_status[key] = text
+            self._statuses[key] = text
         else:
-            self.state.extension_status.pop(key, None)
-        self.state._footer_changed = True
-        self._scheduler.request()
+            self._statuses.pop(key, None)
+        if self._panel is not None:  # composed: the app runs (before that, the first paint shows it)
+            self.refresh_footer()
 
     def refresh_footer(self) -> None:
         info = self.port.info()
-        self.footer.show(info, self.state)
+        self.footer.show(info, self.state, list(self._statuses.values()))
         title = terminal_title(info.cwd, info.session_name, self._home)
         if title != self.title:
             self.title = title
