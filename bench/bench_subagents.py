@@ -111,6 +111,74 @@ def setup_with_new_provider_ms(runs: int) -> float:
         return min(times[1:])
 
 
+def keystroke_with_children_ms(children: int = 8, keys: int = 40) -> float:
+    """Milliseconds from a key event to the editor holding it and the screen repainted, while
+    ``children`` subagents stream their replies in the same process (headless TUI)."""
+    from tests.coding.tui.harness_port import HarnessSessionAdapter
+    from textual import events
+
+    from tau_agent.harness import AgentHarness
+    from tau_agent.testing.fake_provider import call, text
+    from tau_coding.tui.bridge import start_run
+    from tau_coding.tui.shell.app import TauApp
+
+    streaming = 0
+
+    def answer(context: Context, options: StreamOptions) -> FakeReply:
+        nonlocal streaming
+        if "You run as a subagent" in context.system_prompt:
+            streaming += 1
+            return reply(*[text(f"word {i} ") for i in range(400)], delay=0.005)
+        if context.messages[-1].role == "toolResult":
+            return reply("All children reported.")
+        tasks = [
+            call("task", {"description": f"part {n}", "prompt": f"Survey part {n}"}) for n in range(children)
+        ]
+        return reply(*tasks)
+
+    async def run() -> float:
+        with tempfile.TemporaryDirectory() as tmp:
+            paths = _project(Path(tmp))
+            provider = FunctionProvider(answer)
+            factory = _factory(paths, provider)
+            agents = load_agents([], print)
+            limits = SubagentLimits(max_parallel=children)
+            factory = ChildFactory(
+                factory.cwd,
+                factory.tool_settings,
+                limits,
+                factory.models,
+                factory.provider_for,
+                factory.system_prompt,
+                factory.parent,
+            )
+            task = create_task_tool(
+                factory.spawner(lambda: agents, lambda data: None), 0, description_agents=agents
+            )
+            harness = AgentHarness(provider, tools=[task])
+            app = TauApp(HarnessSessionAdapter(harness, cwd=paths.cwd), list_files=None)
+            async with app.run_test(size=(120, 40)) as pilot:
+                await pilot.pause()
+                start_run(app, app.port, "Survey everything")
+                while streaming < children:
+                    await asyncio.sleep(0.01)
+                total = 0.0
+                for i in range(keys):
+                    start = time.perf_counter()
+                    app.post_message(events.Key("x", "x"))
+                    while len(app.editor.text) <= i:
+                        await asyncio.sleep(0)
+                    app.screen._refresh_layout()
+                    total += time.perf_counter() - start
+                    await asyncio.sleep(0.01)  # keys come at typing speed, children stream between them
+                harness.cancel()
+                while harness.is_running:
+                    await asyncio.sleep(0.01)
+                return total / keys * 1000
+
+    return asyncio.run(run())
+
+
 def cases(smoke: bool) -> list[Case]:
     runs = 3 if smoke else 20
     measured: list[tuple[float, float, float]] = []
