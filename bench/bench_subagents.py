@@ -198,6 +198,12 @@ def cases(smoke: bool) -> list[Case]:
             "ms",
             None,
         ),
+        (
+            "subagents: TUI keystroke while 8 children stream",
+            lambda: keystroke_with_children_ms(8, 10 if smoke else 40),
+            "ms/key",
+            16.0,
+        ),
     ]
 
 
