@@ -138,3 +138,23 @@ async def test_a_read_only_explorer_gets_only_the_search_tools(project: Project)
         parent = server.requests[0].json()
     assert sorted(t["function"]["name"] for t in child["tools"]) == ["find", "grep", "ls", "read"]
     assert {"task", "todo"} <= {t["function"]["name"] for t in parent["tools"]}
+
+
+async def test_slash_agents_lists_built_in_user_and_claude_code_definitions(project: Project) -> None:
+    (project.tau_home / "agents").mkdir(parents=True)
+    (project.tau_home / "agents" / "reviewer.md").write_text(
+        "---\nname: reviewer\ndescription: Reviews diffs\ntools: Read, Glob\n---\nReview.\n"
+    )
+    (project.home / ".claude" / "agents").mkdir(parents=True)
+    (project.home / ".claude" / "agents" / "broken.md").write_text("---\nthinking: loud\n---\nx\n")
+    project.configure("http://127.0.0.1:9")  # no request is made
+    result = await project.tau("-p", "--model", MODEL, "/agents")
+    assert result.code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert [line.split(" — ")[0].strip() for line in lines if " — " in line] == [
+        "general-purpose",
+        "explorer",
+        "reviewer",
+    ]
+    assert "tools: read, find;" in result.stdout
+    assert "broken.md" in result.stderr and "skipped" in result.stderr
