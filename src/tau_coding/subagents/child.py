@@ -77,12 +77,15 @@ async def run_child(
     prompt: str,
     signal: CancellationToken,
     on_event: Callable[[AgentEvent, Sequence[AgentMessage]], None] = lambda event, messages: None,
+    outcome: ChildOutcome | None = None,
 ) -> ChildOutcome:
     """Run the child on ``prompt`` until it ends (see the module docstring); ``on_event``
-    hears every event of the child's loop with the child's record so far."""
+    hears every event of the child's loop with the child's record so far. ``outcome`` (a fresh
+    one if not given) fills as the child runs, so a caller whose task is torn down mid-run
+    still holds what the child did."""
     token = CancellationToken()
     unlink = signal.on_cancel(lambda: token.cancel(signal.reason or CANCELLED))
-    outcome = ChildOutcome()
+    outcome = outcome if outcome is not None else ChildOutcome()
     over_budget: str | None = None
     config = LoopConfig(
         provider=setup.provider,

@@ -98,7 +98,13 @@ def create_task_tool(
                         AgentToolResult.text(live_text(name, messages), {"agent": name, "running": True})
                     )
 
-            outcome = await run_child(setup, prompt, signal, follow)
+            outcome = ChildOutcome()
+            try:
+                await run_child(setup, prompt, signal, follow, outcome)
+            except asyncio.CancelledError:  # the parent's run is torn down: keep what the child did
+                outcome.error = "interrupted"
+                _keep(spawner, outcome, tool_call_id, name, label, model, depth + 1)
+                raise
         _keep(spawner, outcome, tool_call_id, name, label, model, depth + 1)
         return _result(outcome, name, label, model, setup.notes)
 

@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tau_agent.cancellation import CancellationToken
 from tau_agent.messages import Usage
 from tau_agent.provider import Context, StreamOptions
@@ -169,3 +171,24 @@ async def test_the_report_is_the_childs_last_text_and_the_context_it_saw_is_its_
     assert [m.role for m in context.messages] == ["user"]
     assert "base prompt" in context.system_prompt and "You run as a subagent" in context.system_prompt
     assert [m["role"] for m in records[0]["messages"]] == ["user", "assistant"]
+
+
+async def test_a_torn_down_run_still_keeps_the_childs_transcript_so_far(tmp_path: Path) -> None:
+    asked = asyncio.Event()
+
+    async def answer(context: Context, options: StreamOptions) -> FakeReply:
+        if len(context.messages) > 1:  # its second request never ends
+            asked.set()
+            await asyncio.sleep(60)
+        return reply("looking", call("ls", {}))
+
+    records: list[dict[str, Any]] = []
+    tool = _tool(_factory(tmp_path, FunctionProvider(answer), SubagentLimits()), records)
+    run = asyncio.ensure_future(_run(tool, "look"))
+    await asyncio.wait_for(asked.wait(), 5)
+    run.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await run
+    (record,) = records
+    assert record["error"] == "interrupted"
+    assert [m["role"] for m in record["messages"]] == ["user", "assistant", "toolResult"]
