@@ -89,9 +89,11 @@ class SessionControl:
             raise
         if old is not log:
             old.close()
-        self._path_changed()
+        self.path_moved()
 
-    def _path_changed(self) -> None:
+    def path_moved(self) -> None:
+        """Tell the ``path_changed`` listeners; called by every move made here, and by a caller
+        that moved the session itself (``CodingSession.navigate`` with a branch summary)."""
         for listener in self.path_changed:
             listener(self.session)
 
@@ -159,7 +161,7 @@ class SessionControl:
             raise ControlError(f"no entry {entry_id!r} in this session")
         log.navigate(entry_id)
         self.session.harness.replace_messages(log.state().messages, repaired=True)
-        self._path_changed()
+        self.path_moved()
 
     def set_label(self, entry_id: str, label: str | None) -> None:
         """Bookmark an entry (None or blank clears its label)."""
