@@ -1,6 +1,6 @@
 """One child run: tau_agent's loop with the child's own record, tools, model and budgets.
 
-The child never shares the parent's record: it starts from the task's prompt alone and its
+The child never shares the parent's record, but its tool calls pass the parent's gate: it starts from the task's prompt alone and its
 messages stay in its own list. Cancelling the parent's token cancels the child's; a token
 budget that is spent cancels it too. Every way a child can end (a reply, a provider failure,
 a spent budget, a cancel, an exception in the loop) is a ``ChildOutcome``: nothing raises.
@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from tau_agent.cancellation import CancellationToken
 from tau_agent.content import text_of
 from tau_agent.events import AgentEvent, MessageEndEvent
+from tau_agent.hooks import BeforeToolCall
 from tau_agent.loop import LoopConfig, run_agent_loop
 from tau_agent.messages import AgentMessage, AssistantMessage, Cost, Usage, UserMessage
 from tau_agent.provider import ModelProvider, StreamOptions, ThinkingLevel
@@ -34,6 +35,9 @@ class ChildSetup:
     max_turns: int | None = None
     max_tokens: int = 0
     notes: tuple[str, ...] = ()  # what was decided for it (a model it could not have)
+    # The parent's gate on tool calls (extensions' tool_call handlers, a permission check):
+    # a child may do only what its parent may.
+    before_tool_call: BeforeToolCall | None = None
 
 
 @dataclass(slots=True)
@@ -93,6 +97,7 @@ async def run_child(
         tools=setup.tools,
         options=StreamOptions(thinking_level=setup.thinking_level),
         max_turns=setup.max_turns,
+        before_tool_call=setup.before_tool_call,
     )
     try:
         loop = run_agent_loop([UserMessage(prompt)], outcome.messages, config, token)

@@ -48,7 +48,8 @@ def subagents_extension(
     def activate(tau: ExtensionAPI) -> None:
         def parent() -> Parent:
             session = tau.session
-            return Parent(session.model, session.harness.provider, session.thinking_level)
+            harness = session.harness
+            return Parent(session.model, harness.provider, session.thinking_level, harness.before_tool_call)
 
         warned: set[str] = set()
 

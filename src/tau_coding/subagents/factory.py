@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from tau_agent.hooks import BeforeToolCall
 from tau_agent.provider import ModelProvider, ThinkingLevel
 from tau_agent.tools import AgentTool
 from tau_ai.model import Model
@@ -33,11 +34,13 @@ REPORT_RULE = (
 
 @dataclass(frozen=True, slots=True)
 class Parent:
-    """The agent in force when a child starts: its model, provider and thinking level."""
+    """The agent in force when a child starts: its model, provider, thinking level and the
+    gate its tool calls pass (which the child's pass too)."""
 
     model: Model
     provider: ModelProvider
     thinking_level: ThinkingLevel
+    before_tool_call: BeforeToolCall | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,5 +106,6 @@ class ChildFactory:
             max_turns=self.limits.max_turns,
             max_tokens=self.limits.max_tokens,
             notes=tuple(notes),
+            before_tool_call=parent.before_tool_call,
         )
         return setup, f"{model.provider}/{model.id}"

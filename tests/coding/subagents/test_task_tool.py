@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -192,3 +193,39 @@ async def test_a_torn_down_run_still_keeps_the_childs_transcript_so_far(tmp_path
     (record,) = records
     assert record["error"] == "interrupted"
     assert [m["role"] for m in record["messages"]] == ["user", "assistant", "toolResult"]
+
+
+async def test_a_childs_tool_calls_pass_the_parents_gate(tmp_path: Path) -> None:
+    from tau_agent.hooks import BeforeToolCallResult, ToolCallContext
+
+    (tmp_path / "secret.txt").write_text("classified")
+    seen: list[str] = []
+
+    async def gate(context: ToolCallContext, signal: CancellationToken) -> BeforeToolCallResult | None:
+        seen.append(context.tool_call.name)
+        if context.tool_call.name == "read":
+            return BeforeToolCallResult(block=True, reason="reading is not allowed here")
+        return None
+
+    def answer(context: Context, options: StreamOptions) -> FakeReply:
+        if context.messages[-1].role == "toolResult":
+            return reply("could not read")
+        return reply(call("read", {"path": "secret.txt"}))
+
+    provider = FunctionProvider(answer)
+    factory = ChildFactory(
+        tmp_path,
+        ToolSettings(),
+        SubagentLimits(),
+        lambda: [MODEL],
+        lambda m: provider,
+        lambda tools: "base",
+        lambda: Parent(MODEL, provider, "off", gate),
+    )
+    records: list[dict[str, Any]] = []
+    result = await _run(_tool(factory, records), "read the secret")
+    assert seen == ["read"]
+    assert result.content[0].text == "could not read"  # type: ignore[union-attr]
+    child_result = records[0]["messages"][2]
+    assert child_result["isError"] and "reading is not allowed here" in json.dumps(child_result)
+    assert "classified" not in json.dumps(records[0]["messages"])
