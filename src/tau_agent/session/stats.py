@@ -1,7 +1,9 @@
 """Session statistics: messages by role, tool calls, tokens and cost (Pi's ``get_session_stats``).
 
 Counted over every message entry in the file, on every branch, since each one was paid for.
-Pure; decodes each message once.
+A tool that spends on models of its own (a subagent) says so in its result's ``details``
+(``{"usage": {...}}`` in the session file's usage format, ``tool_result_usage``); that usage
+is added once, from the result. Pure; decodes each message once.
 """
 
 from __future__ import annotations
@@ -11,8 +13,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tau_agent.messages import AssistantMessage
+from tau_agent.messages import AssistantMessage, ToolResultMessage, Usage
 from tau_agent.session.entries import MessageEntry, SessionEntry
+from tau_agent.wire import WireError, usage_from_dict
 
 
 @dataclass(slots=True)
@@ -52,6 +55,16 @@ class SessionStats:
         }
 
 
+def tool_result_usage(details: Any) -> Usage | None:
+    """What a tool spent on models, from its result's ``details`` (None: nothing, or unreadable)."""
+    if not isinstance(details, dict) or not isinstance(details.get("usage"), dict):
+        return None
+    try:
+        return usage_from_dict(details["usage"])
+    except WireError:
+        return None
+
+
 def session_stats(entries: Iterable[SessionEntry]) -> SessionStats:
     stats = SessionStats()
     for entry in entries:
@@ -59,9 +72,13 @@ def session_stats(entries: Iterable[SessionEntry]) -> SessionStats:
             continue
         message = entry.message
         stats.by_role[message.role] += 1
+        usage: Usage | None = None
         if isinstance(message, AssistantMessage):
             usage = message.usage
             stats.tool_calls += len(message.tool_calls)
+        elif isinstance(message, ToolResultMessage):
+            usage = tool_result_usage(message.details)
+        if usage is not None:
             stats.input_tokens += usage.input
             stats.output_tokens += usage.output
             stats.cache_read_tokens += usage.cache_read
@@ -70,4 +87,4 @@ def session_stats(entries: Iterable[SessionEntry]) -> SessionStats:
     return stats
 
 
-__all__ = ["SessionStats", "session_stats"]
+__all__ = ["SessionStats", "session_stats", "tool_result_usage"]

@@ -18,6 +18,8 @@ from tau_coding.extensions.api import ExtensionAPI
 from tau_coding.extensions.ui import UIBridge
 from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.control import SessionControl
+from tau_coding.todo.extension import show_todos
+from tau_coding.todo.items import todos_on_path
 
 ProviderMaker = Callable[[Model, str | None], ModelProvider]
 
@@ -78,12 +80,21 @@ def open_controlled_session(
         scratch.close()
         return fresh
 
-    return SessionControl(
+    control = SessionControl(
         session,
         session_manager(options, environ, cwd),
         models=lambda: available_models(options, environ, cwd, warn=warn),
         rebuild=rebuild,
     )
+    if ui is not None:  # the task list shown is the one on the path, at start and after each move
+        bridge = ui
+
+        def show_path_todos(current: CodingSession) -> None:
+            show_todos(bridge, todos_on_path(current.log.path()))
+
+        control.path_changed.append(show_path_todos)
+        show_path_todos(session)
+    return control
 
 
 __all__ = ["ProviderMaker", "open_controlled_session"]

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from tau_agent.tools import AgentTool
 from tau_ai.models_config import ModelsConfig
+from tau_coding.app.builtin_parts import PART_TOOLS
 from tau_coding.app.options import ConfigurationError, Options
 from tau_coding.config.auth import credential_env_names
 from tau_coding.config.settings import Settings
@@ -47,13 +48,25 @@ def _wanted_tools(options: Options, settings: Settings) -> list[str]:
     return list(DEFAULT_TOOLS)
 
 
+def chosen_tools(options: Options, settings: Settings) -> list[str] | None:
+    """The tool names asked for (none with ``--no-tools``/``--no-builtin-tools``), or None when
+    nobody chose: the built-in parts (``todo``, ``task``) are then all on."""
+    if options.no_tools or options.no_builtin_tools:
+        return []
+    return _tool_names(options) or (
+        [str(n) for n in settings.get("tools")] if isinstance(settings.get("tools"), list) else None
+    )
+
+
 def check_tool_names(options: Options, settings: Settings, provided: Callable[[str], bool]) -> None:
     """``--tools`` may name extension tools too: a name nothing provides is an error."""
     if options.no_tools:
         return
-    unknown = [n for n in _wanted_tools(options, settings) if n not in ALL_TOOLS and not provided(n)]
+    wanted = _wanted_tools(options, settings)
+    unknown = [n for n in wanted if n not in ALL_TOOLS and n not in PART_TOOLS and not provided(n)]
     if unknown:
-        raise ConfigurationError(f"unknown tool {unknown[0]!r}; known tools: {', '.join(ALL_TOOLS)}")
+        known = ", ".join((*ALL_TOOLS, *PART_TOOLS))
+        raise ConfigurationError(f"unknown tool {unknown[0]!r}; known tools: {known}")
 
 
 def active_tools(

@@ -19,6 +19,7 @@ from tau_agent.session.jsonl import SessionFileError, SessionLockedError
 from tau_agent.session.log import SessionLog
 from tau_ai.model import Model
 from tau_ai.models_config import ModelsConfig
+from tau_coding.app.builtin_parts import builtin_parts
 from tau_coding.app.checkpoint_setup import session_checkpoints
 from tau_coding.app.extension_presence import maybe_build_host
 from tau_coding.app.model_choice import (
@@ -35,7 +36,13 @@ from tau_coding.app.model_choice import (
 )
 from tau_coding.app.options import ConfigurationError, Options
 from tau_coding.app.permission_setup import bash_sandbox, permission_gate
-from tau_coding.app.tool_choice import active_tools, allowed_tools, check_tool_names, scrubbed_env_names
+from tau_coding.app.tool_choice import (
+    active_tools,
+    allowed_tools,
+    check_tool_names,
+    chosen_tools,
+    scrubbed_env_names,
+)
 from tau_coding.config.auth import (
     missing_key_message,
 )
@@ -103,8 +110,23 @@ def build_session(
     def catalogue_provider(m: Model) -> ModelProvider:  # called once the session's model is chosen
         return make(headers(m), api_key if m.provider == model.provider else key_for(m.provider))
 
+    day = today or date.today()
+    parts = builtin_parts(
+        chosen_tools(options, settings),
+        paths,
+        settings,
+        tool_settings,
+        project_trusted=trusted,
+        warn=warn,
+        models=lambda: config.models,
+        provider_for=lambda m: provider_for(m),
+        system_prompt=lambda active: resources.system_prompt(active, day),
+        sandbox=sandbox,
+    )
     tools_on = active_tools(options, settings, cwd, tool_settings, sandbox)
-    tau = tau_extension(tools_on, frontend, providers=catalogue, provider_factory=catalogue_provider)
+    tau = tau_extension(
+        tools_on, frontend, providers=catalogue, provider_factory=catalogue_provider, parts=parts
+    )
     builtin = BuiltinHost(cwd=paths.cwd, ui=ui or HeadlessUI(warn), activate=tau)
     mcp = maybe_mcp_session(
         paths,

@@ -92,6 +92,13 @@ class Checkpoints(_Struct):
     max_file_bytes: Count = UNSET
 
 
+class Subagents(_Struct):
+    max_depth: Count = UNSET
+    max_parallel: Count = UNSET
+    max_turns: Count = UNSET
+    max_tokens: Count = UNSET
+
+
 class SettingsFile(_Struct):
     """Every key Tau reads from settings.json (Pi's names)."""
 
@@ -143,6 +150,7 @@ class SettingsFile(_Struct):
     sandbox: Sandbox | UnsetType = UNSET  # the OS sandbox for bash (docs/sandbox.md)
     permissions: Permissions | UnsetType = UNSET
     checkpoints: Checkpoints | UnsetType = UNSET  # snapshots for /rewind (tau_coding.checkpoints)
+    subagents: Subagents | UnsetType = UNSET  # the task tool's limits (tau_coding.subagents.limits)
 
 
 # Settings that choose or run programs: only the user's file or a trusted project may set them.

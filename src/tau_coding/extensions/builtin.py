@@ -36,9 +36,11 @@ def tau_extension(
     *,
     providers: Mapping[str, Sequence[Model]] | None = None,
     provider_factory: Callable[[Model], ModelProvider] | None = None,
+    parts: Sequence[Callable[[ExtensionAPI], None]] = (),
 ) -> Callable[[ExtensionAPI], None]:
-    """The built-in extension's ``activate``: registers ``tools`` (in order), each provider
-    of ``providers`` (the catalogue and models.json: name -> models) served by
+    """The built-in extension's ``activate``: registers ``tools`` (in order), runs each of
+    ``parts`` (the task list, subagents: each an ``activate`` of its own), registers each
+    provider of ``providers`` (the catalogue and models.json: name -> models) served by
     ``provider_factory``, and ``/reload``; then lets ``frontend`` register the running
     frontend's own commands and keys through the same API (the interactive mode's
     ``TuiBuiltins``; its ``/reload`` adds the TUI's themes)."""
@@ -46,6 +48,8 @@ def tau_extension(
     def activate(tau: ExtensionAPI) -> None:
         for tool in tools:
             tau.register_tool(tool)
+        for part in parts:
+            part(tau)
         if providers and provider_factory is not None:
             for name, models in providers.items():
                 tau.register_provider(name, provider_factory, models=models)

@@ -97,7 +97,14 @@ class LateBoundUI:
         self.clock = DialogClock()
 
     def bind(self, target: UIBridge) -> None:
-        self._target = target
+        """From now on ``target`` answers; status entries and widgets set before (kept by a
+        ``HeadlessUI`` fallback) are handed on to it."""
+        previous, self._target = self._target, target
+        if isinstance(previous, HeadlessUI):
+            for key, text in previous.status.items():
+                target.set_status(key, text)
+            for key, lines in previous.widgets.items():
+                target.set_widget(key, lines)
 
     @property
     def interactive(self) -> bool:

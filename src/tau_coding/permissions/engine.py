@@ -29,6 +29,9 @@ from tau_coding.permissions.shell import SimpleCommand, parse_shell
 # mcp_search_tools lists MCP tools' definitions; mcp_call_tool calls the one it names, so it is
 # decided as that tool (tau_coding/mcp/search.py names both).
 READ_ONLY = frozenset({"read", "grep", "find", "ls", "mcp_search_tools"})
+# Tools that change nothing themselves: the task list, and ``task``, whose child agents' own tool
+# calls pass this same engine (tau_coding/subagents), so a child can do only what its parent may.
+SELF_CONTAINED = frozenset({"todo", "task"})
 PROXY_TOOL = "mcp_call_tool"
 EDITING = frozenset({"edit", "write"})
 _HARMLESS_TARGETS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
@@ -73,6 +76,8 @@ def decide(
         return Decision("ask", f"the rule {asking.text} asks", asking.text)
     if tool in READ_ONLY:
         return Decision("allow", "reading runs in every mode")
+    if tool in SELF_CONTAINED:
+        return Decision("allow", f"{tool} changes nothing itself; its steps are decided one by one")
     if mode == "plan":
         return Decision("deny", PLAN_DENIAL)
     allowing = _first(rules, "allow", tool, args, paths, places)

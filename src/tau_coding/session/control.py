@@ -70,6 +70,9 @@ class SessionControl:
         self._models = models
         self._rebuild = rebuild
         self.reloaded: list[Callable[[CodingSession], None]] = []  # told of the fresh session
+        # Told when the transcript becomes another path: new, switched or forked session, a
+        # move in the tree (state derived from the path, such as the task list, follows).
+        self.path_changed: list[Callable[[CodingSession], None]] = []
         if rebuild is not None:
             session.reloader = self.reload  # ``/reload`` typed as a prompt means this reload
 
@@ -88,6 +91,13 @@ class SessionControl:
             raise
         if old is not log:
             old.close()
+        self.path_moved()
+
+    def path_moved(self) -> None:
+        """Tell the ``path_changed`` listeners; called by every move made here, and by a caller
+        that moved the session itself (``CodingSession.navigate`` with a branch summary)."""
+        for listener in self.path_changed:
+            listener(self.session)
 
     def _ensure_idle(self, what: str) -> None:
         if self.session.is_running:
@@ -168,6 +178,7 @@ class SessionControl:
             raise ControlError(f"no entry {entry_id!r} in this session")
         log.navigate(entry_id)
         self.session.harness.replace_messages(log.state().messages, repaired=True)
+        self.path_moved()
 
     def set_label(self, entry_id: str, label: str | None) -> None:
         """Bookmark an entry (None or blank clears its label)."""

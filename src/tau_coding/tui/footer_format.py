@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from tau_coding.tui.port import SessionInfo
 from tau_coding.tui.state import TuiState
 from tau_coding.tui.summaries import short_path, tokens
@@ -28,8 +30,11 @@ def mode_segment(mode: str) -> Segment:
     return (f"  ⏵⏵ {mode}", style)
 
 
-def footer_lines(info: SessionInfo, state: TuiState, home: str) -> tuple[list[Segment], list[Segment]]:
-    """Line 1: where (cwd, branch, session name). Line 2: model, thinking, tokens, cost, context, status."""
+def footer_lines(
+    info: SessionInfo, state: TuiState, home: str, extras: Sequence[str] = ()
+) -> tuple[list[Segment], list[Segment]]:
+    """Line 1: where (cwd, branch, session name). Line 2: model, thinking, tokens, cost, context,
+    status, extensions' entries."""
     where: list[Segment] = [(short_path(info.cwd, home), "")]
     if info.git_branch:
         where.append((f" ({info.git_branch})", "dim"))
@@ -57,4 +62,6 @@ def footer_lines(info: SessionInfo, state: TuiState, home: str) -> tuple[list[Se
     status = {"idle": "", "running": "  working…", "cancelling": "  cancelling…"}[state.status]
     if status:
         stats.append((status, "warn"))
+    for text in extras:  # extensions' entries (tau.set_status), such as the task list's count
+        stats.append((f"  {text}", "dim"))
     return where, stats

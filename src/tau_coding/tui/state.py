@@ -32,8 +32,10 @@ from tau_agent.messages import (
     CompactionSummaryMessage,
     CustomMessage,
     ToolResultMessage,
+    Usage,
     UserMessage,
 )
+from tau_agent.session.stats import tool_result_usage
 from tau_agent.stream_events import ToolCallDeltaEvent, ToolCallEndEvent, ToolCallStartEvent
 from tau_coding.tui.items import (
     RETRY_HINT,
@@ -147,6 +149,9 @@ def _finish_tool(
     ended: float | None = None,
 ) -> None:
     """A tool's result reached its row (from a live run's end event or a loaded session's message)."""
+    spent = tool_result_usage(details)  # a subagent's tokens and cost count once, here
+    if spent is not None:
+        _add_usage(state, spent)
     index = state._tools.get(call_id)
     if index is None:
         return
@@ -271,14 +276,19 @@ def _on_message_end(state: TuiState, message: AgentMessage) -> None:
     _finish_reply(state, message)
 
 
-def _finish_reply(state: TuiState, message: AssistantMessage) -> None:
+def _add_usage(state: TuiState, u: Usage) -> None:
     usage = state.usage
-    u = message.usage
     usage.input += u.input
     usage.output += u.output
     usage.cache_read += u.cache_read
     usage.cache_write += u.cache_write
     usage.cost += u.cost.total
+    state._footer_changed = True
+
+
+def _finish_reply(state: TuiState, message: AssistantMessage) -> None:
+    u = message.usage
+    _add_usage(state, u)
     context = u.input + u.output + u.cache_read + u.cache_write
     if context:
         state.context_tokens = context

@@ -82,9 +82,10 @@ async def test_with_an_extension_loaded_the_host_holds_the_builtin_tools_as_the_
     session = build(project, warnings)
     try:
         assert not isinstance(session.hooks, BuiltinHooks)
-        assert [t.name for t in session.harness.tools] == ["read", "write", "edit", "bash"]
+        tools = [t.name for t in session.harness.tools]
+        assert tools == ["read", "write", "edit", "bash", "todo", "task"]
         names = {name for name, _ in session.hooks.command_list()} if session.hooks else set()
-        assert names == {"reload", "mine"}
+        assert names == {"reload", "agents", "mine"}
         assert not any("replaces the built-in tool" in w for w in warnings)
     finally:
         session.close()

@@ -77,7 +77,7 @@ def run_interactive(
         from tau_coding.modes.interactive.tui_ui import TuiUI
         from tau_coding.tui.screens.dialogs import TuiDialogs
 
-        ui.bind(TuiUI(TuiDialogs(app)))
+        ui.bind(TuiUI(TuiDialogs(app), app))
     if builtins is not None:
         builtins.bind(app)
     try:

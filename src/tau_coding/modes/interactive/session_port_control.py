@@ -197,6 +197,7 @@ class ControlPort:
                 raise AgentBusyError("Cannot move in the tree while the agent is running; abort it first")
             parent, text = self._target(entry_id)
             await self.control.session.navigate(parent, summarize=True)
+            self.control.path_moved()
         except Exception as exc:  # the summary run may fail in any way; the user reads why
             return CommandResult(f"Branch summary failed: {exc or type(exc).__name__}", is_error=True)
         return CommandResult(

@@ -1,13 +1,13 @@
 """The UIBridge extensions get in interactive mode: the TUI's own dialogs and notices.
 
-Status entries and widgets have no place of their own in the TUI yet; they appear as notices
-(a status set to nothing is simply dropped).
+Widgets are shown above the editor and status entries in the footer (``ExtensionSurface``,
+the app); without a surface they appear as notices (a status set to nothing is dropped).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import Literal, Protocol
 
 from tau_coding.extensions.ui import NoticeLevel
 from tau_coding.tui.screens.dialogs import TuiDialogs
@@ -19,11 +19,20 @@ _SEVERITY: dict[str, Literal["information", "warning", "error"]] = {
 }
 
 
+class ExtensionSurface(Protocol):
+    """Where the TUI shows extensions' widgets and status entries (the app)."""
+
+    def set_extension_widget(self, key: str, lines: Sequence[str] | None) -> None: ...
+
+    def set_extension_status(self, key: str, text: str | None) -> None: ...
+
+
 class TuiUI:
     interactive = True
 
-    def __init__(self, dialogs: TuiDialogs) -> None:
+    def __init__(self, dialogs: TuiDialogs, surface: ExtensionSurface | None = None) -> None:
         self._dialogs = dialogs
+        self._surface = surface
 
     async def select(self, title: str, options: Sequence[str], *, default: str | None = None) -> str | None:
         chosen = await self._dialogs.ask_choice(title, options)
@@ -43,9 +52,13 @@ class TuiUI:
         self._dialogs.notify(message, _SEVERITY.get(level, "information"))
 
     def set_status(self, key: str, text: str | None) -> None:
-        if text:
+        if self._surface is not None:
+            self._surface.set_extension_status(key, text)
+        elif text:
             self._dialogs.notify(f"{key}: {text}")
 
     def set_widget(self, key: str, lines: Sequence[str] | None) -> None:
-        if lines:
+        if self._surface is not None:
+            self._surface.set_extension_widget(key, lines)
+        elif lines:
             self._dialogs.notify("\n".join(lines))

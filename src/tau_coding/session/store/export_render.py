@@ -41,6 +41,7 @@ from tau_agent.session.entries import (
     SessionInfoEntry,
     ThinkingLevelChangeEntry,
 )
+from tau_agent.wire import WireError, message_from_dict
 
 HIGHLIGHT_LIMIT = 200_000  # characters; longer outputs are shown plain
 OPEN_OUTPUT_LINES = 12  # tool outputs up to this many lines start expanded
@@ -175,8 +176,33 @@ def render_entry(entry: SessionEntry, calls: dict[str, ToolCall]) -> tuple[str, 
     if isinstance(entry, SessionInfoEntry):
         return "meta", f"session named {escape(entry.name or '')}"
     if isinstance(entry, CustomEntry):
+        nested = _nested_transcript(entry.data)
+        if nested is not None:
+            return "note", f"<b>{escape(entry.custom_type)}</b>{nested}"
         return "meta", f"{escape(entry.custom_type)} data"
     return "meta", f"{escape(entry.raw_type)} entry"
+
+
+def _nested_transcript(data: Any) -> str | None:
+    """A custom entry whose data holds ``messages`` in the session file's format (a subagent's
+    transcript, ``tau.subagent``) is shown as a collapsed transcript of its own."""
+    raw = data.get("messages") if isinstance(data, dict) else None
+    if not isinstance(data, dict) or not isinstance(raw, list) or not raw:
+        return None
+    calls: dict[str, ToolCall] = {}
+    parts = []
+    for item in raw:
+        try:
+            message = message_from_dict(item)
+        except (WireError, TypeError, ValueError, KeyError):
+            continue
+        kind, body = render_message(message, calls)
+        parts.append(f'<div class="entry {kind}"><div class="who">{escape(kind)}</div>{body}</div>')
+    title = " · ".join(str(data[k]) for k in ("agent", "description", "model") if data.get(k))
+    error = f'<div class="error">{escape(str(data["error"]))}</div>' if data.get("error") else ""
+    summary = f"{escape(title or 'transcript')} <span class=dim>({len(parts)} messages)</span>"
+    inner = "".join(parts)
+    return f'<details class="transcript"><summary>{summary}</summary>{inner}</details>{error}'
 
 
 __all__ = ["highlight_css", "markdown", "render_entry", "render_message"]

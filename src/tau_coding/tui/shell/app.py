@@ -38,6 +38,7 @@ from tau_coding.tui.theme import THEMES
 from tau_coding.tui.title import terminal_title, title_sequence
 from tau_coding.tui.type_ahead import replay as replay_type_ahead
 from tau_coding.tui.widgets.completion_menu import CompletionMenu
+from tau_coding.tui.widgets.extension_panel import ExtensionPanel
 from tau_coding.tui.widgets.prompt_editor import CompletionSources, PromptEditor
 from tau_coding.tui.widgets.queue_view import QueueView
 from tau_coding.tui.widgets.status_footer import StatusFooter
@@ -99,6 +100,9 @@ class TauApp(KeyActions):
         self._show_thinking = False
         self._expand_tools = False
         self._scheduler = FrameScheduler(self, self.paint)
+        self._widgets: dict[str, list[str]] = {}  # extensions' widgets, shown above the editor
+        self._statuses: dict[str, str] = {}  # extensions' footer entries
+        self._panel: ExtensionPanel | None = None
 
     # -- composition ----------------------------------------------------------------------------
 
@@ -122,8 +126,11 @@ class TauApp(KeyActions):
         self.editor = PromptEditor(sources, history)
         self.footer = StatusFooter(self._home)
         self.queue_view = QueueView()
+        self._panel = ExtensionPanel()
+        self._panel.show(self._widgets)
         yield self.transcript
         with Vertical(id="bottom"):
+            yield self._panel
             yield self.queue_view
             yield CompletionMenu()
             yield self.editor
@@ -193,9 +200,27 @@ class TauApp(KeyActions):
                 if isinstance(view, ToolRow):
                     view.set_expanded(True)
 
+    def set_extension_widget(self, key: str, lines: Sequence[str] | None) -> None:
+        """An extension's widget above the editor (None or no lines: removed)."""
+        if lines:
+            self._widgets[key] = list(lines)
+        else:
+            self._widgets.pop(key, None)
+        if self._panel is not None:
+            self._panel.show(self._widgets)
+
+    def set_extension_status(self, key: str, text: str | None) -> None:
+        """An extension's entry in the footer (None: removed)."""
+        if text:
+            self._statuses[key] = text
+        else:
+            self._statuses.pop(key, None)
+        if self._panel is not None:  # composed: the app runs (before that, the first paint shows it)
+            self.refresh_footer()
+
     def refresh_footer(self) -> None:
         info = self.port.info()
-        self.footer.show(info, self.state)
+        self.footer.show(info, self.state, list(self._statuses.values()))
         title = terminal_title(info.cwd, info.session_name, self._home)
         if title != self.title:
             self.title = title

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.text import Text
 from textual.widgets import Static
 
@@ -24,6 +26,6 @@ class StatusFooter(Static):
         super().__init__(id="footer")
         self._home = home
 
-    def show(self, info: SessionInfo, state: TuiState) -> None:
-        where, stats = footer_lines(info, state, self._home)
+    def show(self, info: SessionInfo, state: TuiState, extras: Sequence[str] = ()) -> None:
+        where, stats = footer_lines(info, state, self._home, extras)
         self.update(Text("\n").join([_line(where), _line(stats)]))
