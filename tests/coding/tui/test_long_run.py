@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 from typing import Any
+
+from textual._styles_cache import StylesCache
 
 from tau_agent.cancellation import CancellationToken
 from tau_agent.testing import FakeProvider, call, reply
@@ -49,3 +52,21 @@ async def test_a_long_live_run_unmounts_the_oldest_views_and_scrolling_up_brings
         assert f"{len(items) - transcript.mounted_count} earlier items" in earlier
         before = transcript.mounted_count
         assert await transcript.load_earlier() == PAGE and transcript.mounted_count == before + PAGE
+
+
+async def test_unmounted_views_leave_no_rendered_lines_behind() -> None:
+    """Every widget owns one StylesCache (its rendered lines); after a long run only the mounted
+    widgets' caches are alive, not those of the views trimmed away (Textual memoises them)."""
+    replies = [reply(call("read", {"path": f"f{i}.py"})) for i in range(TURNS)] + [reply("all read")]
+    app = make_app(adapter(FakeProvider(replies), tools=[read_tool()]))
+    async with app.run_test(size=SIZE) as pilot:
+        await type_text(pilot, "go")
+        await pilot.press("enter")
+        await until(pilot, lambda: app.state.status == "idle" and app.state.tool_calls == TURNS, 60)
+        await pilot.pause(0.1)
+        gc.collect()
+        alive = sum(isinstance(o, StylesCache) for o in gc.get_objects())
+        widgets = len(list(app.screen.walk_children(with_self=True)))
+        # Widgets outside the DOM walk (scrollbars, the app's own) own one too: ~40 here.
+        # Before the fix, the trimmed views' caches stayed (~150 more at 150 turns).
+        assert alive <= widgets + 60, (alive, widgets)

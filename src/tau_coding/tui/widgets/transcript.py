@@ -5,7 +5,9 @@ top mounts the previous ``PAGE``. New items are appended without touching the ot
 changed item is re-synced alone. While the view follows the newest item, a live run that
 pushes the mounted count past ``WINDOW + PAGE`` unmounts the oldest views back down to
 ``WINDOW`` (scrolling up mounts them again): Textual lays out every child of the column on
-each repaint, so without this cap the cost of a turn grew with the session.
+each repaint, so without this cap the cost of a turn grew with the session. Unmounting also
+lets go of Textual's memo of the removed views' rendered lines (style_cache.py), which would
+otherwise keep up to 1,024 dead views' lines alive and grow the process by ~10 MiB.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from tau_coding.tui.state import (
     ToolItem,
     UserItem,
 )
+from tau_coding.tui.style_cache import release_style_caches
 from tau_coding.tui.widgets.assistant_view import AssistantView
 from tau_coding.tui.widgets.notice_view import BashView, ErrorView, NoticeView
 from tau_coding.tui.widgets.tool_row import ToolRow
@@ -104,6 +107,7 @@ class Transcript(VerticalScroll, can_focus=False):
             await self.mount(self._earlier, before=0)
         self._update_earlier()
         await self.remove_children(old)
+        release_style_caches()
 
     async def update(self, indices: Iterable[int]) -> None:
         """Re-sync the mounted views of changed items (unmounted ones render fresh when mounted)."""
@@ -149,6 +153,7 @@ class Transcript(VerticalScroll, can_focus=False):
 
     async def clear_all(self) -> None:
         await self.remove_children()
+        release_style_caches()
         self._views.clear()
         self._first = 0
         self._earlier = Static("", classes="earlier")
