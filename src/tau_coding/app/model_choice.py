@@ -10,15 +10,14 @@ from urllib.parse import urlparse
 
 from tau_agent.provider import ThinkingLevel
 from tau_agent.session.state import PathSettings
-from tau_ai.catalog import builtin_models
 from tau_ai.model import Model
-from tau_ai.models_config import ModelsConfig, load_models_config
+from tau_ai.models_config import ModelsConfig
+from tau_coding.app.models_file import load_models
 from tau_coding.app.options import ConfigurationError, Options
-from tau_coding.common.diagnostics import Diagnostic
 from tau_coding.config.auth import AuthError, AuthStore, KeyResolver, missing_key_message, resolve_api_key
 from tau_coding.config.model_resolve import ModelNotFoundError, resolve_model
 from tau_coding.config.paths import TauPaths
-from tau_coding.config.settings import Settings, read_json_object
+from tau_coding.config.settings import Settings
 from tau_coding.session.settings_choice import Pinned, SessionSettings, resumed_settings
 
 # When nothing names a model: the first provider with a key, and its everyday model.
@@ -32,22 +31,28 @@ DEFAULT_MODELS: dict[str, str] = {
     "deepseek": "deepseek-chat",
     "groq": "openai/gpt-oss-120b",
     "cerebras": "gpt-oss-120b",
+    # The generated catalogue's providers (Pi's choices where the catalogue has them).
+    "amazon-bedrock": "us.anthropic.claude-opus-4-6-v1",
+    "azure-openai-responses": "gpt-5.4",
+    "google-vertex": "gemini-3.1-pro-preview",
+    "vercel-ai-gateway": "zai/glm-5.1",
+    "zai": "glm-5.1",
+    "minimax": "MiniMax-M2.7",
+    "minimax-cn": "MiniMax-M2.7",
+    "moonshotai": "kimi-k2.6",
+    "moonshotai-cn": "kimi-k2.6",
+    "huggingface": "moonshotai/Kimi-K2.6",
+    "fireworks": "accounts/fireworks/models/kimi-k2p6",
+    "opencode": "kimi-k2.6",
+    "opencode-go": "kimi-k2.6",
+    "kimi-coding": "kimi-for-coding",
+    "cloudflare-workers-ai": "@cf/moonshotai/kimi-k2.6",
+    "cloudflare-ai-gateway": "workers-ai/@cf/moonshotai/kimi-k2.6",
+    "xiaomi": "mimo-v2.5-pro",
+    "xiaomi-token-plan-cn": "mimo-v2.5-pro",
+    "xiaomi-token-plan-ams": "mimo-v2.5-pro",
+    "xiaomi-token-plan-sgp": "mimo-v2.5-pro",
 }
-
-
-def load_models(paths: TauPaths, warn: Callable[[str], object]) -> ModelsConfig:
-    """Built-in models plus the user's models.json; bad entries are warnings, not failures."""
-    builtins = builtin_models()
-    problems: list[Diagnostic] = []
-    data = read_json_object(paths.models_file, problems)
-    for problem in problems:
-        warn(str(problem))
-    if not data:
-        return ModelsConfig(builtins, {}, [])
-    config = load_models_config(data, builtins)
-    for error in config.errors:
-        warn(f"{paths.models_file}: {error.removeprefix('models.json: ')}")
-    return config
 
 
 def is_local_model(model: Model) -> bool:

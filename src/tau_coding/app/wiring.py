@@ -16,6 +16,7 @@ from pathlib import Path
 from tau_agent.provider import ModelProvider
 from tau_agent.session.jsonl import SessionFileError, SessionLockedError
 from tau_agent.session.log import SessionLog
+from tau_ai.apis import unsupported_api
 from tau_ai.model import Model
 from tau_ai.models_config import ModelsConfig
 from tau_coding.app.extension_presence import maybe_build_host
@@ -25,12 +26,12 @@ from tau_coding.app.model_choice import (
     header_resolver,
     is_local_model,
     key_lookup,
-    load_models,
     settings_chooser,
 )
 from tau_coding.app.model_choice import (
     summary_model as choose_summary_model,
 )
+from tau_coding.app.models_file import load_models
 from tau_coding.app.options import ConfigurationError, Options
 from tau_coding.app.tool_choice import active_tools, allowed_tools, check_tool_names, scrubbed_env_names
 from tau_coding.config.auth import (
@@ -148,6 +149,9 @@ def build_session(
     try:
         chosen = choose(log.settings(), None)
         model, thinking = chosen.model, chosen.thinking_level
+        unspoken = None if model.provider in custom else unsupported_api(model.provider, model.id, model.api)
+        if unspoken is not None:
+            raise ConfigurationError(unspoken)
         api_key = None if model.provider in custom else key_for(model.provider)
         if api_key is None and not is_local_model(model) and model.provider not in custom:
             raise ConfigurationError(missing_key_message(model.provider))

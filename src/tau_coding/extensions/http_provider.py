@@ -26,10 +26,15 @@ def http_provider(
     retry: RetrySettings | None = None,
 ) -> ModelProvider:
     """An HttpProvider for ``model`` speaking ``wire`` (default: the model's own API), with
-    the ``retry.provider.*`` limits of ``retry`` (default: Tau's)."""
-    from tau_ai.apis import wire_api
+    the ``retry.provider.*`` limits of ``retry`` (default: Tau's). A model whose API Tau does
+    not speak is a ValueError with a one-line message."""
+    from tau_ai.apis import unsupported_api, wire_api
     from tau_ai.http_provider import HttpProvider
     from tau_coding.session.reply_retry import DEFAULT_IDLE_TIMEOUT, RetrySettings
+
+    unspoken = None if wire is not None else unsupported_api(model.provider, model.id, model.api)
+    if unspoken is not None:
+        raise ValueError(unspoken)
 
     limits = retry or RetrySettings()
     hook = request_hook(host, model.provider, model.id) if host is not None else None
