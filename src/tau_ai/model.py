@@ -16,6 +16,7 @@ ApiName: TypeAlias = Literal[
     "anthropic-messages",
     "google-generative-ai",
     "mistral-conversations",
+    "azure-openai-responses",
 ]
 
 

@@ -47,6 +47,16 @@ MODELS = {
         input=("text", "image"),
         max_tokens=128_000,
     ),
+    "azure-openai-responses": Model(
+        "gpt-5",
+        "azure-openai-responses",
+        "azure-openai-responses",
+        "https://res.openai.azure.com",
+        reasoning=True,
+        input=("text", "image"),
+        max_tokens=128_000,
+        compat={"azureDeployment": "gpt5-prod"},
+    ),
     "anthropic-messages": Model(
         "claude-sonnet-4-5",
         "anthropic-messages",
@@ -80,6 +90,12 @@ MODELS = {
 SIGNATURES: dict[str, tuple[str | None, str | None, str, str | None]] = {
     "openai-completions": ("reasoning_content", None, "call_abc123", None),
     "openai-responses": (
+        '{"id":"rs_1","type":"reasoning","encrypted_content":"gAAAA-opaque","summary":[]}',
+        '{"id":"msg_1","phase":"final_answer"}',
+        "call_abc123|fc_1",
+        None,
+    ),
+    "azure-openai-responses": (
         '{"id":"rs_1","type":"reasoning","encrypted_content":"gAAAA-opaque","summary":[]}',
         '{"id":"msg_1","phase":"final_answer"}',
         "call_abc123|fc_1",

@@ -16,13 +16,13 @@ MODULES = {
     "anthropic-messages": "tau_ai.apis.anthropic_messages",
     "google-generative-ai": "tau_ai.apis.google",
     "mistral-conversations": "tau_ai.apis.mistral",
+    "azure-openai-responses": "tau_ai.apis.azure_openai",
 }
 
 # Wire APIs the catalogue lists models for that this version does not speak yet (name -> what it is).
 PLANNED: dict[str, str] = {
     "bedrock-converse-stream": "Amazon Bedrock's Converse stream",
     "google-vertex": "Google Vertex AI",
-    "azure-openai-responses": "Azure OpenAI Responses",
     "openai-codex-responses": "the ChatGPT (Codex) Responses backend",
 }
 

@@ -66,6 +66,13 @@ _OVERFLOW_BODIES: dict[str, object] = {
             "code": "context_length_exceeded",
         }
     },
+    "azure-openai-responses": {
+        "error": {
+            "message": "Your input exceeds the context window of this model. Please adjust your input.",
+            "type": "invalid_request_error",
+            "code": "context_length_exceeded",
+        }
+    },
     "anthropic-messages": {
         "type": "error",
         "error": {
@@ -126,7 +133,7 @@ def stream_error_event(api: str) -> bytes:
     if api == "anthropic-messages":
         data = {"type": "error", "error": {"type": "overloaded_error", "message": _OVERLOADED}}
         return b"event: error\ndata: " + json.dumps(data).encode() + b"\n\n"
-    if api == "openai-responses":
+    if api in ("openai-responses", "azure-openai-responses"):
         failed = {
             "type": "error",
             "code": "server_error",
@@ -161,7 +168,11 @@ def _malformed(api: str, body: bytes) -> bytes:
     opens the message, except in Gemini's stream, whose first event already carries text)."""
     first = 0 if api == "google-generative-ai" else _event_end(body, 0)
     sep = b"\r\n\r\n" if api == "google-generative-ai" else b"\n\n"
-    name = {"anthropic-messages": b"content_block_delta", "openai-responses": b"response.output_text.delta"}
+    name = {
+        "anthropic-messages": b"content_block_delta",
+        "openai-responses": b"response.output_text.delta",
+        "azure-openai-responses": b"response.output_text.delta",
+    }
     head = b"event: " + name[api] + sep[: len(sep) // 2] if api in name else b""
     return body[:first] + head + b'data: {"choices": [{"delta": {"content": "Hel' + sep + body[first:]
 

@@ -262,6 +262,7 @@ _RENDERERS: dict[str, Callable[[ScriptedReply], str]] = {
     "anthropic-messages": _anthropic,
     "google-generative-ai": _google,
     "openai-responses": _responses,
+    "azure-openai-responses": _responses,
 }
 APIS: tuple[str, ...] = tuple(_RENDERERS)
 

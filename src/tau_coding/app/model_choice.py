@@ -15,6 +15,8 @@ from tau_ai.models_config import ModelsConfig
 from tau_coding.app.models_file import load_models
 from tau_coding.app.options import ConfigurationError, Options
 from tau_coding.config.auth import AuthError, AuthStore, KeyResolver, missing_key_message, resolve_api_key
+from tau_coding.config.azure import API as AZURE
+from tau_coding.config.azure import AzureConfigError, azure_model, entra_bearer
 from tau_coding.config.model_resolve import ModelNotFoundError, resolve_model
 from tau_coding.config.paths import TauPaths
 from tau_coding.config.settings import Settings
@@ -90,6 +92,19 @@ def choose_model(
     )
 
 
+def platform_settings(environ: Mapping[str, str]) -> Callable[[Model], Model]:
+    """``model`` with its cloud platform's settings from the environment (Azure's endpoint,
+    api-version and deployment); unusable settings are a one-line ConfigurationError."""
+
+    def apply(model: Model) -> Model:
+        try:
+            return azure_model(model, environ)
+        except AzureConfigError as exc:
+            raise ConfigurationError(str(exc)) from exc
+
+    return apply
+
+
 def header_resolver(environ: Mapping[str, str]) -> Callable[[Model], Model]:
     """``model`` with its models.json header values resolved like ``apiKey`` (``!command``,
     an environment variable's name, or the text); a failing command is a ConfigurationError."""
@@ -155,10 +170,12 @@ def key_lookup(
     auth = AuthStore(paths.auth_file)
     resolver = KeyResolver(environ)
 
+    bearer: dict[str, str | None] = {}  # an Entra ID token is fetched once per process
+
     def key_for(provider: str) -> str | None:
         configured = config.providers.get(provider)
         try:
-            return resolve_api_key(
+            key = resolve_api_key(
                 provider,
                 cli_key=options.api_key,
                 auth=auth,
@@ -167,6 +184,14 @@ def key_lookup(
             )
         except AuthError as exc:
             raise ConfigurationError(str(exc)) from exc
+        if key is None and provider == AZURE:
+            if provider not in bearer:
+                try:
+                    bearer[provider] = entra_bearer(environ)
+                except AzureConfigError as exc:
+                    raise ConfigurationError(str(exc)) from exc
+            return bearer[provider]
+        return key
 
     return key_for
 

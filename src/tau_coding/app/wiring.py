@@ -26,6 +26,7 @@ from tau_coding.app.model_choice import (
     header_resolver,
     is_local_model,
     key_lookup,
+    platform_settings,
     settings_chooser,
 )
 from tau_coding.app.model_choice import (
@@ -91,9 +92,10 @@ def build_session(
     for listed in config.models:
         catalogue.setdefault(listed.provider, []).append(listed)
     headers = header_resolver(environ)
+    platform = platform_settings(environ)
 
     def catalogue_provider(m: Model) -> ModelProvider:  # called once the session's model is chosen
-        return make(headers(m), api_key if m.provider == model.provider else key_for(m.provider))
+        return make(platform(headers(m)), api_key if m.provider == model.provider else key_for(m.provider))
 
     tools_on = active_tools(options, settings, cwd, tool_settings, sandbox)
     tau = tau_extension(tools_on, frontend, providers=catalogue, provider_factory=catalogue_provider)
@@ -152,6 +154,7 @@ def build_session(
         unspoken = None if model.provider in custom else unsupported_api(model.provider, model.id, model.api)
         if unspoken is not None:
             raise ConfigurationError(unspoken)
+        platform(model)  # a cloud platform's settings are checked now, not at the first request
         api_key = None if model.provider in custom else key_for(model.provider)
         if api_key is None and not is_local_model(model) and model.provider not in custom:
             raise ConfigurationError(missing_key_message(model.provider))

@@ -136,6 +136,7 @@ SHAPES = {
     "openai-completions": CHUNK,
     "mistral-conversations": CHUNK,
     "openai-responses": typed(RESPONSES_TYPES),
+    "azure-openai-responses": typed(RESPONSES_TYPES),  # Azure streams OpenAI's Responses events
     "anthropic-messages": typed(ANTHROPIC_TYPES),
     "google-generative-ai": GEMINI,
 }
