@@ -17,6 +17,8 @@ ApiName: TypeAlias = Literal[
     "google-generative-ai",
     "mistral-conversations",
     "azure-openai-responses",
+    "google-vertex",
+    "anthropic-vertex",
 ]
 
 

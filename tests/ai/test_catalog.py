@@ -12,7 +12,7 @@ from tau_ai.catalog.generated import read_catalogue
 from tau_ai.models_config import API_NAMES
 
 # Cloud platforms whose credentials are not one API key variable (AWS chain, ADC).
-_OWN_CREDENTIALS = {"amazon-bedrock"}
+_OWN_CREDENTIALS = {"amazon-bedrock", "google-vertex-anthropic"}
 # Their base URL depends on the user's resource, so the catalogue leaves it empty.
 _URL_FROM_SETTINGS = {"azure-openai-responses"}
 

@@ -19,6 +19,8 @@ OWN_SHAPES = ("overloaded-in-stream", "cut-in-tool-args", "malformed-chunk", "co
 OTHER_APIS = (
     "openai-responses",
     "azure-openai-responses",
+    "google-vertex",
+    "anthropic-vertex",
     "anthropic-messages",
     "google-generative-ai",
     "mistral-conversations",

@@ -75,6 +75,26 @@ MODELS = {
         input=("text", "image"),
         max_tokens=65_536,
     ),
+    "google-vertex": Model(
+        "gemini-2.5-flash",
+        "google-vertex",
+        "google-vertex",
+        "https://{location}-aiplatform.googleapis.com",
+        reasoning=True,
+        input=("text", "image"),
+        max_tokens=65_536,
+        compat={"vertexProject": "my-project", "vertexLocation": "us-central1"},
+    ),
+    "anthropic-vertex": Model(
+        "claude-sonnet-4-5@20250929",
+        "anthropic-vertex",
+        "google-vertex-anthropic",
+        "https://{location}-aiplatform.googleapis.com",
+        reasoning=True,
+        input=("text", "image"),
+        max_tokens=64_000,
+        compat={"vertexProject": "my-project", "vertexLocation": "global"},
+    ),
     "mistral-conversations": Model(
         "magistral-medium-latest",
         "mistral-conversations",
@@ -104,6 +124,8 @@ SIGNATURES: dict[str, tuple[str | None, str | None, str, str | None]] = {
     "anthropic-messages": ("EqQBCkYIBRgCsig", None, "toolu_01A", None),
     "google-generative-ai": ("CiQBthoughtsig", "CiQBtextsig", "call_resp_1", "CiQBcallsig"),
     "mistral-conversations": (None, None, "aB3dE5gH7", None),
+    "google-vertex": ("CiQBthoughtsig", "CiQBtextsig", "call_resp_1", "CiQBcallsig"),
+    "anthropic-vertex": ("EqQBCkYIBRgCsig", None, "toolu_01A", None),
 }
 
 

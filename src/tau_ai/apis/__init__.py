@@ -17,12 +17,13 @@ MODULES = {
     "google-generative-ai": "tau_ai.apis.google",
     "mistral-conversations": "tau_ai.apis.mistral",
     "azure-openai-responses": "tau_ai.apis.azure_openai",
+    "google-vertex": "tau_ai.apis.google_vertex",
+    "anthropic-vertex": "tau_ai.apis.anthropic_vertex",
 }
 
 # Wire APIs the catalogue lists models for that this version does not speak yet (name -> what it is).
 PLANNED: dict[str, str] = {
     "bedrock-converse-stream": "Amazon Bedrock's Converse stream",
-    "google-vertex": "Google Vertex AI",
     "openai-codex-responses": "the ChatGPT (Codex) Responses backend",
 }
 

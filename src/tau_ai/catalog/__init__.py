@@ -23,6 +23,7 @@ from tau_ai.catalog.hosted import CEREBRAS, DEEPSEEK, GROQ, MISTRAL, XAI
 from tau_ai.catalog.openai import OPENAI
 from tau_ai.catalog.openrouter import OPENROUTER
 from tau_ai.catalog.rows import ProviderRows
+from tau_ai.catalog.vertex_anthropic import VERTEX_ANTHROPIC
 from tau_ai.model import Model
 
 PROVIDERS: tuple[ProviderRows, ...] = (
@@ -35,8 +36,11 @@ PROVIDERS: tuple[ProviderRows, ...] = (
     DEEPSEEK,
     OPENROUTER,
     CEREBRAS,
+    VERTEX_ANTHROPIC,
 )
-API_KEY_ENV: dict[str, str] = GENERATED_KEY_ENV | {p.provider: p.api_key_env for p in PROVIDERS}
+API_KEY_ENV: dict[str, str] = GENERATED_KEY_ENV | {
+    p.provider: p.api_key_env for p in PROVIDERS if p.api_key_env
+}
 BASE_URLS: dict[str, str] = {p.provider: p.base_url for p in PROVIDERS}
 PROVIDER_APIS: dict[str, str] = {p.provider: p.api for p in PROVIDERS}
 

@@ -263,6 +263,8 @@ _RENDERERS: dict[str, Callable[[ScriptedReply], str]] = {
     "google-generative-ai": _google,
     "openai-responses": _responses,
     "azure-openai-responses": _responses,
+    "google-vertex": _google,
+    "anthropic-vertex": _anthropic,
 }
 APIS: tuple[str, ...] = tuple(_RENDERERS)
 

@@ -20,6 +20,7 @@ from tau_coding.config.azure import AzureConfigError, azure_model, entra_bearer
 from tau_coding.config.model_resolve import ModelNotFoundError, resolve_model
 from tau_coding.config.paths import TauPaths
 from tau_coding.config.settings import Settings
+from tau_coding.config.vertex import VertexConfigError, vertex_bearer, vertex_model
 from tau_coding.session.settings_choice import Pinned, SessionSettings, resumed_settings
 
 # When nothing names a model: the first provider with a key, and its everyday model.
@@ -37,6 +38,7 @@ DEFAULT_MODELS: dict[str, str] = {
     "amazon-bedrock": "us.anthropic.claude-opus-4-6-v1",
     "azure-openai-responses": "gpt-5.4",
     "google-vertex": "gemini-3.1-pro-preview",
+    "google-vertex-anthropic": "claude-sonnet-4-5@20250929",
     "vercel-ai-gateway": "zai/glm-5.1",
     "zai": "glm-5.1",
     "minimax": "MiniMax-M2.7",
@@ -92,14 +94,24 @@ def choose_model(
     )
 
 
-def platform_settings(environ: Mapping[str, str]) -> Callable[[Model], Model]:
-    """``model`` with its cloud platform's settings from the environment (Azure's endpoint,
-    api-version and deployment); unusable settings are a one-line ConfigurationError."""
+# Cloud platforms whose providers sign in with a token when no key is configured.
+PLATFORM_TOKENS: dict[str, Callable[[Mapping[str, str]], str | None]] = {
+    AZURE: entra_bearer,
+    "google-vertex": vertex_bearer,
+    "google-vertex-anthropic": vertex_bearer,
+}
 
-    def apply(model: Model) -> Model:
+
+def platform_settings(environ: Mapping[str, str]) -> Callable[[Model, str | None], Model]:
+    """``model`` (to be used with ``key``) with its cloud platform's settings from the
+    environment: Azure's endpoint, api-version and deployment, Vertex's project and location.
+    Unusable settings are a one-line ConfigurationError."""
+
+    def apply(model: Model, key: str | None) -> Model:
         try:
-            return azure_model(model, environ)
-        except AzureConfigError as exc:
+            with_key = key is not None and not key.startswith("Bearer ")
+            return vertex_model(azure_model(model, environ), environ, with_key=with_key)
+        except (AzureConfigError, VertexConfigError) as exc:
             raise ConfigurationError(str(exc)) from exc
 
     return apply
@@ -184,11 +196,12 @@ def key_lookup(
             )
         except AuthError as exc:
             raise ConfigurationError(str(exc)) from exc
-        if key is None and provider == AZURE:
+        sign_in = PLATFORM_TOKENS.get(provider)
+        if key is None and sign_in is not None:
             if provider not in bearer:
                 try:
-                    bearer[provider] = entra_bearer(environ)
-                except AzureConfigError as exc:
+                    bearer[provider] = sign_in(environ)
+                except (AzureConfigError, VertexConfigError) as exc:
                     raise ConfigurationError(str(exc)) from exc
             return bearer[provider]
         return key

@@ -95,7 +95,8 @@ def build_session(
     platform = platform_settings(environ)
 
     def catalogue_provider(m: Model) -> ModelProvider:  # called once the session's model is chosen
-        return make(platform(headers(m)), api_key if m.provider == model.provider else key_for(m.provider))
+        key = api_key if m.provider == model.provider else key_for(m.provider)
+        return make(platform(headers(m), key), key)
 
     tools_on = active_tools(options, settings, cwd, tool_settings, sandbox)
     tau = tau_extension(tools_on, frontend, providers=catalogue, provider_factory=catalogue_provider)
@@ -154,10 +155,10 @@ def build_session(
         unspoken = None if model.provider in custom else unsupported_api(model.provider, model.id, model.api)
         if unspoken is not None:
             raise ConfigurationError(unspoken)
-        platform(model)  # a cloud platform's settings are checked now, not at the first request
         api_key = None if model.provider in custom else key_for(model.provider)
         if api_key is None and not is_local_model(model) and model.provider not in custom:
             raise ConfigurationError(missing_key_message(model.provider))
+        platform(model, api_key)  # a cloud platform's settings are checked now, not at the first request
         summary_model = choose_summary_model(settings, config, model, lambda p: key_for(p) is not None, warn)
     except BaseException:
         log.close()

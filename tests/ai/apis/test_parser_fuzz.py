@@ -139,6 +139,8 @@ SHAPES = {
     "azure-openai-responses": typed(RESPONSES_TYPES),  # Azure streams OpenAI's Responses events
     "anthropic-messages": typed(ANTHROPIC_TYPES),
     "google-generative-ai": GEMINI,
+    "google-vertex": GEMINI,  # Vertex streams Gemini's chunks
+    "anthropic-vertex": typed(ANTHROPIC_TYPES),  # and Anthropic's events on Vertex
 }
 
 
