@@ -127,6 +127,10 @@ SYNTHESISERS: dict[str, Callable[[int], str]] = {
     "anthropic-messages": _anthropic,
     "google-generative-ai": _google,
     "mistral-conversations": _chat,
+    # The cloud platforms stream their base API's events.
+    "azure-openai-responses": _responses,
+    "google-vertex": _google,
+    "anthropic-vertex": _anthropic,
 }
 
 

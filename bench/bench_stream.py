@@ -101,6 +101,8 @@ def _project(api: str, url: str) -> Iterator[tuple[Path, dict[str, str]]]:
         root.mkdir()
         (home / ".tau").mkdir(parents=True)
         provider: dict[str, Any] = {"baseUrl": url, "api": api, "apiKey": "k", "models": [{"id": "m"}]}
+        if api in ("google-vertex", "anthropic-vertex"):  # Vertex URLs name a project and location
+            provider["compat"] = {"vertexProject": "bench-project", "vertexLocation": "us-central1"}
         (home / ".tau" / "models.json").write_text(json.dumps({"providers": {"local": provider}}))
         yield root, _clean_env(home)
 

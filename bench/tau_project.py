@@ -45,6 +45,8 @@ class TauProject:
         tau_home.mkdir(parents=True, exist_ok=True)
         model = {"id": "m", "contextWindow": context_window, "maxTokens": 4096}
         provider = {"baseUrl": url, "api": api, "apiKey": "test-key", "models": [model]}
+        if api in ("google-vertex", "anthropic-vertex"):  # Vertex URLs name a project and location
+            provider["compat"] = {"vertexProject": "bench-project", "vertexLocation": "us-central1"}
         (tau_home / "models.json").write_text(json.dumps({"providers": {"local": provider}}))
         if settings is not None:
             (tau_home / "settings.json").write_text(json.dumps(settings))

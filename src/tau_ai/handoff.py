@@ -50,6 +50,9 @@ TOOL_ID_RULES: dict[str, ToolIdRule] = {
     "anthropic-messages": _DEFAULT_RULE,
     "openai-completions": ToolIdRule(re.compile(r"[A-Za-z0-9_-]+"), 40),
     "openai-responses": _DEFAULT_RULE,
+    "azure-openai-responses": _DEFAULT_RULE,
+    "google-vertex": _DEFAULT_RULE,
+    "anthropic-vertex": _DEFAULT_RULE,
     "google-generative-ai": _DEFAULT_RULE,
     "mistral-conversations": ToolIdRule(re.compile(r"[A-Za-z0-9]{9}"), 9, exact_alnum=9),
 }

@@ -18,6 +18,9 @@ ApiName: TypeAlias = Literal[
     "google-generative-ai",
     "google-gemini-cli",
     "mistral-conversations",
+    "azure-openai-responses",
+    "google-vertex",
+    "anthropic-vertex",
 ]
 
 

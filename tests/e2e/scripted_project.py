@@ -47,6 +47,8 @@ class Project:
         }
         if api_key is not None:
             provider["apiKey"] = api_key
+        if self.api in ("google-vertex", "anthropic-vertex"):  # Vertex URLs name a project and location
+            provider["compat"] = {"vertexProject": "scripted-project", "vertexLocation": "us-central1"}
         self.tau_home.mkdir(parents=True, exist_ok=True)
         (self.tau_home / "models.json").write_text(json.dumps({"providers": {"scripted": provider}}))
 

@@ -16,7 +16,15 @@ from bench.fault_matrix import run_case
 from tau_ai.testing.faults import FAULTS
 
 OWN_SHAPES = ("overloaded-in-stream", "cut-in-tool-args", "malformed-chunk", "context-overflow")
-OTHER_APIS = ("openai-responses", "anthropic-messages", "google-generative-ai", "mistral-conversations")
+OTHER_APIS = (
+    "openai-responses",
+    "azure-openai-responses",
+    "google-vertex",
+    "anthropic-vertex",
+    "anthropic-messages",
+    "google-generative-ai",
+    "mistral-conversations",
+)
 
 
 @pytest.mark.parametrize("fault", FAULTS)

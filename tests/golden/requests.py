@@ -56,6 +56,16 @@ MODELS = {
         input=("text", "image"),
         max_tokens=128_000,
     ),
+    "azure-openai-responses": Model(
+        "gpt-5",
+        "azure-openai-responses",
+        "azure-openai-responses",
+        "https://res.openai.azure.com",
+        reasoning=True,
+        input=("text", "image"),
+        max_tokens=128_000,
+        compat={"azureDeployment": "gpt5-prod"},
+    ),
     "anthropic-messages": Model(
         "claude-sonnet-4-5",
         "anthropic-messages",
@@ -83,6 +93,26 @@ MODELS = {
         input=("text", "image"),
         max_tokens=65_536,
     ),
+    "google-vertex": Model(
+        "gemini-2.5-flash",
+        "google-vertex",
+        "google-vertex",
+        "https://{location}-aiplatform.googleapis.com",
+        reasoning=True,
+        input=("text", "image"),
+        max_tokens=65_536,
+        compat={"vertexProject": "my-project", "vertexLocation": "us-central1"},
+    ),
+    "anthropic-vertex": Model(
+        "claude-sonnet-4-5@20250929",
+        "anthropic-vertex",
+        "google-vertex-anthropic",
+        "https://{location}-aiplatform.googleapis.com",
+        reasoning=True,
+        input=("text", "image"),
+        max_tokens=64_000,
+        compat={"vertexProject": "my-project", "vertexLocation": "global"},
+    ),
     "mistral-conversations": Model(
         "magistral-medium-latest",
         "mistral-conversations",
@@ -109,10 +139,18 @@ SIGNATURES: dict[str, tuple[str | None, str | None, str, str | None]] = {
         "call_abc123|fc_1",
         None,
     ),
+    "azure-openai-responses": (
+        '{"id":"rs_1","type":"reasoning","encrypted_content":"gAAAA-opaque","summary":[]}',
+        '{"id":"msg_1","phase":"final_answer"}',
+        "call_abc123|fc_1",
+        None,
+    ),
     "anthropic-messages": ("EqQBCkYIBRgCsig", None, "toolu_01A", None),
     "google-generative-ai": ("CiQBthoughtsig", "CiQBtextsig", "call_resp_1", "CiQBcallsig"),
     "google-gemini-cli": ("CiQBthoughtsig", "CiQBtextsig", "call_resp_1", "CiQBcallsig"),
     "mistral-conversations": (None, None, "aB3dE5gH7", None),
+    "google-vertex": ("CiQBthoughtsig", "CiQBtextsig", "call_resp_1", "CiQBcallsig"),
+    "anthropic-vertex": ("EqQBCkYIBRgCsig", None, "toolu_01A", None),
 }
 
 

@@ -18,7 +18,28 @@ MODULES = {
     "google-generative-ai": "tau_ai.apis.google",
     "google-gemini-cli": "tau_ai.apis.google_code_assist",
     "mistral-conversations": "tau_ai.apis.mistral",
+    "azure-openai-responses": "tau_ai.apis.azure_openai",
+    "google-vertex": "tau_ai.apis.google_vertex",
+    "anthropic-vertex": "tau_ai.apis.anthropic_vertex",
 }
+
+# Wire APIs the catalogue lists models for that this version does not speak yet (name -> what it is).
+PLANNED: dict[str, str] = {
+    "bedrock-converse-stream": "Amazon Bedrock's Converse stream",
+    "openai-codex-responses": "the ChatGPT (Codex) Responses backend",
+}
+
+
+def unsupported_api(provider: str, model_id: str, api: str) -> str | None:
+    """One line saying why ``provider/model_id`` cannot be used (its API is not spoken), or None."""
+    if api in MODULES:
+        return None
+    what = PLANNED.get(api)
+    if what is not None:
+        return (
+            f"{provider}/{model_id} needs {what} (API {api!r}), which this version of Tau does not speak yet"
+        )
+    return f"{provider}/{model_id} uses the unknown API {api!r}; known: {', '.join(MODULES)}"
 
 
 def wire_api(name: str) -> WireApi:
@@ -30,4 +51,4 @@ def wire_api(name: str) -> WireApi:
     return api
 
 
-__all__ = ["MODULES", "wire_api"]
+__all__ = ["MODULES", "PLANNED", "unsupported_api", "wire_api"]

@@ -66,6 +66,13 @@ _OVERFLOW_BODIES: dict[str, object] = {
             "code": "context_length_exceeded",
         }
     },
+    "azure-openai-responses": {
+        "error": {
+            "message": "Your input exceeds the context window of this model. Please adjust your input.",
+            "type": "invalid_request_error",
+            "code": "context_length_exceeded",
+        }
+    },
     "anthropic-messages": {
         "type": "error",
         "error": {
@@ -79,6 +86,20 @@ _OVERFLOW_BODIES: dict[str, object] = {
             "message": "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).",
             "status": "INVALID_ARGUMENT",
         }
+    },
+    "google-vertex": {
+        "error": {
+            "code": 400,
+            "message": "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).",
+            "status": "INVALID_ARGUMENT",
+        }
+    },
+    "anthropic-vertex": {
+        "type": "error",
+        "error": {
+            "type": "invalid_request_error",
+            "message": "prompt is too long: 208310 tokens > 200000 maximum",
+        },
     },
     "mistral-conversations": {
         "object": "error",
@@ -110,9 +131,9 @@ def fault_request(fault: str) -> int:
 def error_json(api: str, message: str, kind: str = "overloaded_error", code: int = 529) -> bytes:
     """The JSON error body ``api``'s server sends with an HTTP error."""
     body: object
-    if api == "anthropic-messages":
+    if api in ("anthropic-messages", "anthropic-vertex"):
         body = {"type": "error", "error": {"type": kind, "message": message}}
-    elif api == "google-generative-ai":
+    elif api in ("google-generative-ai", "google-vertex"):
         body = {"error": {"code": code, "message": message, "status": "UNAVAILABLE"}}
     elif api == "mistral-conversations":
         body = {"object": "error", "message": message, "type": kind, "code": code}
@@ -123,10 +144,10 @@ def error_json(api: str, message: str, kind: str = "overloaded_error", code: int
 
 def stream_error_event(api: str) -> bytes:
     """An "overloaded" error event as ``api``'s server sends it inside a stream."""
-    if api == "anthropic-messages":
+    if api in ("anthropic-messages", "anthropic-vertex"):
         data = {"type": "error", "error": {"type": "overloaded_error", "message": _OVERLOADED}}
         return b"event: error\ndata: " + json.dumps(data).encode() + b"\n\n"
-    if api == "openai-responses":
+    if api in ("openai-responses", "azure-openai-responses"):
         failed = {
             "type": "error",
             "code": "server_error",
@@ -134,7 +155,7 @@ def stream_error_event(api: str) -> bytes:
             "param": None,
         }
         return b"event: error\ndata: " + json.dumps(failed).encode() + b"\n\n"
-    if api == "google-generative-ai":
+    if api in ("google-generative-ai", "google-vertex"):
         gemini = {"error": {"code": 503, "message": "The model is overloaded.", "status": "UNAVAILABLE"}}
         return b"data: " + json.dumps(gemini).encode() + b"\r\n\r\n"
     data = {"error": {"message": _OVERLOADED, "type": "overloaded_error", "code": 529}}
@@ -159,9 +180,15 @@ def _after_text(body: bytes) -> int:
 def _malformed(api: str, body: bytes) -> bytes:
     """``body`` with a chunk that is not JSON before any content (after the first event, which
     opens the message, except in Gemini's stream, whose first event already carries text)."""
-    first = 0 if api == "google-generative-ai" else _event_end(body, 0)
-    sep = b"\r\n\r\n" if api == "google-generative-ai" else b"\n\n"
-    name = {"anthropic-messages": b"content_block_delta", "openai-responses": b"response.output_text.delta"}
+    gemini = api in ("google-generative-ai", "google-vertex")
+    first = 0 if gemini else _event_end(body, 0)
+    sep = b"\r\n\r\n" if gemini else b"\n\n"
+    name = {
+        "anthropic-messages": b"content_block_delta",
+        "anthropic-vertex": b"content_block_delta",
+        "openai-responses": b"response.output_text.delta",
+        "azure-openai-responses": b"response.output_text.delta",
+    }
     head = b"event: " + name[api] + sep[: len(sep) // 2] if api in name else b""
     return body[:first] + head + b'data: {"choices": [{"delta": {"content": "Hel' + sep + body[first:]
 
@@ -188,7 +215,7 @@ def fault_response(api: str, fault: str, body: bytes) -> Scripted:
         cut = _after_text(body)
         return Scripted(body=body[:cut] + stream_error_event(api))
     if fault == "cut-before-content":  # Gemini's first event already carries text: cut inside it
-        first = 10 if api == "google-generative-ai" else _event_end(body, 0)
+        first = 10 if api in ("google-generative-ai", "google-vertex") else _event_end(body, 0)
         return Scripted(body=body, cut_after=first)
     if fault == "cut-after-content":
         return Scripted(body=body, cut_after=_after_text(body))

@@ -262,6 +262,9 @@ _RENDERERS: dict[str, Callable[[ScriptedReply], str]] = {
     "anthropic-messages": _anthropic,
     "google-generative-ai": _google,
     "openai-responses": _responses,
+    "azure-openai-responses": _responses,
+    "google-vertex": _google,
+    "anthropic-vertex": _anthropic,
 }
 APIS: tuple[str, ...] = tuple(_RENDERERS)
 

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from tau_coding import __version__
 from tau_coding.common.exit_codes import EXIT_INTERRUPTED, EXIT_OK
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -35,6 +39,11 @@ def main(argv: list[str] | None = None) -> int:
         from tau_coding.app.login_cli import main as login_main
 
         return login_main(argv[0], argv[1:])
+    search = _catalogue_search(argv)
+    if search is not None:  # `tau --list-models [search] --all` reads no settings or keys: no argparse
+        from tau_coding.app.cli_dispatch import list_catalogue
+
+        return _guarded(lambda: list_catalogue(search))
     from tau_coding.app.cli_args import build_parser
     from tau_coding.app.cli_dispatch import dispatch
 
@@ -46,8 +55,20 @@ def main(argv: list[str] | None = None) -> int:
     if bad or (unknown and args.no_extensions and not args.extension) or (unknown and not args.prompt):
         parser.error(f"unrecognized arguments: {' '.join(bad or unknown)}")
     args.extension_args = unknown
+    return _guarded(lambda: dispatch(args))
+
+
+def _catalogue_search(argv: list[str]) -> str | None:
+    """The search of exactly ``--list-models [search] --all``, else None (argparse takes the rest)."""
+    if len(argv) not in (2, 3) or argv[0] != "--list-models" or argv[-1] != "--all":
+        return None
+    search = argv[1] if len(argv) == 3 else ""
+    return None if search.startswith("-") else search
+
+
+def _guarded(run: Callable[[], int]) -> int:
     try:
-        return dispatch(args)
+        return run()
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     except BrokenPipeError:  # the reader went away (tau ... | head): not an error of the run

@@ -20,13 +20,13 @@ def _fail(message: str) -> int:
 
 
 def dispatch(args: Any) -> int:
+    if args.list_models is not None:  # before the signal handlers: listing starts no child
+        return _list_models(args)
     from tau_coding.app import exit_signals
 
     exit_signals.install()
     if args.export is not None:
         return _export(args)
-    if args.list_models is not None:
-        return _list_models(args)
     if args.all:
         return _fail("--all goes with --list-models")
     chosen_otherwise = {
@@ -87,16 +87,24 @@ def _export(args: Any) -> int:
 
 def _list_models(args: Any) -> int:
     """``--list-models [search]``: the models usable now; with ``--all``, the whole catalogue."""
-    from tau_coding.app.wiring import available_models, load_models
+    # Not wiring: listing needs the catalogue (and, without --all, keys), not a session's machinery.
+    if args.all:
+        return list_catalogue(args.list_models)
+    from tau_coding.app.model_choice import available_models
+    from tau_coding.modes.list_models import list_models
+
+    models = available_models(_options(args), os.environ, Path.cwd(), warn=_warn)
+    return list_models(args.list_models, models, sys.stdout, sys.stderr)
+
+
+def list_catalogue(search: str) -> int:
+    """``--list-models [search] --all``: the whole catalogue plus models.json."""
+    from tau_coding.app.models_file import listed_models
     from tau_coding.config.paths import TauPaths
     from tau_coding.modes.list_models import list_models
 
-    cwd = Path.cwd()
-    if args.all:
-        models = load_models(TauPaths.from_env(os.environ, cwd), _warn).models
-    else:
-        models = available_models(_options(args), os.environ, cwd, warn=_warn)
-    return list_models(args.list_models, models, sys.stdout, sys.stderr, everything=args.all)
+    models = listed_models(TauPaths.from_env(os.environ, Path.cwd()), _warn)
+    return list_models(search, models, sys.stdout, sys.stderr, everything=True)
 
 
 def _is_tty(stream: Any) -> bool:
@@ -115,7 +123,7 @@ def _trust_project_only() -> int:
 
 def _options(args: Any, *, can_ask: bool = False) -> Any:
     """Options from the command line; ``can_ask``: the frontend can ask for approvals."""
-    from tau_coding.app.wiring import Options
+    from tau_coding.app.options import Options
 
     return Options(
         provider=args.provider,

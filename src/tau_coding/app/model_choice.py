@@ -10,15 +10,17 @@ from urllib.parse import urlparse
 
 from tau_agent.provider import ThinkingLevel
 from tau_agent.session.state import PathSettings
-from tau_ai.catalog import builtin_models
 from tau_ai.model import Model
-from tau_ai.models_config import ModelsConfig, load_models_config
+from tau_ai.models_config import ModelsConfig
+from tau_coding.app.models_file import load_models
 from tau_coding.app.options import ConfigurationError, Options
-from tau_coding.common.diagnostics import Diagnostic
 from tau_coding.config.auth import AuthError, AuthStore, KeyResolver, missing_key_message, resolve_api_key
+from tau_coding.config.azure import API as AZURE
+from tau_coding.config.azure import AzureConfigError, azure_model, entra_bearer
 from tau_coding.config.model_resolve import ModelNotFoundError, resolve_model
 from tau_coding.config.paths import TauPaths
-from tau_coding.config.settings import Settings, read_json_object
+from tau_coding.config.settings import Settings
+from tau_coding.config.vertex import VertexConfigError, vertex_bearer, vertex_model
 from tau_coding.session.settings_choice import Pinned, SessionSettings, resumed_settings
 
 # When nothing names a model: the first provider with a key, and its everyday model.
@@ -32,22 +34,33 @@ DEFAULT_MODELS: dict[str, str] = {
     "deepseek": "deepseek-chat",
     "groq": "openai/gpt-oss-120b",
     "cerebras": "gpt-oss-120b",
+    # Subscription logins (tau login): Pi's choice where the catalogue has it.
+    "openai-codex": "gpt-5.5",
+    "github-copilot": "claude-sonnet-4.5",
+    "google-gemini-cli": "gemini-2.5-pro",
+    # The generated catalogue's providers (Pi's choices where the catalogue has them).
+    "amazon-bedrock": "us.anthropic.claude-opus-4-6-v1",
+    "azure-openai-responses": "gpt-5.4",
+    "google-vertex": "gemini-3.1-pro-preview",
+    "google-vertex-anthropic": "claude-sonnet-4-5@20250929",
+    "vercel-ai-gateway": "zai/glm-5.1",
+    "zai": "glm-5.1",
+    "minimax": "MiniMax-M2.7",
+    "minimax-cn": "MiniMax-M2.7",
+    "moonshotai": "kimi-k2.6",
+    "moonshotai-cn": "kimi-k2.6",
+    "huggingface": "moonshotai/Kimi-K2.6",
+    "fireworks": "accounts/fireworks/models/kimi-k2p6",
+    "opencode": "kimi-k2.6",
+    "opencode-go": "kimi-k2.6",
+    "kimi-coding": "kimi-for-coding",
+    "cloudflare-workers-ai": "@cf/moonshotai/kimi-k2.6",
+    "cloudflare-ai-gateway": "workers-ai/@cf/moonshotai/kimi-k2.6",
+    "xiaomi": "mimo-v2.5-pro",
+    "xiaomi-token-plan-cn": "mimo-v2.5-pro",
+    "xiaomi-token-plan-ams": "mimo-v2.5-pro",
+    "xiaomi-token-plan-sgp": "mimo-v2.5-pro",
 }
-
-
-def load_models(paths: TauPaths, warn: Callable[[str], object]) -> ModelsConfig:
-    """Built-in models plus the user's models.json; bad entries are warnings, not failures."""
-    builtins = builtin_models()
-    problems: list[Diagnostic] = []
-    data = read_json_object(paths.models_file, problems)
-    for problem in problems:
-        warn(str(problem))
-    if not data:
-        return ModelsConfig(builtins, {}, [])
-    config = load_models_config(data, builtins)
-    for error in config.errors:
-        warn(f"{paths.models_file}: {error.removeprefix('models.json: ')}")
-    return config
 
 
 def is_local_model(model: Model) -> bool:
@@ -83,6 +96,29 @@ def choose_model(
         "no model configured: set an API key such as ANTHROPIC_API_KEY or OPENAI_API_KEY, "
         "or pass --model provider/id (models.json adds your own)"
     )
+
+
+# Cloud platforms whose providers sign in with a token when no key is configured.
+PLATFORM_TOKENS: dict[str, Callable[[Mapping[str, str]], str | None]] = {
+    AZURE: entra_bearer,
+    "google-vertex": vertex_bearer,
+    "google-vertex-anthropic": vertex_bearer,
+}
+
+
+def platform_settings(environ: Mapping[str, str]) -> Callable[[Model, str | None], Model]:
+    """``model`` (to be used with ``key``) with its cloud platform's settings from the
+    environment: Azure's endpoint, api-version and deployment, Vertex's project and location.
+    Unusable settings are a one-line ConfigurationError."""
+
+    def apply(model: Model, key: str | None) -> Model:
+        try:
+            with_key = key is not None and not key.startswith("Bearer ")
+            return vertex_model(azure_model(model, environ), environ, with_key=with_key)
+        except (AzureConfigError, VertexConfigError) as exc:
+            raise ConfigurationError(str(exc)) from exc
+
+    return apply
 
 
 def header_resolver(environ: Mapping[str, str]) -> Callable[[Model], Model]:
@@ -149,10 +185,12 @@ def key_lookup(
     """The API key for a provider (``--api-key``, auth.json, environment, models.json), or None."""
     resolver = KeyResolver(environ)
 
+    bearer: dict[str, str | None] = {}  # an Entra ID token is fetched once per process
+
     def key_for(provider: str) -> str | None:
         configured = config.providers.get(provider)
         try:
-            return resolve_api_key(  # auth.json read afresh: a login made meanwhile counts
+            key = resolve_api_key(  # auth.json read afresh: a login made meanwhile counts
                 provider,
                 cli_key=options.api_key,
                 auth=AuthStore(paths.auth_file),
@@ -161,6 +199,15 @@ def key_lookup(
             )
         except AuthError as exc:
             raise ConfigurationError(str(exc)) from exc
+        sign_in = PLATFORM_TOKENS.get(provider)
+        if key is None and sign_in is not None:
+            if provider not in bearer:
+                try:
+                    bearer[provider] = sign_in(environ)
+                except (AzureConfigError, VertexConfigError) as exc:
+                    raise ConfigurationError(str(exc)) from exc
+            return bearer[provider]
+        return key
 
     return key_for
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from tau_agent.provider import ModelProvider
 from tau_agent.session.jsonl import SessionFileError, SessionLockedError
 from tau_agent.session.log import SessionLog
+from tau_ai.apis import unsupported_api
 from tau_ai.model import Model
 from tau_ai.models_config import ModelsConfig
 from tau_coding.app.builtin_parts import builtin_parts
@@ -28,12 +29,13 @@ from tau_coding.app.model_choice import (
     header_resolver,
     is_local_model,
     key_lookup,
-    load_models,
+    platform_settings,
     settings_chooser,
 )
 from tau_coding.app.model_choice import (
     summary_model as choose_summary_model,
 )
+from tau_coding.app.models_file import load_models
 from tau_coding.app.options import ConfigurationError, Options
 from tau_coding.app.permission_setup import bash_sandbox, permission_gate
 from tau_coding.app.tool_choice import (
@@ -106,9 +108,11 @@ def build_session(
     for listed in config.models:
         catalogue.setdefault(listed.provider, []).append(listed)
     headers = header_resolver(environ)
+    platform = platform_settings(environ)
 
     def catalogue_provider(m: Model) -> ModelProvider:  # called once the session's model is chosen
-        return make(headers(m), api_key if m.provider == model.provider else key_for(m.provider))
+        key = api_key if m.provider == model.provider else key_for(m.provider)
+        return make(platform(headers(m), key), key)
 
     day = today or date.today()
     parts = builtin_parts(
@@ -179,9 +183,13 @@ def build_session(
     try:
         chosen = choose(log.settings(), None)
         model, thinking = chosen.model, chosen.thinking_level
+        unspoken = None if model.provider in custom else unsupported_api(model.provider, model.id, model.api)
+        if unspoken is not None:
+            raise ConfigurationError(unspoken)
         api_key = None if model.provider in custom else key_for(model.provider)
         if api_key is None and not is_local_model(model) and model.provider not in custom:
             raise ConfigurationError(missing_key_message(model.provider))
+        platform(model, api_key)  # a cloud platform's settings are checked now, not at the first request
         summary_model = choose_summary_model(settings, config, model, lambda p: key_for(p) is not None, warn)
     except BaseException:
         log.close()

@@ -31,10 +31,15 @@ def http_provider(
     """An HttpProvider for ``model`` speaking ``wire`` (default: the model's own API), with
     the ``retry.provider.*`` limits of ``retry`` (default: Tau's). ``renew_key``, when given,
     is asked (in a worker thread) for the current key before each request; a different key
-    replaces ``api_key`` in the request's headers."""
-    from tau_ai.apis import wire_api
+    replaces ``api_key`` in the request's headers. A model whose API Tau does not speak is a
+    ValueError with a one-line message."""
+    from tau_ai.apis import unsupported_api, wire_api
     from tau_ai.http_provider import HttpProvider
     from tau_coding.session.reply_retry import DEFAULT_IDLE_TIMEOUT, RetrySettings
+
+    unspoken = None if wire is not None else unsupported_api(model.provider, model.id, model.api)
+    if unspoken is not None:
+        raise ValueError(unspoken)
 
     limits = retry or RetrySettings()
     hook = request_hook(host, model.provider, model.id) if host is not None else None

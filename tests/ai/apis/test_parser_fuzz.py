@@ -137,9 +137,12 @@ SHAPES = {
     "mistral-conversations": CHUNK,
     "openai-responses": typed(RESPONSES_TYPES),
     "openai-codex-responses": typed(RESPONSES_TYPES),
+    "azure-openai-responses": typed(RESPONSES_TYPES),  # Azure streams OpenAI's Responses events
     "anthropic-messages": typed(ANTHROPIC_TYPES),
     "google-generative-ai": GEMINI,
     "google-gemini-cli": GEMINI | obj(response=GEMINI),
+    "google-vertex": GEMINI,  # Vertex streams Gemini's chunks
+    "anthropic-vertex": typed(ANTHROPIC_TYPES),  # and Anthropic's events on Vertex
 }
 
 

@@ -33,8 +33,8 @@ _STOP: dict[str, StopReason] = {
 
 
 class AnthropicParser(BuilderParser):
-    def __init__(self, model: Model) -> None:
-        super().__init__(API, model)
+    def __init__(self, model: Model, api: str = API) -> None:
+        super().__init__(api, model)
         self._usage: dict[str, int] = {}
 
     def _feed(self, event: SseEvent) -> list[AssistantMessageEvent]:

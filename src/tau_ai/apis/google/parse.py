@@ -25,8 +25,8 @@ _FINISH: dict[str, StopReason] = {"STOP": "stop", "MAX_TOKENS": "length", "FINIS
 
 
 class GoogleParser(BuilderParser):
-    def __init__(self, model: Model) -> None:
-        super().__init__(API, model)
+    def __init__(self, model: Model, api: str = API) -> None:
+        super().__init__(api, model)
         self._calls = 0
 
     def _feed(self, event: SseEvent) -> list[AssistantMessageEvent]:

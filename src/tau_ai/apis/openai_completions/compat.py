@@ -62,6 +62,21 @@ _HOSTS: tuple[tuple[tuple[str, ...], Mapping[str, Any]], ...] = (
         _PLAIN | {"supports_reasoning_effort": False, "thinking_format": "zai"},
     ),
     (("huggingface.co", "huggingface"), _PLAIN | {"supports_reasoning_effort": False}),
+    (
+        ("api.moonshot.", "moonshotai", "moonshotai-cn"),
+        _PLAIN | {"supports_reasoning_effort": False, "supports_strict_mode": False},
+    ),
+    (
+        ("gateway.ai.cloudflare.com", "cloudflare-ai-gateway"),
+        _PLAIN | {"supports_reasoning_effort": False, "supports_strict_mode": False},
+    ),
+    (
+        ("api.cloudflare.com", "cloudflare-workers-ai"),
+        _PLAIN | {"max_tokens_field": "max_completion_tokens"},
+    ),
+    (("opencode.ai", "opencode", "opencode-go"), _PLAIN | {"max_tokens_field": "max_completion_tokens"}),
+    (("chutes.ai",), _PLAIN),
+    (("githubcopilot.com", "github-copilot"), _PLAIN | {"supports_reasoning_effort": False}),
     (("api.mistral.ai", "mistral"), _PLAIN | {"requires_assistant_after_tool_result": True}),
     (("generativelanguage.googleapis.com",), _PLAIN),
     ((":11434", "ollama"), _LOCAL),
@@ -90,13 +105,20 @@ _CHOICES = {
 }
 
 
-def detect_compat(base_url: str, provider: str = "") -> Compat:
-    """The known quirks of the host ``base_url`` points at (OpenAI's defaults otherwise)."""
+def host_record(base_url: str, provider: str = "") -> Mapping[str, Any] | None:
+    """What Tau records about the host ``base_url`` (or ``provider``) points at: the overrides of
+    OpenAI's behaviour (empty for OpenAI itself), or None for a host Tau has no record of."""
     url, name = base_url.lower(), provider.lower()
     for needles, overrides in _HOSTS:
         if any(needle in url or needle == name for needle in needles):
-            return dataclasses.replace(Compat(), **overrides)
-    return Compat()
+            return overrides
+    return None
+
+
+def detect_compat(base_url: str, provider: str = "") -> Compat:
+    """The known quirks of the host ``base_url`` points at (OpenAI's defaults otherwise)."""
+    overrides = host_record(base_url, provider)
+    return dataclasses.replace(Compat(), **overrides) if overrides else Compat()
 
 
 def resolve_compat(model: Model) -> Compat:

@@ -23,8 +23,10 @@ API = "openai-responses"
 
 
 class ResponsesParser(BuilderParser):
-    def __init__(self, model: Model) -> None:
-        super().__init__(API, model)
+    """A Responses stream; its messages name ``api`` (Azure serves the same stream)."""
+
+    def __init__(self, model: Model, api: str = API) -> None:
+        super().__init__(api, model)
         self._item_type: str | None = None
         self._args_seen = False
 
