@@ -77,6 +77,10 @@ class Connection:
     async def call_tool(self, name: str, args: dict[str, Any], timeout: float | None) -> CallToolResult:
         return await self.client.call_tool(name, args, read_timeout_seconds=timeout)
 
+    async def ping(self) -> None:
+        """Returns once the server answers a ping (it may be slow, but it is not hung)."""
+        await self.client.session.send_ping()
+
     def stderr_tail(self) -> str:
         """The server's last non-empty line of stderr ('' for HTTP servers or a quiet one)."""
         if self._stderr is None:

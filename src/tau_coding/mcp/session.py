@@ -9,8 +9,11 @@ Either way: the servers start on the MCP thread once start-up is done (``START_D
 the first prompt, whichever is first. Before each prompt goes to the model the tools are
 brought up to date; the first prompt also waits for servers still starting, at most
 ``mcp.startupTimeoutMs``, then goes without the ones not ready, saying so in one line.
-``/mcp`` shows each server's state, tools and last error; ``/mcp reconnect [NAME]`` restarts
-one (or every failed one). The servers shut down with the session.
+``/mcp`` shows each server's state, tools and last error; ``/mcp restart [NAME]`` (or
+``reconnect``) restarts one (or every failed one) at once; ``/mcp enable|disable NAME`` offers
+or withholds a server's tools for the rest of the session, from the next model request on. The
+same is there for RPC clients (``status``, ``restart``, ``set_enabled``: the session's
+``McpControl``). The servers shut down with the session.
 """
 
 from __future__ import annotations
@@ -164,7 +167,7 @@ class McpSession:
         return [
             (tool_name(p.server, p.name), p.description or f"prompt of MCP server {p.server}")
             for status in self.manager.statuses()
-            if status.state == "ready"
+            if status.state == "ready" and status.enabled
             for p in status.prompts
         ]
 
@@ -204,7 +207,7 @@ class McpSession:
             p
             for status in self.manager.statuses()
             for p in status.prompts
-            if status.state == "ready" and tool_name(p.server, p.name) == command
+            if status.state == "ready" and status.enabled and tool_name(p.server, p.name) == command
         ]
         if not found:
             return None
@@ -225,7 +228,7 @@ class McpSession:
         self._generation = manager.generation
         tools: dict[str, AgentTool] = {}
         for status in manager.statuses():
-            if status.state == "ready":
+            if status.state == "ready" and status.enabled:
                 for info in status.tools:
                     tool = mcp_tool(manager, info, timeout=self.settings.tool_timeout)
                     tools.setdefault(tool.name, tool)
@@ -237,13 +240,36 @@ class McpSession:
 
     async def command(self, args: str) -> str:
         words = args.split()
-        if words[:1] == ["reconnect"]:
+        verb = words[0] if words else ""
+        if verb in ("reconnect", "restart"):
             names = words[1:] or [s.name for s in self.manager.statuses() if s.state == "failed"]
-            unknown = [n for n in names if not self.manager.reconnect(n)]
+            unknown = [n for n in names if not self.restart(n)]
             if unknown:
-                return f"/mcp reconnect: no server named {unknown[0]!r}"
-            return f"Reconnecting {', '.join(names)}." if names else "No failed server to reconnect."
+                return f"/mcp {verb}: no server named {unknown[0]!r}"
+            return f"Restarting {', '.join(names)}." if names else "No failed server to restart."
+        if verb in ("enable", "disable"):
+            if len(words) != 2:
+                return f"/mcp {verb} needs one server name"
+            if not self.set_enabled(words[1], verb == "enable"):
+                return f"/mcp {verb}: no server named {words[1]!r}"
+            return f"MCP server {words[1]} {verb}d for this session (from the next request on)."
+        if verb:
+            return f"/mcp {verb}: unknown; /mcp [restart NAME | enable NAME | disable NAME]"
         return status_report(self.manager.statuses())
+
+    # -- McpControl (tau_coding.session.mcp_port), for RPC clients ---------------------------
+
+    def status(self) -> list[dict[str, Any]]:
+        return [status_dict(s) for s in self.manager.statuses()]
+
+    def restart(self, name: str) -> bool:
+        return self.manager.reconnect(name)
+
+    def set_enabled(self, name: str, enabled: bool) -> bool:
+        if not self.manager.set_enabled(name, enabled):
+            return False
+        self.sync_tools()
+        return True
 
     def close(self) -> None:
         self.manager.close()
@@ -271,7 +297,8 @@ def status_report(statuses: list[ServerStatus]) -> str:
     lines = ["MCP servers:"]
     for status in statuses:
         count = f", {len(status.tools)} tool(s)" if status.state == "ready" else ""
-        lines.append(f"  {status.name} ({status.transport}): {status.state}{count}")
+        off = "" if status.enabled else ", disabled in this session"
+        lines.append(f"  {status.name} ({status.transport}): {status.state}{count}{off}")
         if status.tools:
             lines.append("    tools: " + ", ".join(t.name for t in status.tools))
         if status.prompts:
@@ -280,5 +307,20 @@ def status_report(statuses: list[ServerStatus]) -> str:
             )
         if status.error:
             lines.append(f"    last error: {status.error}")
-    lines.append("/mcp reconnect NAME restarts a server.")
+    lines.append(
+        "/mcp restart NAME restarts a server; /mcp enable|disable NAME offers or withholds its tools."
+    )
     return "\n".join(lines)
+
+
+def status_dict(status: ServerStatus) -> dict[str, Any]:
+    """One server's state as RPC's ``get_mcp_status`` answers it (docs/rpc.md)."""
+    return {
+        "name": status.name,
+        "transport": status.transport,
+        "state": status.state,
+        "enabled": status.enabled,
+        "tools": [tool_name(t.server, t.name) for t in status.tools],
+        "prompts": ["/" + tool_name(p.server, p.name) for p in status.prompts],
+        "error": status.error,
+    }

@@ -37,6 +37,7 @@ class ServerStatus(NamedTuple):
     tools: tuple[ToolInfo, ...]
     error: str | None
     prompts: tuple[PromptInfo, ...] = ()
+    enabled: bool = True  # in this session (``/mcp enable|disable``)
 
 
 def describe(exc: BaseException) -> str:

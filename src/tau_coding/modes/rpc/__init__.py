@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tau_coding.modes.rpc.commands_mcp import MCP_HANDLERS
 from tau_coding.modes.rpc.commands_permissions import PERMISSION_HANDLERS
 from tau_coding.modes.rpc.commands_run import RUN_HANDLERS
 from tau_coding.modes.rpc.commands_session import SESSION_HANDLERS
@@ -9,7 +10,7 @@ from tau_coding.modes.rpc.output import RpcOutput
 from tau_coding.modes.rpc.server import Handler, RpcServer
 from tau_coding.session.control import SessionControl
 
-HANDLERS: dict[str, Handler] = {**RUN_HANDLERS, **SESSION_HANDLERS, **PERMISSION_HANDLERS}
+HANDLERS: dict[str, Handler] = {**RUN_HANDLERS, **SESSION_HANDLERS, **PERMISSION_HANDLERS, **MCP_HANDLERS}
 
 
 def make_server(control: SessionControl, output: RpcOutput) -> RpcServer:
