@@ -68,6 +68,20 @@ class Connection:
                 break
         return prompts
 
+    async def list_resource_uris(self) -> list[str]:
+        """The URIs of the server's resources (not templates); none when it offers none."""
+        if self.client.server_capabilities.resources is None:
+            return []
+        uris: list[str] = []
+        cursor: str | None = None
+        for _ in range(100):
+            page = await self.client.list_resources(cursor=cursor, cache_mode="refresh")
+            uris.extend(str(r.uri) for r in page.resources)
+            cursor = page.next_cursor
+            if not cursor:
+                break
+        return uris
+
     async def get_prompt(self, name: str, args: dict[str, str]) -> GetPromptResult:
         return await self.client.get_prompt(name, args)
 

@@ -48,6 +48,7 @@ class _Server:
         self.state: State = "starting"
         self.tools: tuple[ToolInfo, ...] = ()
         self.prompts: tuple[PromptInfo, ...] = ()
+        self.resources: tuple[str, ...] = ()
         self.error: str | None = None
         self.connection: Connection | None = None
         self.reported = False  # again only after a call got an answer or a restart was asked for
@@ -107,7 +108,14 @@ class McpManager:
         with self._lock:
             return [
                 ServerStatus(
-                    s.config.name, s.config.transport, s.state, s.tools, s.error, s.prompts, s.enabled
+                    s.config.name,
+                    s.config.transport,
+                    s.state,
+                    s.tools,
+                    s.error,
+                    s.prompts,
+                    s.enabled,
+                    s.resources,
                 )
                 for s in self._servers.values()
             ]
@@ -254,7 +262,7 @@ class McpManager:
         if server.state != "failed":  # one failure, however many ways it shows (EOF, closed call)
             server.failures += 1
             server.failed_at = time.monotonic()
-        self._set(server, "failed", error=error, tools=(), prompts=(), connection=None)
+        self._set(server, "failed", error=error, tools=(), prompts=(), resources=(), connection=None)
         if not server.reported and not self._closing:
             server.reported = True
             self._report(f"MCP server {server.config.name}: {error}")
@@ -279,7 +287,7 @@ class McpManager:
                 await server.wake.wait()  # failed: stay so until a reconnect (or close) is asked for
             if not server.retry:
                 break
-        self._set(server, "stopped", tools=(), prompts=(), connection=None)
+        self._set(server, "stopped", tools=(), prompts=(), resources=(), connection=None)
 
     async def _connected(self, server: _Server) -> None:
         from tau_coding.mcp.connection import open_connection
@@ -318,6 +326,7 @@ class McpManager:
                 )
                 tools = await connection.list_tools()
                 prompts = await _prompts_of(connection, server.config.name)
+                resources = await _resources_of(connection)
                 deadline.cancel()
                 self._set(
                     server,
@@ -325,6 +334,7 @@ class McpManager:
                     connection=connection,
                     tools=_infos(server.config.name, tools),
                     prompts=prompts,
+                    resources=resources,
                 )
                 await server.wake.wait()
                 with self._lock:
@@ -450,6 +460,14 @@ async def _prompts_of(connection: Connection, server: str) -> tuple[PromptInfo, 
         )
         for p in prompts
     )
+
+
+async def _resources_of(connection: Connection) -> tuple[str, ...]:
+    """The server's resource URIs; a server whose resources/list fails simply has none."""
+    try:
+        return tuple(await connection.list_resource_uris())
+    except Exception:
+        return ()
 
 
 def _infos(server: str, tools: Sequence[Any]) -> tuple[ToolInfo, ...]:

@@ -265,6 +265,14 @@ class McpSession:
     def restart(self, name: str) -> bool:
         return self.manager.reconnect(name)
 
+    def resource_mentions(self) -> list[str]:
+        return [
+            f"{s.name}:{uri}"
+            for s in self.manager.statuses()
+            if s.state == "ready" and s.enabled
+            for uri in s.resources
+        ]
+
     def set_enabled(self, name: str, enabled: bool) -> bool:
         if not self.manager.set_enabled(name, enabled):
             return False
@@ -322,5 +330,6 @@ def status_dict(status: ServerStatus) -> dict[str, Any]:
         "enabled": status.enabled,
         "tools": [tool_name(t.server, t.name) for t in status.tools],
         "prompts": ["/" + tool_name(p.server, p.name) for p in status.prompts],
+        "resources": list(status.resources),
         "error": status.error,
     }

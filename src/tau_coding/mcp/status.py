@@ -38,6 +38,7 @@ class ServerStatus(NamedTuple):
     error: str | None
     prompts: tuple[PromptInfo, ...] = ()
     enabled: bool = True  # in this session (``/mcp enable|disable``)
+    resources: tuple[str, ...] = ()  # URIs, for ``@server:uri`` completion
 
 
 def describe(exc: BaseException) -> str:

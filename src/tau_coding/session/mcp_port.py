@@ -19,6 +19,10 @@ class McpControl(Protocol):
         """Restart the server now, whatever its backoff; False when there is no such server."""
         ...
 
+    def resource_mentions(self) -> list[str]:
+        """``server:uri`` for each resource of a ready, enabled server (``@`` completion)."""
+        ...
+
     def set_enabled(self, name: str, enabled: bool) -> bool:
         """Offer or withhold the server's tools from the next model request on; False when there
         is no such server."""
