@@ -117,8 +117,13 @@ async def open_connection(
     on_tools_changed: Callable[[], Awaitable[None]],
     on_prompts_changed: Callable[[], Awaitable[None]],
     on_transport_error: Callable[[Exception], Awaitable[None]],
+    token_file: Path | None = None,
+    open_url: Callable[[str], object] | None = None,
 ) -> Connection:
-    """Connect and initialize; closing ``stack`` shuts the server (or the HTTP session) down."""
+    """Connect and initialize; closing ``stack`` shuts the server (or the HTTP session) down.
+
+    With ``token_file`` and ``open_url``, a streamable-HTTP server that asks for OAuth gets it
+    (``tau_coding.mcp.oauth``): ``open_url`` is given the authorization URL."""
 
     async def handler(message: Any) -> None:
         if isinstance(message, Exception):
@@ -142,7 +147,17 @@ async def open_connection(
     elif server.transport == "sse":
         transport = sse_client(server.url, headers=dict(server.headers) or None)
     else:
-        http = await stack.enter_async_context(create_mcp_http_client(headers=dict(server.headers) or None))
+        auth = None
+        if token_file is not None and open_url is not None:
+            from tau_coding.mcp.oauth import LoopbackCallback, oauth_provider
+
+            callback = LoopbackCallback()
+            await callback.start()
+            stack.push_async_callback(callback.close)
+            auth = await oauth_provider(server.url, callback, token_file, open_url)
+        http = await stack.enter_async_context(
+            create_mcp_http_client(headers=dict(server.headers) or None, auth=auth)
+        )
         transport = streamable_http_client(server.url, http_client=http)
     client = Client(transport, mode="legacy", message_handler=handler, cache=None)
     connection = Connection(client, stderr)

@@ -72,11 +72,16 @@ class McpManager:
         scrub_env: frozenset[str] = frozenset(),
         backoff: tuple[float, float] = (BASE, CAP),
         ping_timeout: float = PING_TIMEOUT,
+        token_file: Path | None = None,
+        open_url: Callable[[str], object] | None = None,
     ) -> None:
+        """``token_file`` and ``open_url``: OAuth for HTTP servers that ask (``oauth.py``)."""
         self.cwd = cwd
         self.connect_timeout = connect_timeout
         self.backoff = backoff  # (base, cap) of the restart delay, in seconds
         self.ping_timeout = ping_timeout
+        self.token_file = token_file
+        self.open_url = open_url
         self.scrub_env = scrub_env  # left out of the environment stdio servers inherit
         self._report = report
         self._servers = {s.name: _Server(s) for s in servers}
@@ -323,6 +328,8 @@ class McpManager:
                     on_tools_changed=tools_changed,
                     on_prompts_changed=prompts_changed,
                     on_transport_error=transport_error,
+                    token_file=self.token_file,
+                    open_url=self.open_url,
                 )
                 tools = await connection.list_tools()
                 prompts = await _prompts_of(connection, server.config.name)

@@ -77,7 +77,9 @@ class McpSession:
         cwd: Path,
         notify: Callable[[str], object],
         scrub_env: frozenset[str] = frozenset(),
+        token_file: Path | None = None,
     ) -> None:
+        """``token_file``: where OAuth tokens of remote servers are kept (none: no OAuth)."""
         self.settings = settings
         self.notify = notify
         self.manager = McpManager(
@@ -86,6 +88,8 @@ class McpSession:
             report=self._report,
             connect_timeout=settings.connect_timeout,
             scrub_env=scrub_env,
+            token_file=token_file,
+            open_url=self._open_url if token_file is not None else None,
         )
         self._register: Callable[[list[AgentTool]], None] = lambda tools: None
         self._context_window: Callable[[], int] = lambda: 0
@@ -95,6 +99,21 @@ class McpSession:
 
     def _report(self, line: str) -> None:
         self.notify(line)
+
+    def _open_url(self, url: str) -> None:
+        """An MCP server wants OAuth: say where to authorize, and open a browser on a desktop."""
+        import os
+        import sys
+
+        self.notify(f"MCP: authorize Tau in your browser: {url}")
+        if (
+            sys.platform in ("darwin", "win32")
+            or os.environ.get("DISPLAY")
+            or os.environ.get("WAYLAND_DISPLAY")
+        ):
+            import webbrowser
+
+            webbrowser.open(url)  # not in a bare terminal, where it would start a text browser in it
 
     @property
     def handler_timeout(self) -> float:
