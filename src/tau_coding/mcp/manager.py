@@ -414,6 +414,8 @@ class McpManager:
             raise McpCallError(f"MCP server {name} is disabled in this session (/mcp enable {name})")
         if server.state == "failed":
             await self._restart_for_call(server)
+        elif server.state == "starting":  # e.g. restarted for another call a moment ago
+            await self._settling(name)
         connection = server.connection
         if server.state != "ready" or connection is None:
             detail = f": {server.error}" if server.error else ""
@@ -442,10 +444,15 @@ class McpManager:
             )
         self._request_reconnect(server)
         self._set(server, "starting", error=None)  # so the wait below is for this start
-        settled = self._settled[name]
-        settled.clear()
-        with suppress(TimeoutError):  # still starting: the call says so
-            await asyncio.wait_for(settled.wait(), self.connect_timeout + 5)
+        if name in self._settled:
+            self._settled[name].clear()
+        await self._settling(name)
+
+    async def _settling(self, name: str) -> None:
+        """Until the server is ready or failed, at most its start-up limit (and a little)."""
+        if name in self._settled:
+            with suppress(TimeoutError):  # still starting: the call says so
+                await asyncio.wait_for(self._settled[name].wait(), self.connect_timeout + 5)
 
     async def _answers_ping(self, connection: Connection) -> bool:
         try:

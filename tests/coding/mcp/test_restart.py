@@ -115,3 +115,15 @@ async def test_a_slow_call_on_a_live_server_times_out_without_a_restart(tmp_path
         assert _state(manager) == "ready" and reports == []
     finally:
         manager.close()
+
+
+async def test_calls_arriving_together_share_one_restart(tmp_path: Path) -> None:
+    reports: list[str] = []
+    manager = await _started(tmp_path, reports)
+    try:
+        assert (await _call(manager, "die", {})).startswith("error:")
+        answers = await asyncio.gather(*(_call(manager, "echo", {"text": t}) for t in "abc"))
+        assert answers == ["a", "b", "c"]
+        assert len(reports) == 1
+    finally:
+        manager.close()
