@@ -25,7 +25,6 @@ from mcp.shared.auth import (
     OAuthClientMetadata,
     OAuthToken,
 )
-from pydantic import AnyUrl
 
 from tau_agent.atomic_write import atomic_write_bytes
 
@@ -144,12 +143,14 @@ async def oauth_provider(
     async def redirect(url: str) -> None:
         open_url(url)
 
-    metadata = OAuthClientMetadata(
-        client_name="Tau",
-        redirect_uris=[AnyUrl(callback.redirect_uri)],
-        grant_types=["authorization_code", "refresh_token"],
-        response_types=["code"],
-        token_endpoint_auth_method="none",
+    metadata = OAuthClientMetadata.model_validate(
+        {
+            "client_name": "Tau",
+            "redirect_uris": [callback.redirect_uri],
+            "grant_types": ["authorization_code", "refresh_token"],
+            "response_types": ["code"],
+            "token_endpoint_auth_method": "none",  # a public client: PKCE, no secret
+        }
     )
     storage = FileTokenStorage(token_file, server_url, callback.redirect_uri)
     return OAuthClientProvider(server_url, metadata, storage, redirect, callback.wait)
