@@ -253,6 +253,7 @@ def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
             ui=ui,
             type_ahead=type_ahead,
             builtins=builtins,
+            mentions=lambda: mcp.resource_mentions() if (mcp := control.session.mcp) is not None else [],
         )
     finally:
         control.session.close()

@@ -238,6 +238,7 @@ def build_session(
         )
         if mcp is not None:
             host.add_builtin("mcp", mcp.activate, timeout=mcp.handler_timeout)
+            session.mcp = mcp
         host.bind(session)
         return session
     if options.extension_args:
@@ -248,6 +249,7 @@ def build_session(
     if mcp is not None:  # after the built-in hooks, which it wraps
         day = today or date.today()
         mcp.attach(session, lambda active: with_mode_note(resources.system_prompt(active, day), gate.mode))
+        session.mcp = mcp
     return session
 
 

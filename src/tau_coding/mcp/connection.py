@@ -68,6 +68,20 @@ class Connection:
                 break
         return prompts
 
+    async def list_resource_uris(self) -> list[str]:
+        """The URIs of the server's resources (not templates); none when it offers none."""
+        if self.client.server_capabilities.resources is None:
+            return []
+        uris: list[str] = []
+        cursor: str | None = None
+        for _ in range(100):
+            page = await self.client.list_resources(cursor=cursor, cache_mode="refresh")
+            uris.extend(str(r.uri) for r in page.resources)
+            cursor = page.next_cursor
+            if not cursor:
+                break
+        return uris
+
     async def get_prompt(self, name: str, args: dict[str, str]) -> GetPromptResult:
         return await self.client.get_prompt(name, args)
 
@@ -76,6 +90,10 @@ class Connection:
 
     async def call_tool(self, name: str, args: dict[str, Any], timeout: float | None) -> CallToolResult:
         return await self.client.call_tool(name, args, read_timeout_seconds=timeout)
+
+    async def ping(self) -> None:
+        """Returns once the server answers a ping (it may be slow, but it is not hung)."""
+        await self.client.session.send_ping()
 
     def stderr_tail(self) -> str:
         """The server's last non-empty line of stderr ('' for HTTP servers or a quiet one)."""
@@ -99,8 +117,13 @@ async def open_connection(
     on_tools_changed: Callable[[], Awaitable[None]],
     on_prompts_changed: Callable[[], Awaitable[None]],
     on_transport_error: Callable[[Exception], Awaitable[None]],
+    token_file: Path | None = None,
+    open_url: Callable[[str], object] | None = None,
 ) -> Connection:
-    """Connect and initialize; closing ``stack`` shuts the server (or the HTTP session) down."""
+    """Connect and initialize; closing ``stack`` shuts the server (or the HTTP session) down.
+
+    With ``token_file`` and ``open_url``, a streamable-HTTP server that asks for OAuth gets it
+    (``tau_coding.mcp.oauth``): ``open_url`` is given the authorization URL."""
 
     async def handler(message: Any) -> None:
         if isinstance(message, Exception):
@@ -124,7 +147,17 @@ async def open_connection(
     elif server.transport == "sse":
         transport = sse_client(server.url, headers=dict(server.headers) or None)
     else:
-        http = await stack.enter_async_context(create_mcp_http_client(headers=dict(server.headers) or None))
+        auth = None
+        if token_file is not None and open_url is not None:
+            from tau_coding.mcp.oauth import LoopbackCallback, oauth_provider
+
+            callback = LoopbackCallback()
+            await callback.start()
+            stack.push_async_callback(callback.close)
+            auth = await oauth_provider(server.url, callback, token_file, open_url)
+        http = await stack.enter_async_context(
+            create_mcp_http_client(headers=dict(server.headers) or None, auth=auth)
+        )
         transport = streamable_http_client(server.url, http_client=http)
     client = Client(transport, mode="legacy", message_handler=handler, cache=None)
     connection = Connection(client, stderr)

@@ -16,7 +16,7 @@ from tau_coding.mcp.status import McpCallError
 from tau_coding.session.events import InputHandledEvent
 from tau_coding.session.hooks import InputDecision, OwnCommand, SessionHooks
 
-COMMAND_HELP = "MCP servers: state, tools, last error (/mcp reconnect [NAME])"
+COMMAND_HELP = "MCP servers: state, tools, last error (/mcp restart|enable|disable NAME)"
 
 
 class McpPort(Protocol):

@@ -4,22 +4,27 @@ The servers live on one daemon thread running its own asyncio loop, so starting 
 import included) never holds up typing or the session's loop, and a server that hangs or
 crashes stays there. The session's side talks to it with ``wait_settled`` (the first prompt's
 wait), ``call`` (a tool call, cancelled with the turn), ``statuses`` (what ``/mcp`` shows),
-``reconnect`` and ``close``. A failure (start, crash, hang in ``initialize``) is reported once
-in one line through ``report`` and leaves the server ``failed`` with its last error, until a
-``reconnect``. ``generation`` changes whenever any server's tools or state change.
+``reconnect``, ``set_enabled`` and ``close``. A failure (start, crash, hang in ``initialize``, a
+call that timed out on a server that then does not answer a ping) is reported once in one line
+through ``report`` and leaves the server ``failed`` with its last error. The next call to one
+of its tools restarts it, after a backoff (``backoff.restart_delay``); ``reconnect`` restarts
+it at once. A disabled server stays connected, but its tools are not offered and its calls are
+refused. ``generation`` changes whenever any server's tools, state or enablement change.
 """
 
 from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from concurrent.futures import Future
-from contextlib import AsyncExitStack
+from contextlib import AsyncExitStack, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from tau_agent.cancellation import CancellationToken
+from tau_coding.mcp.backoff import BASE, CAP, restart_delay
 from tau_coding.mcp.config import ServerConfig
 from tau_coding.mcp.status import McpCallError, PromptInfo, ServerStatus, State, ToolInfo, describe
 
@@ -29,6 +34,7 @@ if TYPE_CHECKING:
     from tau_coding.mcp.connection import Connection
 
 DEFAULT_CONNECT_TIMEOUT = 30.0
+PING_TIMEOUT = 5.0  # after a call timed out: a server that does not answer a ping this soon is hung
 T = TypeVar("T")
 
 
@@ -42,11 +48,15 @@ class _Server:
         self.state: State = "starting"
         self.tools: tuple[ToolInfo, ...] = ()
         self.prompts: tuple[PromptInfo, ...] = ()
+        self.resources: tuple[str, ...] = ()
         self.error: str | None = None
         self.connection: Connection | None = None
-        self.reported = False
+        self.reported = False  # again only after a call got an answer or a restart was asked for
         self.wake = asyncio.Event()  # stop, crash or reconnect
         self.retry = False
+        self.enabled = True
+        self.failures = 0  # in a row: since the last call that got an answer (or /mcp restart)
+        self.failed_at = 0.0
 
 
 class McpManager:
@@ -60,9 +70,18 @@ class McpManager:
         report: Callable[[str], object],
         connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
         scrub_env: frozenset[str] = frozenset(),
+        backoff: tuple[float, float] = (BASE, CAP),
+        ping_timeout: float = PING_TIMEOUT,
+        token_file: Path | None = None,
+        open_url: Callable[[str], object] | None = None,
     ) -> None:
+        """``token_file`` and ``open_url``: OAuth for HTTP servers that ask (``oauth.py``)."""
         self.cwd = cwd
         self.connect_timeout = connect_timeout
+        self.backoff = backoff  # (base, cap) of the restart delay, in seconds
+        self.ping_timeout = ping_timeout
+        self.token_file = token_file
+        self.open_url = open_url
         self.scrub_env = scrub_env  # left out of the environment stdio servers inherit
         self._report = report
         self._servers = {s.name: _Server(s) for s in servers}
@@ -93,7 +112,16 @@ class McpManager:
     def statuses(self) -> list[ServerStatus]:
         with self._lock:
             return [
-                ServerStatus(s.config.name, s.config.transport, s.state, s.tools, s.error, s.prompts)
+                ServerStatus(
+                    s.config.name,
+                    s.config.transport,
+                    s.state,
+                    s.tools,
+                    s.error,
+                    s.prompts,
+                    s.enabled,
+                    s.resources,
+                )
                 for s in self._servers.values()
             ]
 
@@ -146,11 +174,22 @@ class McpManager:
             raise McpCallError(f"no answer from MCP server {server} within {timeout:g} s") from None
 
     def reconnect(self, name: str) -> bool:
-        """Restart a server (any state); False when there is no such server."""
+        """Restart a server (any state) now, whatever its backoff; False when there is no such server."""
         if name not in self._servers or self._closing or self._loop is None:
             return False
         self._go.set()
-        self._loop.call_soon_threadsafe(self._request_reconnect, name)
+        self._loop.call_soon_threadsafe(self._restart_asked, name)
+        return True
+
+    def set_enabled(self, name: str, enabled: bool) -> bool:
+        """Offer (or withhold) a server's tools from now on; False when there is no such server."""
+        server = self._servers.get(name)
+        if server is None:
+            return False
+        with self._lock:
+            if server.enabled != enabled:
+                server.enabled = enabled
+                self._generation += 1
         return True
 
     def close(self, timeout: float = 3.0) -> None:
@@ -198,8 +237,12 @@ class McpManager:
         for server in self._servers.values():
             server.wake.set()
 
-    def _request_reconnect(self, name: str) -> None:
+    def _restart_asked(self, name: str) -> None:
         server = self._servers[name]
+        server.failures, server.reported = 0, False
+        self._request_reconnect(server)
+
+    def _request_reconnect(self, server: _Server) -> None:
         server.retry = True
         server.wake.set()
 
@@ -221,7 +264,10 @@ class McpManager:
             self._settled[server.config.name].set()
 
     def _fail(self, server: _Server, error: str) -> None:
-        self._set(server, "failed", error=error, tools=(), prompts=(), connection=None)
+        if server.state != "failed":  # one failure, however many ways it shows (EOF, closed call)
+            server.failures += 1
+            server.failed_at = time.monotonic()
+        self._set(server, "failed", error=error, tools=(), prompts=(), resources=(), connection=None)
         if not server.reported and not self._closing:
             server.reported = True
             self._report(f"MCP server {server.config.name}: {error}")
@@ -237,7 +283,8 @@ class McpManager:
             try:
                 await self._connected(server)
             except Exception as exc:
-                self._fail(server, describe(exc))
+                if not server.retry:  # else it is the old connection's end, a restart is under way
+                    self._fail(server, describe(exc))
             if self._closing:
                 break
             if not server.retry:
@@ -245,7 +292,7 @@ class McpManager:
                 await server.wake.wait()  # failed: stay so until a reconnect (or close) is asked for
             if not server.retry:
                 break
-        self._set(server, "stopped", tools=(), prompts=(), connection=None)
+        self._set(server, "stopped", tools=(), prompts=(), resources=(), connection=None)
 
     async def _connected(self, server: _Server) -> None:
         from tau_coding.mcp.connection import open_connection
@@ -281,9 +328,12 @@ class McpManager:
                     on_tools_changed=tools_changed,
                     on_prompts_changed=prompts_changed,
                     on_transport_error=transport_error,
+                    token_file=self.token_file,
+                    open_url=self.open_url,
                 )
                 tools = await connection.list_tools()
                 prompts = await _prompts_of(connection, server.config.name)
+                resources = await _resources_of(connection)
                 deadline.cancel()
                 self._set(
                     server,
@@ -291,7 +341,7 @@ class McpManager:
                     connection=connection,
                     tools=_infos(server.config.name, tools),
                     prompts=prompts,
-                    reported=False,
+                    resources=resources,
                 )
                 await server.wake.wait()
                 with self._lock:
@@ -355,21 +405,61 @@ class McpManager:
         self, name: str, tool: str, args: dict[str, Any], timeout: float | None
     ) -> CallToolResult:
         from mcp.shared.exceptions import MCPError
+        from mcp.types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 
         server = self._servers.get(name)
         if server is None:
             raise McpCallError(f"no MCP server named {name!r}")
+        if not server.enabled:
+            raise McpCallError(f"MCP server {name} is disabled in this session (/mcp enable {name})")
+        if server.state == "failed":
+            await self._restart_for_call(server)
+        elif server.state == "starting":  # e.g. restarted for another call a moment ago
+            await self._settling(name)
         connection = server.connection
         if server.state != "ready" or connection is None:
             detail = f": {server.error}" if server.error else ""
             raise McpCallError(f"MCP server {name} is {server.state}{detail}")
         try:
-            return await connection.call_tool(tool, args, timeout)
+            result = await connection.call_tool(tool, args, timeout)
         except MCPError as exc:
-            if "closed" in str(exc).lower():
+            if exc.code == CONNECTION_CLOSED or "closed" in str(exc).lower():
                 tail = connection.stderr_tail()
                 self._fail(server, f"connection closed{f': {tail}' if tail else ''}")
+            elif exc.code == REQUEST_TIMEOUT and not await self._answers_ping(connection):
+                self._fail(server, f"stopped answering (no answer to a ping within {self.ping_timeout:g} s)")
             raise McpCallError(describe(exc)) from None
+        server.failures, server.reported = 0, False
+        return result
+
+    async def _restart_for_call(self, server: _Server) -> None:
+        """Restart a failed server for a call once its backoff is over, and wait for it."""
+        name = server.config.name
+        wait = server.failed_at + restart_delay(server.failures, base=self.backoff[0], cap=self.backoff[1])
+        wait -= time.monotonic()
+        if wait > 0:
+            raise McpCallError(
+                f"MCP server {name} is failed: {server.error}; it is restarted by a call in "
+                f"{wait:.0f} s, or now by /mcp restart {name}"
+            )
+        self._request_reconnect(server)
+        self._set(server, "starting", error=None)  # so the wait below is for this start
+        if name in self._settled:
+            self._settled[name].clear()
+        await self._settling(name)
+
+    async def _settling(self, name: str) -> None:
+        """Until the server is ready or failed, at most its start-up limit (and a little)."""
+        if name in self._settled:
+            with suppress(TimeoutError):  # still starting: the call says so
+                await asyncio.wait_for(self._settled[name].wait(), self.connect_timeout + 5)
+
+    async def _answers_ping(self, connection: Connection) -> bool:
+        try:
+            await asyncio.wait_for(connection.ping(), self.ping_timeout)
+        except Exception:
+            return False
+        return True
 
 
 async def _prompts_of(connection: Connection, server: str) -> tuple[PromptInfo, ...]:
@@ -384,6 +474,14 @@ async def _prompts_of(connection: Connection, server: str) -> tuple[PromptInfo, 
         )
         for p in prompts
     )
+
+
+async def _resources_of(connection: Connection) -> tuple[str, ...]:
+    """The server's resource URIs; a server whose resources/list fails simply has none."""
+    try:
+        return tuple(await connection.list_resource_uris())
+    except Exception:
+        return ()
 
 
 def _infos(server: str, tools: Sequence[Any]) -> tuple[ToolInfo, ...]:

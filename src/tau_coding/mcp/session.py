@@ -9,8 +9,11 @@ Either way: the servers start on the MCP thread once start-up is done (``START_D
 the first prompt, whichever is first. Before each prompt goes to the model the tools are
 brought up to date; the first prompt also waits for servers still starting, at most
 ``mcp.startupTimeoutMs``, then goes without the ones not ready, saying so in one line.
-``/mcp`` shows each server's state, tools and last error; ``/mcp reconnect [NAME]`` restarts
-one (or every failed one). The servers shut down with the session.
+``/mcp`` shows each server's state, tools and last error; ``/mcp restart [NAME]`` (or
+``reconnect``) restarts one (or every failed one) at once; ``/mcp enable|disable NAME`` offers
+or withholds a server's tools for the rest of the session, from the next model request on. The
+same is there for RPC clients (``status``, ``restart``, ``set_enabled``: the session's
+``McpControl``). The servers shut down with the session.
 """
 
 from __future__ import annotations
@@ -74,7 +77,9 @@ class McpSession:
         cwd: Path,
         notify: Callable[[str], object],
         scrub_env: frozenset[str] = frozenset(),
+        token_file: Path | None = None,
     ) -> None:
+        """``token_file``: where OAuth tokens of remote servers are kept (none: no OAuth)."""
         self.settings = settings
         self.notify = notify
         self.manager = McpManager(
@@ -83,6 +88,8 @@ class McpSession:
             report=self._report,
             connect_timeout=settings.connect_timeout,
             scrub_env=scrub_env,
+            token_file=token_file,
+            open_url=self._open_url if token_file is not None else None,
         )
         self._register: Callable[[list[AgentTool]], None] = lambda tools: None
         self._context_window: Callable[[], int] = lambda: 0
@@ -92,6 +99,21 @@ class McpSession:
 
     def _report(self, line: str) -> None:
         self.notify(line)
+
+    def _open_url(self, url: str) -> None:
+        """An MCP server wants OAuth: say where to authorize, and open a browser on a desktop."""
+        import os
+        import sys
+
+        self.notify(f"MCP: authorize Tau in your browser: {url}")
+        if (
+            sys.platform in ("darwin", "win32")
+            or os.environ.get("DISPLAY")
+            or os.environ.get("WAYLAND_DISPLAY")
+        ):
+            import webbrowser
+
+            webbrowser.open(url)  # not in a bare terminal, where it would start a text browser in it
 
     @property
     def handler_timeout(self) -> float:
@@ -164,7 +186,7 @@ class McpSession:
         return [
             (tool_name(p.server, p.name), p.description or f"prompt of MCP server {p.server}")
             for status in self.manager.statuses()
-            if status.state == "ready"
+            if status.state == "ready" and status.enabled
             for p in status.prompts
         ]
 
@@ -204,7 +226,7 @@ class McpSession:
             p
             for status in self.manager.statuses()
             for p in status.prompts
-            if status.state == "ready" and tool_name(p.server, p.name) == command
+            if status.state == "ready" and status.enabled and tool_name(p.server, p.name) == command
         ]
         if not found:
             return None
@@ -225,7 +247,7 @@ class McpSession:
         self._generation = manager.generation
         tools: dict[str, AgentTool] = {}
         for status in manager.statuses():
-            if status.state == "ready":
+            if status.state == "ready" and status.enabled:
                 for info in status.tools:
                     tool = mcp_tool(manager, info, timeout=self.settings.tool_timeout)
                     tools.setdefault(tool.name, tool)
@@ -237,13 +259,44 @@ class McpSession:
 
     async def command(self, args: str) -> str:
         words = args.split()
-        if words[:1] == ["reconnect"]:
+        verb = words[0] if words else ""
+        if verb in ("reconnect", "restart"):
             names = words[1:] or [s.name for s in self.manager.statuses() if s.state == "failed"]
-            unknown = [n for n in names if not self.manager.reconnect(n)]
+            unknown = [n for n in names if not self.restart(n)]
             if unknown:
-                return f"/mcp reconnect: no server named {unknown[0]!r}"
-            return f"Reconnecting {', '.join(names)}." if names else "No failed server to reconnect."
+                return f"/mcp {verb}: no server named {unknown[0]!r}"
+            return f"Restarting {', '.join(names)}." if names else "No failed server to restart."
+        if verb in ("enable", "disable"):
+            if len(words) != 2:
+                return f"/mcp {verb} needs one server name"
+            if not self.set_enabled(words[1], verb == "enable"):
+                return f"/mcp {verb}: no server named {words[1]!r}"
+            return f"MCP server {words[1]} {verb}d for this session (from the next request on)."
+        if verb:
+            return f"/mcp {verb}: unknown; /mcp [restart NAME | enable NAME | disable NAME]"
         return status_report(self.manager.statuses())
+
+    # -- McpControl (tau_coding.session.mcp_port), for RPC clients ---------------------------
+
+    def status(self) -> list[dict[str, Any]]:
+        return [status_dict(s) for s in self.manager.statuses()]
+
+    def restart(self, name: str) -> bool:
+        return self.manager.reconnect(name)
+
+    def resource_mentions(self) -> list[str]:
+        return [
+            f"{s.name}:{uri}"
+            for s in self.manager.statuses()
+            if s.state == "ready" and s.enabled
+            for uri in s.resources
+        ]
+
+    def set_enabled(self, name: str, enabled: bool) -> bool:
+        if not self.manager.set_enabled(name, enabled):
+            return False
+        self.sync_tools()
+        return True
 
     def close(self) -> None:
         self.manager.close()
@@ -271,7 +324,8 @@ def status_report(statuses: list[ServerStatus]) -> str:
     lines = ["MCP servers:"]
     for status in statuses:
         count = f", {len(status.tools)} tool(s)" if status.state == "ready" else ""
-        lines.append(f"  {status.name} ({status.transport}): {status.state}{count}")
+        off = "" if status.enabled else ", disabled in this session"
+        lines.append(f"  {status.name} ({status.transport}): {status.state}{count}{off}")
         if status.tools:
             lines.append("    tools: " + ", ".join(t.name for t in status.tools))
         if status.prompts:
@@ -280,5 +334,21 @@ def status_report(statuses: list[ServerStatus]) -> str:
             )
         if status.error:
             lines.append(f"    last error: {status.error}")
-    lines.append("/mcp reconnect NAME restarts a server.")
+    lines.append(
+        "/mcp restart NAME restarts a server; /mcp enable|disable NAME offers or withholds its tools."
+    )
     return "\n".join(lines)
+
+
+def status_dict(status: ServerStatus) -> dict[str, Any]:
+    """One server's state as RPC's ``get_mcp_status`` answers it (docs/rpc.md)."""
+    return {
+        "name": status.name,
+        "transport": status.transport,
+        "state": status.state,
+        "enabled": status.enabled,
+        "tools": [tool_name(t.server, t.name) for t in status.tools],
+        "prompts": ["/" + tool_name(p.server, p.name) for p in status.prompts],
+        "resources": list(status.resources),
+        "error": status.error,
+    }

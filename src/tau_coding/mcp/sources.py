@@ -75,4 +75,6 @@ def mcp_session(
         return None
     from tau_coding.mcp.session import McpSession, McpSettings
 
-    return McpSession(servers, McpSettings.from_settings(get_setting), paths.cwd, notify, scrub_env)
+    settings = McpSettings.from_settings(get_setting)
+    token_file = paths.tau_home / "mcp-auth.json"  # beside auth.json, apart from it (oauth.py)
+    return McpSession(servers, settings, paths.cwd, notify, scrub_env, token_file)

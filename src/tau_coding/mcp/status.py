@@ -37,6 +37,8 @@ class ServerStatus(NamedTuple):
     tools: tuple[ToolInfo, ...]
     error: str | None
     prompts: tuple[PromptInfo, ...] = ()
+    enabled: bool = True  # in this session (``/mcp enable|disable``)
+    resources: tuple[str, ...] = ()  # URIs, for ``@server:uri`` completion
 
 
 def describe(exc: BaseException) -> str:

@@ -39,6 +39,7 @@ from tau_coding.session.compaction.settings import CompactionSettings
 from tau_coding.session.compactor import SessionCompactor
 from tau_coding.session.events import AgentSettledEvent, InputHandledEvent, SessionEvent
 from tau_coding.session.hooks import SessionHooks
+from tau_coding.session.mcp_port import McpControl
 from tau_coding.session.reply_retry import RetrySettings
 from tau_coding.session.run import SessionListener, SessionRun
 from tau_coding.session.settings_choice import SessionSettings
@@ -88,6 +89,7 @@ class CodingSession(SessionRun):
         self.input_source: Literal["interactive", "print", "rpc", "extension"] = "print"
         self.hooks: SessionHooks | None = None  # extensions and shell hooks (set by the composition root)
         self.permissions: PermissionGate | None = None  # session/permission_seam.py installs it
+        self.mcp: McpControl | None = None  # the session's MCP servers, when it has any
         # The one /reload (SessionControl.reload), set by the control driving this session.
         self.reloader: Callable[[], object] | None = None
         self._hooks_started = False

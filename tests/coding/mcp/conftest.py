@@ -32,6 +32,16 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def _wait_for_port(port: int, limit: float = 60) -> None:
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+
+
 def _serve(transport: str) -> Iterator[int]:
     port = _free_port()
     process = subprocess.Popen(
@@ -40,13 +50,7 @@ def _serve(transport: str) -> Iterator[int]:
         stderr=subprocess.DEVNULL,
     )
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                time.sleep(0.1)
+        _wait_for_port(port)
         yield port
     finally:
         process.terminate()

@@ -128,8 +128,7 @@ async def test_a_server_crashing_mid_call_is_reported_once_and_can_be_reconnecte
     assert running.state("srv") == "failed"
     assert running.manager.statuses()[0].tools == ()
     assert len(running.reports) == 1 and running.reports[0].startswith("MCP server srv:")
-    again = await _call(tools["echo"], {"text": "x"})  # a tool the model still had
-    assert again.is_error and "srv is failed" in again.content[0].text  # type: ignore[union-attr]
+    # (A call restarts it too, after a backoff: test_restart.py.)
     assert running.manager.reconnect("srv")
     await asyncio.sleep(0.2)
     assert await running.manager.wait_settled(LIMIT) == []

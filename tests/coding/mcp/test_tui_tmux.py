@@ -1,5 +1,6 @@
-"""``tau`` in a real terminal (tmux) with an MCP server: the model calls its tool, and ``/mcp``
-shows the server ready with its tools. Skips without tmux."""
+"""``tau`` in a real terminal (tmux) with an MCP server: the model calls its tool, ``/mcp``
+shows the server ready with its tools, and ``@`` completes the server's resources as
+``@server:uri``, whose contents go with the prompt. Skips without tmux."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ def test_mcp_tool_and_slash_mcp_in_the_terminal(tmp_path: Path) -> None:
     replies = [
         ScriptedReply(calls=[ScriptedCall("call_000000001", "mcp__srv__echo", {"text": "from-the-server"})]),
         ScriptedReply(text="Echo done."),
+        ScriptedReply(text="Notes read."),
     ]
     with ReplayServerThread([Scripted(body=sse_body(API, r)) for r in replies]) as server:
         _point_at(home, server.url)
@@ -45,8 +47,16 @@ def test_mcp_tool_and_slash_mcp_in_the_terminal(tmp_path: Path) -> None:
             tmux("send-keys", "-t", "tau", "Enter")
             screen = tmux.wait_for("srv (stdio): ready")
             assert "every_content" in screen
+            tmux("send-keys", "-t", "tau", "-l", "Summarize @srv:tod")
+            tmux.wait_for("@srv:notes://today")  # the completion menu offers the resource
+            tmux("send-keys", "-t", "tau", "Tab")
+            tmux.wait_for("Summarize @srv:notes://today ")
+            tmux("send-keys", "-t", "tau", "Enter")
+            tmux.wait_for("Notes read.", timeout=60)
             tmux("send-keys", "-t", "tau", "C-d")
             tmux.wait_for("TAU-EXITED-0")
         finally:
             tmux.kill()
         assert "from-the-server" in json.dumps(server.requests[1].json()["messages"])
+        sent = json.dumps(server.requests[2].json()["messages"][-1])
+        assert "Summarize @srv:notes://today" in sent and "Ship the MCP client." in sent

@@ -7,7 +7,7 @@ and hands their contents to the app, so the TUI itself never reads configuration
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,6 +32,7 @@ def run_interactive(
     ui: LateBoundUI | None = None,
     type_ahead: TypeAhead | None = None,
     builtins: TuiBuiltins | None = None,
+    mentions: Callable[[], Sequence[str]] | None = None,
 ) -> int:
     """Run the TUI until the user quits (sending ``initial_prompt`` first, if given, then each of
     ``more_prompts`` as a follow-up; opening the session picker first when ``resume``); then
@@ -72,6 +73,7 @@ def run_interactive(
         start_with_resume=resume,
         type_ahead=type_ahead.take() if type_ahead is not None else "",
         load_themes=load_themes if theme_places else None,
+        mentions=mentions,
     )
     if ui is not None:  # extensions' dialogs become the app's own from here on
         from tau_coding.modes.interactive.tui_ui import TuiUI

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tau_coding.modes.rpc.commands_checkpoints import CHECKPOINT_HANDLERS
 from tau_coding.modes.rpc.commands_login import LOGIN_HANDLERS
+from tau_coding.modes.rpc.commands_mcp import MCP_HANDLERS
 from tau_coding.modes.rpc.commands_permissions import PERMISSION_HANDLERS
 from tau_coding.modes.rpc.commands_run import RUN_HANDLERS
 from tau_coding.modes.rpc.commands_session import SESSION_HANDLERS
@@ -17,6 +18,7 @@ HANDLERS: dict[str, Handler] = {
     **PERMISSION_HANDLERS,
     **CHECKPOINT_HANDLERS,
     **LOGIN_HANDLERS,
+    **MCP_HANDLERS,
 }
 
 

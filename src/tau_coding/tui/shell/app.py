@@ -74,6 +74,7 @@ class TauApp(KeyActions):
         start_with_resume: bool = False,
         type_ahead: str = "",
         load_themes: Callable[[], tuple[Sequence[Theme], Sequence[str]]] | None = None,
+        mentions: Callable[[], Sequence[str]] | None = None,
     ) -> None:
         """``user_themes``, ``keymap`` and ``startup_notices`` (problems found loading them) come
         from the mode, which reads the user's files (``load_themes`` reads the themes again, on
@@ -94,6 +95,7 @@ class TauApp(KeyActions):
         self.state: TuiState = TuiState(render_custom=port.render_custom)
         self._home = home if home is not None else os.path.expanduser("~")
         self._list_files = list_files
+        self._mentions = mentions  # more @ completions: the MCP resources, as server:uri
         self._clock = clock
         self._theme_name = f"tau-{theme}"
         self._last_interrupt = float("-inf")
@@ -118,6 +120,7 @@ class TauApp(KeyActions):
                 "theme": self.theme_names,
             },
             list_files=self._list_files,
+            mentions=self._mentions,
         )
         history = PromptHistory(
             text_of(m.content, image="[image]") for m in self.port.messages if isinstance(m, UserMessage)

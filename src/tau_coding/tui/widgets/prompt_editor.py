@@ -44,6 +44,8 @@ class CompletionSources:
     commands: Sequence[CommandSpec] = ()
     arguments: Mapping[str, Callable[[], Sequence[str]]] = field(default_factory=dict)
     list_files: Callable[[Path], list[str]] | None = None
+    # More ``@`` completions, asked each time (MCP resources as ``server:uri``; they come and go).
+    mentions: Callable[[], Sequence[str]] | None = None
 
 
 class PromptEditor(TextArea):
@@ -204,7 +206,8 @@ class PromptEditor(TextArea):
             if self._files is None:
                 self._load_files()
             else:
-                found = file_candidates(line, column, self._files)
+                extra = self.sources.mentions() if self.sources.mentions is not None else ()
+                found = file_candidates(line, column, [*extra, *self._files])
         self.menu.show(found)
 
     def _close_menu(self) -> None:

@@ -6,6 +6,7 @@ Usage: ``python tool_server.py [stdio|http PORT|sse PORT]``.
 import asyncio
 import base64
 import os
+import signal
 import sys
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -80,6 +81,12 @@ def build() -> MCPServer:
     def die() -> str:
         """Exit the server process mid-call."""
         os._exit(3)
+
+    @server.tool()
+    def hang() -> str:
+        """Stop the whole server process (SIGSTOP): it answers nothing, not even pings."""
+        os.kill(os.getpid(), signal.SIGSTOP)
+        return "resumed"
 
     @server.tool()
     async def grow(ctx: Context) -> str:
