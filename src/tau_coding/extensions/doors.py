@@ -15,6 +15,7 @@ before (another feature's seams) runs first and is kept.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -23,6 +24,7 @@ from tau_agent.content import ImageContent
 from tau_agent.hooks import BeforeToolCallResult, ToolCallContext
 from tau_agent.messages import AgentMessage, AssistantMessage, CustomMessage
 from tau_agent.tools import AgentToolResult
+from tau_coding.extensions.dispatcher import Delivery, EventDispatcher
 from tau_coding.extensions.events import (
     AgentStartEvent,
     AgentStartPatch,
@@ -53,6 +55,11 @@ if TYPE_CHECKING:
     from tau_coding.session.coding_session import CodingSession
 
 
+# Announced for every streamed token or output chunk: delivered without waiting (dispatcher.py);
+# every other event is delivered before the run goes on, as Pi awaits its handlers.
+_STREAMING = frozenset(("message_update", "tool_execution_update"))
+
+
 class ExtensionDoors:
     """Implements SessionHooks for one session and installs the harness seams."""
 
@@ -67,6 +74,7 @@ class ExtensionDoors:
         self._after_prev = harness.after_tool_call
         self._context_prev = harness.transform_context
         self._subscribed = False
+        self._events = EventDispatcher(host.report_failure)
         self._prompt_before: str | None = None  # the system prompt a before_agent_start replaced
 
     def install(self) -> None:
@@ -104,15 +112,23 @@ class ExtensionDoors:
         if event.type == "agent_settled" and self._prompt_before is not None:
             self.session.harness.system_prompt, self._prompt_before = self._prompt_before, None
         registry = self.host.registry
-        if not registry.handlers:
-            return
-        for owner, handler in registry.handlers_for(event.type, "*"):
-            if owner not in self.host.extensions:
-                continue
-            try:
-                self.host.guard(owner).call_sync(f"{event.type} handler", handler, event)
-            except HandlerFailure as failure:
-                self.host.report_failure(failure)
+        if registry.handlers:
+            plain: list[Delivery] = []
+            for owner, handler in registry.handlers_for(event.type, "*"):
+                if owner not in self.host.extensions:
+                    continue
+                guard = self.host.guard(owner)
+                if inspect.iscoroutinefunction(handler):  # runs on the loop, as a task
+                    try:
+                        guard.call_sync(f"{event.type} handler", handler, event)
+                    except HandlerFailure as failure:
+                        self.host.report_failure(failure)
+                else:
+                    plain.append((owner, handler, guard.timeout))
+            if plain:
+                self._events.post(event, plain)
+        if event.type not in _STREAMING:  # handlers act before the run goes on (a follow-up...)
+            self._events.drain()
 
     # -- tool calls -------------------------------------------------------------------------
 
@@ -326,6 +342,7 @@ class ExtensionDoors:
         return answer if isinstance(answer, str) else None
 
     def on_close(self) -> None:
+        self._events.drain()
         event = ShutdownEvent()
         for owner, handler in self._handlers("session_shutdown"):
             try:
