@@ -34,7 +34,12 @@ class EchoProvider:
         else:
             said = "".join(b.text for b in last.content if isinstance(b, TextContent))
         builder = AssistantMessageBuilder(api=self.api, provider=self.provider, model=self.model)
-        for batch in (builder.start(), builder.text_delta(f"echo: {said}"), builder.close_block(), builder.finish()):
+        for batch in (
+            builder.start(),
+            builder.text_delta(f"echo: {said}"),
+            builder.close_block(),
+            builder.finish(),
+        ):
             for event in batch:
                 yield event
 

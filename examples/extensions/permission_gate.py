@@ -32,4 +32,6 @@ def activate(tau: ExtensionAPI) -> None:
             return None
         if await tau.ui.confirm("Dangerous command", f"Allow the model to run: {command}", default=False):
             return None
-        return ToolCallDecision(block=True, reason=f"Blocked by permission gate: {command!r} needs a person's approval")
+        return ToolCallDecision(
+            block=True, reason=f"Blocked by permission gate: {command!r} needs a person's approval"
+        )

@@ -27,6 +27,10 @@ def main(argv: list[str] | None = None) -> int:
         from tau_coding.mcp.cli import main as mcp_main
 
         return mcp_main(argv[1:])
+    if argv[:1] and argv[0] in ("install", "remove", "update", "list"):  # packages (docs/packages.md)
+        from tau_coding.packages.cli import main as packages_main
+
+        return packages_main(argv)
     if argv[:1] == ["batch"]:  # `tau batch TASKS.jsonl --out RESULTS.jsonl ...`
         from tau_coding.batch.cli import main as batch_main
 

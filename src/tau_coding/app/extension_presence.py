@@ -75,7 +75,7 @@ def anything_to_load(
     settings: Mapping[str, Any],
 ) -> bool:
     """-e paths, settings hooks, extension directories or extension packages: any of them."""
-    if cli_paths or trust_project or settings.get("hooks"):
+    if cli_paths or trust_project or settings.get("hooks") or settings.get("packages"):
         return True
     if _has_entries(project_dir / "extensions"):  # loaded or warned about (trust)
         return True

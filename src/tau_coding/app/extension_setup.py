@@ -54,8 +54,18 @@ def discover(
     if trusted:
         sources += in_directory(project_extensions_dir(paths), "project")
     sources += in_directory(paths.tau_home / "extensions", "user")
-    sources += from_entry_points()
+    if _lists_packages(paths, trusted=trusted):  # `tau install` packages (docs/packages.md)
+        from tau_coding.packages.extension_sources import package_extensions
+
+        sources += package_extensions(paths, trusted=trusted, warn=warn)
+    named = {source.location for source in sources}  # a pip-installed package's are there already
+    sources += [source for source in from_entry_points() if source.location not in named]
     return sources
+
+
+def _lists_packages(paths: TauPaths, *, trusted: bool) -> bool:
+    files = [paths.user_settings, paths.project_settings] if trusted else [paths.user_settings]
+    return any(read_json_object(file, []).get("packages") for file in files if file.exists())
 
 
 def load_hook_config(

@@ -13,6 +13,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from tau_coding.extensions.api import ExtensionAPI
     from tau_coding.extensions.events import (
+        AgentStartEvent,
+        AgentStartPatch,
+        CompactDecision,
         CompactEvent,
         ContextEvent,
         InputEvent,
@@ -33,6 +36,9 @@ if TYPE_CHECKING:
 _HOMES = {"ExtensionAPI": "api", "HeadlessUI": "ui", "UIBridge": "ui"}
 
 __all__ = [
+    "AgentStartEvent",
+    "AgentStartPatch",
+    "CompactDecision",
     "CompactEvent",
     "ContextEvent",
     "ExtensionAPI",

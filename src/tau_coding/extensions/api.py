@@ -33,8 +33,11 @@ from tau_coding.extensions.registry import (
 from tau_coding.extensions.ui import NoticeLevel, UIBridge
 
 if TYPE_CHECKING:
+    from tau_agent.provider import ThinkingLevel
     from tau_ai.wire_api import WireApi
+    from tau_coding.extensions.bus import EventBus
     from tau_coding.extensions.host_port import ExtensionHostPort
+    from tau_coding.extensions.process import ExecResult
     from tau_coding.session.coding_session import CodingSession
 
 DeliverAs = Literal["steer", "follow_up"]
@@ -46,6 +49,7 @@ class ExtensionAPI:
     def __init__(self, host: ExtensionHostPort, name: str) -> None:
         self._host = host
         self.name = name
+        self._bus: EventBus | None = None
 
     @property
     def cwd(self) -> Path:
@@ -191,6 +195,57 @@ class ExtensionAPI:
 
     def set_widget(self, key: str, lines: Sequence[str] | None) -> None:
         self.ui.set_widget(key, lines)
+
+    # -- tools, model, processes, other extensions -------------------------------------------
+
+    def get_active_tools(self) -> list[str]:
+        """Names of the tools the model is offered now, in order."""
+        return [tool.name for tool in self.session.harness.tools]
+
+    def get_all_tools(self) -> list[AgentTool]:
+        """Every registered tool (Tau's and extensions'), active or not."""
+        return [tool for _, tool in self._host.registry.tools.values()]
+
+    def set_active_tools(self, names: Sequence[str] | None) -> None:
+        """Offer only these tools to the model (``None``: all again); ``--tools`` still limits."""
+        self._host.set_active_tools(None if names is None else list(names))
+
+    def get_commands(self) -> list[tuple[str, str]]:
+        """Slash commands registered now, as (name, description)."""
+        commands = self._host.registry.commands.values()
+        return [(c.name, c.description) for c in commands if c.owner in self._host.extensions]
+
+    @property
+    def model(self) -> Model:
+        return self.session.model
+
+    def set_model(self, model: Model) -> None:
+        """Use ``model`` from the next request on (recorded in the session, as ``/model`` does)."""
+        self.session.set_model(model)
+
+    @property
+    def thinking_level(self) -> ThinkingLevel:
+        return self.session.thinking_level
+
+    def set_thinking_level(self, level: ThinkingLevel) -> None:
+        self.session.set_thinking_level(level)
+
+    @property
+    def events(self) -> EventBus:
+        """Channels shared by all extensions: ``tau.events.on(name, fn)``, ``tau.events.emit(name, data)``."""
+        if self._bus is None:
+            from tau_coding.extensions.bus import EventBus
+
+            self._bus = EventBus(self._host, self.name)
+        return self._bus
+
+    async def exec(
+        self, command: str, args: Sequence[str] = (), *, cwd: Path | None = None, timeout: float | None = None
+    ) -> ExecResult:
+        """Run a program (no shell) in ``cwd`` (the session's by default); see ``process.py``."""
+        from tau_coding.extensions.process import run_program
+
+        return await run_program(command, args, cwd or self.cwd, timeout)
 
     def reload(self) -> int:
         """Unload and load every extension again; returns how many are loaded."""

@@ -11,7 +11,7 @@ full host instead (``app/extension_setup.py``), and this one is dropped.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -75,6 +75,11 @@ class BuiltinHost:
     def reload(self) -> int:
         """No third-party extension is loaded here: there is nothing to load again."""
         return 0
+
+    def set_active_tools(self, names: Collection[str] | None) -> None:
+        if self._session is not None:
+            tools = [tool for _, tool in self._registry.tools.values()]
+            self._session.harness.tools = [t for t in tools if names is None or t.name in names]
 
     def bind(self, session: CodingSession) -> None:
         """The session's hooks answer the built-in commands."""

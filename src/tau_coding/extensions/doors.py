@@ -15,6 +15,7 @@ before (another feature's seams) runs first and is kept.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -23,7 +24,11 @@ from tau_agent.content import ImageContent
 from tau_agent.hooks import BeforeToolCallResult, ToolCallContext
 from tau_agent.messages import AgentMessage, AssistantMessage, CustomMessage
 from tau_agent.tools import AgentToolResult
+from tau_coding.extensions.dispatcher import Delivery, EventDispatcher
 from tau_coding.extensions.events import (
+    AgentStartEvent,
+    AgentStartPatch,
+    CompactDecision,
     CompactEvent,
     ContextEvent,
     InputEvent,
@@ -40,6 +45,7 @@ from tau_coding.extensions.events import (
 )
 from tau_coding.extensions.guard import HandlerFailure
 from tau_coding.extensions.registry import BUILTIN, command_name
+from tau_coding.session.compaction.errors import CompactionCancelledError
 from tau_coding.session.events import InputHandledEvent, SessionEvent
 from tau_coding.session.hooks import InputDecision, OwnCommand
 from tau_coding.session.permission_seam import PermissionSeam
@@ -47,6 +53,11 @@ from tau_coding.session.permission_seam import PermissionSeam
 if TYPE_CHECKING:
     from tau_coding.extensions.host_port import ExtensionHostPort
     from tau_coding.session.coding_session import CodingSession
+
+
+# Announced for every streamed token or output chunk: delivered without waiting (dispatcher.py);
+# every other event is delivered before the run goes on, as Pi awaits its handlers.
+_STREAMING = frozenset(("message_update", "tool_execution_update"))
 
 
 class ExtensionDoors:
@@ -63,6 +74,8 @@ class ExtensionDoors:
         self._after_prev = harness.after_tool_call
         self._context_prev = harness.transform_context
         self._subscribed = False
+        self._events = EventDispatcher(host.report_failure)
+        self._prompt_before: str | None = None  # the system prompt a before_agent_start replaced
 
     def install(self) -> None:
         """(Re)install the seams; the context transform only while someone asks for it."""
@@ -73,6 +86,7 @@ class ExtensionDoors:
             self._transform_context if "context" in registry.handlers else self._context_prev
         )
         self.session.hooks = self
+        self.session.compactor.custom_summary = self._custom_summary
         if not self._subscribed:
             self._subscribed = True
             self.session.subscribe(self._on_event)
@@ -95,16 +109,26 @@ class ExtensionDoors:
         return answers
 
     def _on_event(self, event: SessionEvent) -> None:
+        if event.type == "agent_settled" and self._prompt_before is not None:
+            self.session.harness.system_prompt, self._prompt_before = self._prompt_before, None
         registry = self.host.registry
-        if not registry.handlers:
-            return
-        for owner, handler in registry.handlers_for(event.type, "*"):
-            if owner not in self.host.extensions:
-                continue
-            try:
-                self.host.guard(owner).call_sync(f"{event.type} handler", handler, event)
-            except HandlerFailure as failure:
-                self.host.report_failure(failure)
+        if registry.handlers:
+            plain: list[Delivery] = []
+            for owner, handler in registry.handlers_for(event.type, "*"):
+                if owner not in self.host.extensions:
+                    continue
+                guard = self.host.guard(owner)
+                if inspect.iscoroutinefunction(handler):  # runs on the loop, as a task
+                    try:
+                        guard.call_sync(f"{event.type} handler", handler, event)
+                    except HandlerFailure as failure:
+                        self.host.report_failure(failure)
+                else:
+                    plain.append((owner, handler, guard.timeout))
+            if plain:
+                self._events.post(event, plain)
+        if event.type not in _STREAMING:  # handlers act before the run goes on (a follow-up...)
+            self._events.drain()
 
     # -- tool calls -------------------------------------------------------------------------
 
@@ -224,7 +248,30 @@ class ExtensionDoors:
             if isinstance(decision, InputTransform):
                 text = decision.text
                 current_images = list(decision.images) if decision.images is not None else current_images
+        await self._before_agent_start(text, current_images)
         return text, current_images
+
+    async def _before_agent_start(self, text: str, images: list[ImageContent]) -> None:
+        harness = self.session.harness
+        for owner, handler in self._handlers("before_agent_start"):
+            event = AgentStartEvent(text, list(images), harness.system_prompt)
+            try:
+                patch = await self._call(owner, "before_agent_start handler", handler, event)
+            except HandlerFailure as failure:
+                self.host.report_failure(failure)
+                continue
+            if not isinstance(patch, AgentStartPatch):
+                continue
+            if patch.system_prompt is not None:
+                if self._prompt_before is None:
+                    self._prompt_before = harness.system_prompt
+                harness.system_prompt = patch.system_prompt
+            if patch.message is not None:
+                message = patch.message
+                harness.append_message(message)
+                self.session.log.append_custom_message(
+                    message.custom_type, message.content, message.display, message.details
+                )
 
     async def on_stop(self, stop_hook_active: bool, last: AssistantMessage | None) -> str | None:
         if last is not None and last.stop_reason in ("aborted", "error"):
@@ -236,7 +283,23 @@ class ExtensionDoors:
         return None
 
     async def on_pre_compact(self, trigger: Literal["manual", "auto"], custom_instructions: str) -> None:
-        await self._notify_all("session_before_compact", CompactEvent(trigger, custom_instructions))
+        """Nothing: session_before_compact handlers run in ``_custom_summary``, where their
+        decision counts (the compactor calls it right after this)."""
+
+    async def _custom_summary(self, trigger: Literal["manual", "auto"], instructions: str) -> str | None:
+        for owner, handler in self._handlers("session_before_compact"):
+            try:
+                decision = await self._call(
+                    owner, "session_before_compact handler", handler, CompactEvent(trigger, instructions)
+                )
+            except HandlerFailure as failure:
+                self.host.report_failure(failure)
+                continue
+            if isinstance(decision, CompactDecision) and decision.cancel:
+                raise CompactionCancelledError(f"compaction cancelled by extension {owner}")
+            if isinstance(decision, CompactDecision) and decision.summary is not None:
+                return decision.summary
+        return None
 
     def command_list(self) -> Sequence[tuple[str, str]]:
         commands = self.host.registry.commands.values()
@@ -279,6 +342,7 @@ class ExtensionDoors:
         return answer if isinstance(answer, str) else None
 
     def on_close(self) -> None:
+        self._events.drain()
         event = ShutdownEvent()
         for owner, handler in self._handlers("session_shutdown"):
             try:

@@ -9,12 +9,13 @@ point run in load order, each seeing what the previous one produced.
 point                         handler receives          handler may return
 ============================  ========================  =============================================
 ``input``                     ``InputEvent``            ``InputTransform`` or ``InputHandled``
+``before_agent_start``        ``AgentStartEvent``       ``AgentStartPatch`` (system prompt, a message)
 ``tool_call``                 ``ToolCallEvent``         ``ToolCallDecision`` (block, or new input)
 ``tool_result``               ``ToolResultEvent``       ``ToolResultPatch``
 ``context``                   ``ContextEvent``          a new list of messages for this one call
 ``before_provider_request``   ``ProviderRequestEvent``  a replacement payload (a dict)
 ``session_start``             ``SessionStartEvent``     nothing
-``session_before_compact``    ``CompactEvent``          nothing
+``session_before_compact``    ``CompactEvent``          ``CompactDecision`` (cancel, or the summary)
 ``stop``                      ``StopEvent``             ``StopDecision`` (continue with a message)
 ``session_shutdown``          ``ShutdownEvent``         nothing (plain functions only: no loop runs)
 ============================  ========================  =============================================
@@ -30,10 +31,11 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from tau_agent.content import ImageContent, ToolResultContent
-from tau_agent.messages import AgentMessage
+from tau_agent.messages import AgentMessage, CustomMessage
 
 INTERCEPTION_POINTS = (
     "input",
+    "before_agent_start",
     "tool_call",
     "tool_result",
     "context",
@@ -65,6 +67,26 @@ class InputHandled:
     """The extension took care of the input; nothing goes to the model."""
 
     message: str | None = None
+
+
+@dataclass(eq=False)
+class AgentStartEvent:
+    """A prompt is about to run: its text (as typed, after ``input`` handlers) and the system
+    prompt as the previous ``before_agent_start`` handlers left it."""
+
+    prompt: str
+    images: Sequence[ImageContent]
+    system_prompt: str
+
+
+@dataclass(eq=False)
+class AgentStartPatch:
+    """``system_prompt`` replaces the system prompt for this prompt's run only (restored when it
+    settles); ``message`` is a custom message put into the context (and the session file)
+    before the user's message."""
+
+    system_prompt: str | None = None
+    message: CustomMessage | None = None
 
 
 @dataclass(eq=False)
@@ -132,6 +154,15 @@ class SessionStartEvent:
 class CompactEvent:
     trigger: Literal["manual", "auto"]
     custom_instructions: str = ""
+
+
+@dataclass(eq=False)
+class CompactDecision:
+    """``cancel`` stops the compaction (nothing is written); ``summary`` is recorded as the
+    compaction's summary instead of asking the model for one (the kept tail is Tau's choice)."""
+
+    cancel: bool = False
+    summary: str | None = None
 
 
 @dataclass(eq=False)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -72,6 +72,7 @@ class ExtensionHost:
         # ``--tools`` / ``--no-tools``: the names that may be active, extensions' included
         # (None: all). The built-in tools were already chosen when the session was built.
         self.allowed_tools: frozenset[str] | None = None
+        self.active_tools: frozenset[str] | None = None  # an extension's set_active_tools
         self._reported: set[str] = set()
         self.on_change: list[Callable[[], None]] = []  # told after tools or handlers change
         # Imports and activate() calls share one worker thread (a fresh one after a timeout):
@@ -215,6 +216,8 @@ class ExtensionHost:
         tools += [t for name, t in registered.items() if name not in base_names]
         if self.allowed_tools is not None:
             tools = [t for t in tools if t.name in self.allowed_tools]
+        if self.active_tools is not None:
+            tools = [t for t in tools if t.name in self.active_tools]
         for name, (owner, _) in others.items():
             if name in base_names and (owner, name) not in self._announced:
                 self._announced.add((owner, name))
@@ -222,6 +225,11 @@ class ExtensionHost:
         self.session.harness.tools = tools
         if self.rebuild_system_prompt is not None:
             self.session.harness.system_prompt = self.rebuild_system_prompt(tools)
+
+    def set_active_tools(self, names: Collection[str] | None) -> None:
+        """Only these tools reach the model (still within ``--tools``); ``None``: all again."""
+        self.active_tools = None if names is None else frozenset(names)
+        self._changed()
 
     def is_builtin_tool(self, name: str) -> bool:
         return self._base_tools is not None and any(t.name == name for t in self._base_tools)

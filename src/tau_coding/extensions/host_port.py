@@ -6,7 +6,7 @@ instead of the host itself, so the host can import them without a circle.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -51,4 +51,8 @@ class ExtensionHostPort(Protocol):
 
     def reload(self) -> int:
         """Unload and load every extension again; how many are loaded."""
+        ...
+
+    def set_active_tools(self, names: Collection[str] | None) -> None:
+        """Only these registered tools go to the model (``None``: all of them)."""
         ...

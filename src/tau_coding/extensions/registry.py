@@ -105,6 +105,7 @@ class Registry:
         self.renderers: dict[str, Renderer] = {}
         self.providers: dict[str, ProviderRegistration] = {}
         self.handlers: dict[str, list[tuple[str, Handler]]] = {}
+        self.channels: dict[str, list[tuple[str, Handler]]] = {}  # the event bus (bus.py)
 
     def owner_of(self, table: dict[str, Any], name: str) -> str | None:
         entry = table.get(name)
@@ -124,12 +125,13 @@ class Registry:
         for table in (self.commands, self.flags, self.shortcuts, self.renderers, self.providers):
             for name in [n for n, r in table.items() if r.owner == owner]:
                 del table[name]
-        for event, entries in list(self.handlers.items()):
-            kept = [(o, h) for o, h in entries if o != owner]
-            if kept:
-                self.handlers[event] = kept
-            else:
-                del self.handlers[event]
+        for subscriptions in (self.handlers, self.channels):
+            for event, entries in list(subscriptions.items()):
+                kept = [(o, h) for o, h in entries if o != owner]
+                if kept:
+                    subscriptions[event] = kept
+                else:
+                    del subscriptions[event]
 
     def parse_flags(self, argv: Sequence[str]) -> list[str]:
         """Read declared flags from ``argv`` (``--name``, ``--no-name``, ``--name=value``, ``--name value``).

@@ -66,6 +66,9 @@ class SessionCompactor:
         self._run_from = 0  # ...then the harness messages from this index on
         self._tally = TokenTally()
         self.before_compact: Callable[[Literal["manual", "auto"], str], Awaitable[None]] | None = None
+        # Extensions' session_before_compact: a summary of their own (None: ask the model); it
+        # raises CompactionCancelledError to stop the compaction.
+        self.custom_summary: Callable[[Literal["manual", "auto"], str], Awaitable[str | None]] | None = None
         if settings.enabled and harness.transform_context is None:
             harness.transform_context = self.transform
 
@@ -175,6 +178,9 @@ class SessionCompactor:
 
         if self.before_compact is not None:  # PreCompact hooks, extensions' session_before_compact
             await self.before_compact(trigger, custom_instructions or "")
+        summary = None
+        if self.custom_summary is not None:
+            summary = await self.custom_summary(trigger, custom_instructions or "")
         return await compact_log(
             self.log,
             self.summarizer(),
@@ -184,6 +190,7 @@ class SessionCompactor:
             custom_instructions=custom_instructions,
             shrink_tail=shrink_tail,
             keep_all_if_short=trigger == "manual",
+            summary=summary,
         )
 
     async def compact(

@@ -38,6 +38,7 @@ async def compact_log(
     custom_instructions: str | None = None,
     shrink_tail: bool = False,
     keep_all_if_short: bool = False,
+    summary: str | None = None,
 ) -> CompactionResult:
     """Summarise all but the recent tail of the log's current context; append the entry.
 
@@ -46,7 +47,8 @@ async def compact_log(
     only the latest message kept. Raises ``SummaryError`` (``NothingToCompactError`` when
     there is nothing to summarise); the log is unchanged then. With ``keep_all_if_short`` (a
     manual compaction, as in Pi), a context that is all "recent" is compacted keeping all of
-    it, unless the path already ends in a compaction.
+    it, unless the path already ends in a compaction. A given ``summary`` (an extension's own)
+    is recorded as it is and the model is not asked.
     """
     state = log.state()
     budgets = [keep_recent_tokens, keep_recent_tokens // 4, 0] if shrink_tail else [keep_recent_tokens]
@@ -76,11 +78,13 @@ async def compact_log(
             raise NothingToCompactError("nothing to compact: the session has no messages yet")
     if plan is None:
         raise NothingToCompactError("nothing to compact: the context is only recent messages")
-    summary = await summarize_plan(plan, summarizer, signal, custom_instructions)
+    from_hook = summary is not None or None  # Pi's fromHook: an extension wrote the summary
+    if summary is None:
+        summary = await summarize_plan(plan, summarizer, signal, custom_instructions)
     if signal.cancelled:
         raise CompactionCancelledError("compaction cancelled")
     details = plan.file_ops.to_details()
-    log.append_compaction(summary, plan.first_kept_entry_id, tokens_before, details)
+    log.append_compaction(summary, plan.first_kept_entry_id, tokens_before, details, from_hook)
     return CompactionResult(summary, plan.first_kept_entry_id, tokens_before, details)
 
 
