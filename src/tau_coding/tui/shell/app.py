@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import ClassVar
 
+from textual import events
 from textual.app import ComposeResult, SuspendNotSupported
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
@@ -21,6 +22,8 @@ from tau_coding.tui.bridge import AgentEventMessage, FrameScheduler, RunFinished
 from tau_coding.tui.external_editor import ExternalEditorError, edit_text, editor_command
 from tau_coding.tui.files import project_files
 from tau_coding.tui.history import PromptHistory
+from tau_coding.tui.key_encodings import install as install_key_encodings
+from tau_coding.tui.key_encodings import normalized_key
 from tau_coding.tui.port import SessionPort
 from tau_coding.tui.shell import commands, session_commands
 from tau_coding.tui.shell.command_host import CommandHost
@@ -100,6 +103,7 @@ class TauApp(CommandHost):
         ``/reload``); ``environ`` gives $VISUAL/$EDITOR; ``type_ahead`` is what the user typed
         before the app ran, replayed into the editor."""
         super().__init__()
+        install_key_encodings()
         self._initial_prompt = initial_prompt
         self._type_ahead = type_ahead
         self._user_themes = list(user_themes)
@@ -273,6 +277,19 @@ class TauApp(CommandHost):
 
     # -- input ----------------------------------------------------------------------------------
 
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and (key := normalized_key(event.key)) != event.key:
+            event = events.Key(key, None)
+        await super().on_event(event)
+
+    def after_typed(self, callback: Callable[[], object]) -> None:
+        """Run ``callback`` once the keys already sent to the editor are in it.
+
+        Priority bindings run as the App reads a key, while the keys before it may still wait
+        in the editor's queue; what reads or changes the editor's text goes behind them.
+        """
+        self.editor.call_later(callback)
+
     async def on_prompt_editor_submitted(self, message: PromptEditor.Submitted) -> None:
         submission = classify(message.text)
         if submission.kind == "command":
@@ -333,13 +350,19 @@ class TauApp(CommandHost):
             self.port.cancel()
         self.exit(self.port.resume_hint())
 
-    async def action_extension_shortcut(self, key: str) -> None:
+    def action_extension_shortcut(self, key: str) -> None:
+        self.after_typed(lambda: self._extension_shortcut(key))
+
+    async def _extension_shortcut(self, key: str) -> None:
         result = await self.port.run_shortcut(key)
         if result is not None and result.message:
             self.notice(result.message, "warning" if result.is_error else "info")
 
     def action_interrupt(self) -> None:
         """Ctrl+C: clear the editor; on an empty editor, twice within two seconds quits."""
+        self.after_typed(self._interrupt)
+
+    def _interrupt(self) -> None:
         editor = self.editor
         if editor.text:
             editor.clear()
@@ -367,11 +390,14 @@ class TauApp(CommandHost):
             return
         self.port.cancel()
         set_status(self.state, "cancelling")
-        self.action_pull_queue()
+        self._pull_queue()
         self._scheduler.request()
 
     def action_pull_queue(self) -> None:
         """Alt+Up: take every queued message back into the editor, oldest first."""
+        self.after_typed(self._pull_queue)
+
+    def _pull_queue(self) -> None:
         queued = self.port.clear_queues()
         take_queue(self.state)
         texts = [*queued.steering, *queued.follow_up]
@@ -414,6 +440,9 @@ class TauApp(CommandHost):
 
     def action_external_editor(self) -> None:
         """Ctrl+G: hand the terminal to $VISUAL/$EDITOR on the prompt; its result replaces it."""
+        self.after_typed(self._external_editor)
+
+    def _external_editor(self) -> None:
         editor = self.editor
         try:
             command = editor_command(self._environ)

@@ -29,7 +29,7 @@ from tau_coding.tui.completion import (
     token_at,
 )
 from tau_coding.tui.history import PromptHistory
-from tau_coding.tui.paste import PasteStore
+from tau_coding.tui.paste import PasteStore, normalize_newlines
 from tau_coding.tui.port import CommandSpec
 from tau_coding.tui.widgets.completion_menu import CompletionMenu
 
@@ -77,6 +77,7 @@ class PromptEditor(TextArea):
         self.pastes = PasteStore()
         self.menu: CompletionMenu | None = None
         self._files: list[str] | None = None
+        self._menu_for: tuple[str, tuple[int, int]] | None = None
         self._loading_files = False
 
     # -- keys ---------------------------------------------------------------------------------
@@ -87,17 +88,45 @@ class PromptEditor(TextArea):
             event.prevent_default()
             self._enter()
             return
+        # Bindings run here, in the editor's queue, in the order the keys were typed. Left to
+        # Textual, a key bound here (Shift+Enter) or above (Esc) would bubble up to the App
+        # and run its binding only after the keys typed after it were inserted.
+        if not event.is_printable and await self.app._check_bindings(event.key):
+            event.stop()
+            event.prevent_default()
+            return
         await super()._on_key(event)
 
     def _enter(self) -> None:
-        menu = self.menu
-        if menu is not None and menu.is_open:
+        menu = self._current_menu()
+        if menu is not None:
             candidate = menu.selected()
-            if candidate is not None:
+            if candidate is not None and not self._already_has(candidate):
                 self.apply(candidate)
                 if not candidate.submit:
                     return
         self.submit(follow_up=False)
+
+    def _already_has(self, candidate: Candidate) -> bool:
+        """Whether accepting ``candidate`` would leave the line as typed (``/export`` typed in
+        full, ``/model local/m`` picked): then Enter sends instead of accepting it again."""
+        row = self.cursor_location[0]
+        typed = self.document.get_line(row)[candidate.start : candidate.end]
+        return typed.rstrip() == candidate.insert.rstrip()
+
+    def _current_menu(self) -> CompletionMenu | None:
+        """The completion menu if open, computed for the text as it is now.
+
+        The menu is refreshed on ``TextArea.Changed``, which is queued behind keys already
+        waiting; a fast typist's Enter must not act on candidates for an older text ("/m"
+        completing "/mcp" into "/model cp").
+        """
+        menu = self.menu
+        if menu is None:
+            return None
+        if self._menu_for != (self.text, self.cursor_location):
+            self.refresh_completions()
+        return menu if menu.is_open else None
 
     def submit(self, *, follow_up: bool) -> None:
         typed = self.text
@@ -117,8 +146,8 @@ class PromptEditor(TextArea):
         self.submit(follow_up=True)
 
     def action_up(self) -> None:
-        if self.menu is not None and self.menu.is_open:
-            self.menu.move(-1)
+        if (menu := self._current_menu()) is not None:
+            menu.move(-1)
         elif self.cursor_location[0] == 0 and (entry := self.prompt_history.older(self.text)) is not None:
             self.load_text(entry)
             self.move_cursor((0, len(self.document.get_line(0))))
@@ -126,8 +155,8 @@ class PromptEditor(TextArea):
             self.action_cursor_up()
 
     def action_down(self) -> None:
-        if self.menu is not None and self.menu.is_open:
-            self.menu.move(1)
+        if (menu := self._current_menu()) is not None:
+            menu.move(1)
         elif (
             self.cursor_location[0] == self.document.line_count - 1
             and (entry := self.prompt_history.newer()) is not None
@@ -138,8 +167,8 @@ class PromptEditor(TextArea):
             self.action_cursor_down()
 
     def action_complete(self) -> None:
-        if self.menu is not None and self.menu.is_open:
-            candidate = self.menu.selected()
+        if (menu := self._current_menu()) is not None:
+            candidate = menu.selected()
             if candidate is not None:
                 self.apply(candidate)
             return
@@ -154,6 +183,7 @@ class PromptEditor(TextArea):
                 self.replace(prefix, (row, found[0].start), (row, column))
             if self.menu is not None:
                 self.menu.show(found)
+                self._menu_for = (self.text, self.cursor_location)
 
     def action_close_menu(self) -> None:
         if self.menu is None or not self.menu.is_open:
@@ -167,13 +197,17 @@ class PromptEditor(TextArea):
             self.post_message(self.QuitRequested())
 
     async def _on_paste(self, event: events.Paste) -> None:
-        marker = self.pastes.collapse(event.text)
-        if marker is None:
-            await super()._on_paste(event)
-            return
+        # Handled here alone: TextArea's own _on_paste would run after this one (Textual calls
+        # the handler of every class in the MRO unless the default is prevented) and insert
+        # the text a second time.
         event.stop()
         event.prevent_default()
-        self.insert(marker)
+        if self.read_only:
+            return
+        text = normalize_newlines(event.text)
+        inserted = self.pastes.collapse(text) or text
+        if result := self._replace_via_keyboard(inserted, *self.selection):
+            self.move_cursor(result.end_location)
 
     # -- completion -----------------------------------------------------------------------------
 
@@ -191,6 +225,7 @@ class PromptEditor(TextArea):
         if self.menu is None:
             return
         row, column = self.cursor_location
+        self._menu_for = (self.text, (row, column))
         line = self.document.get_line(row)
         found: list[Candidate] = []
         if row == 0 and self.document.line_count == 1 and line.startswith("/"):
