@@ -197,9 +197,9 @@ def test_a_command_and_enter_sent_in_one_burst_run_as_typed(tmp_path: Path) -> N
         for attempt in range(20):
             rig.keys("-l", "/hotkeys")
             rig.keys("Enter")
-            rig.tmux.wait_for("quit (on an empty editor)", timeout=10)
+            rig.tmux.wait_for("queue a follow-up for when the run ends", timeout=10)
             rig.keys("Escape")
             deadline = time.monotonic() + 10
-            while "quit (on an empty editor)" in rig.tmux.screen():
+            while "queue a follow-up for when the run ends" in rig.tmux.screen():
                 assert time.monotonic() < deadline, (attempt, rig.tmux.screen())
                 time.sleep(0.05)

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from textual import events
+from textual.actions import SkipAction
 from textual.app import ComposeResult, SuspendNotSupported
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
@@ -74,6 +75,10 @@ class TauApp(CommandHost):
         Binding("ctrl+l", "model_picker", "Model", show=False, priority=True, id="model_picker"),
         Binding("ctrl+p", "cycle_model", "Next model", show=False, priority=True, id="cycle_model"),
         Binding("ctrl+g", "external_editor", "Editor", show=False, priority=True, id="external_editor"),
+        Binding("pageup,shift+pageup", "scroll_page(-1)", show=False, priority=True, id="page_up"),
+        Binding("pagedown,shift+pagedown", "scroll_page(1)", show=False, priority=True, id="page_down"),
+        Binding("ctrl+home", "scroll_top", show=False, priority=True, id="scroll_top"),
+        Binding("ctrl+end", "scroll_bottom", show=False, priority=True, id="scroll_bottom"),
     ]
 
     transcript: Transcript
@@ -407,6 +412,21 @@ class TauApp(CommandHost):
             editor.load_text("\n".join([*texts, current] if current else texts))
             editor.move_cursor(editor.document.end)
         self._scheduler.request()
+
+    def _transcript_keys(self) -> Transcript:
+        """The transcript, when the scrolling keys are its; a dialog or picker on top keeps them."""
+        if len(self.screen_stack) > 1:
+            raise SkipAction()
+        return self.transcript
+
+    def action_scroll_page(self, pages: int) -> None:
+        self._transcript_keys().page(pages)
+
+    def action_scroll_top(self) -> None:
+        self._transcript_keys().to_top()
+
+    def action_scroll_bottom(self) -> None:
+        self._transcript_keys().to_bottom()
 
     def action_toggle_thinking(self) -> None:
         self._show_thinking = not self._show_thinking

@@ -41,6 +41,8 @@ HOTKEYS = [
     ("Alt+Up", "pull queued messages back into the editor"),
     ("Esc", "cancel the run (queued messages come back to the editor)"),
     ("Up / Down", "prompt history (from the first / last line)"),
+    ("PageUp / PageDown", "scroll the conversation (also with Shift)"),
+    ("Ctrl+Home / Ctrl+End", "start / end of the conversation (End follows new output)"),
     ("Tab", "complete a path, or accept a completion"),
     ("/  @", "commands, files (fuzzy, .gitignore respected)"),
     ("!cmd  !!cmd", "run a shell command (!! keeps it out of the model's context)"),

@@ -1,15 +1,19 @@
 """A tool call as one compact row: status, name, what it does, elapsed time; output below.
 
 Collapsed, the row shows a preview (the head of a result, the tail of a running command's
-output); expanded (click, or Ctrl+O for all) it shows everything, and an edit whose details
-carry a diff shows the diff highlighted.
+output) and how many lines it leaves out; expanded (click, or Ctrl+O for all) it shows
+everything (up to ``EXPANDED_LINES``, with the count of the rest). An edit whose details carry
+a diff shows the diff, a write the content written, a read the file's text, each highlighted
+by the file's extension.
 """
 
 from __future__ import annotations
 
+import functools
 import time
+from pathlib import PurePath
 
-from rich.console import RenderableType
+from rich.console import Group, RenderableType
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -17,11 +21,21 @@ from textual.containers import Vertical
 from textual.widgets import Static
 
 from tau_coding.tui.state import ToolItem
-from tau_coding.tui.summaries import args_summary, diff_from_details, elapsed, preview
+from tau_coding.tui.summaries import (
+    PREVIEW_CHARS,
+    PREVIEW_LINES,
+    args_summary,
+    diff_from_details,
+    elapsed,
+    hidden_marker,
+    preview,
+    preview_parts,
+)
 from tau_coding.tui.terminal_text import safe_text
 
 MARKS = {"pending": "○", "running": "●", "ok": "✓", "error": "✗"}
-FULL_LIMIT = 200_000
+FULL_LIMIT = 200_000  # characters of output an expanded row shows at most
+EXPANDED_LINES = 2000  # and lines; the count of the rest is shown
 SHOW_ELAPSED_AFTER = 1.0
 
 
@@ -40,17 +54,61 @@ def header_text(item: ToolItem, now: float) -> Text:
 
 
 def body(item: ToolItem, expanded: bool) -> RenderableType | None:
+    """What shows under the header: a diff for an edit, the content written for a write, the
+    file's text highlighted for a read, else the output. Collapsed, a preview and the count of
+    lines left out; expanded, everything up to ``EXPANDED_LINES``, with the count of the rest."""
     diff = diff_from_details(item.details) if item.status == "ok" else None
     if diff is not None:
-        from rich.syntax import Syntax  # pygments: loaded with the first diff, not at launch
-
-        shown = safe_text(diff if expanded else preview(diff, lines=16))
-        return Syntax(shown, "diff", theme="ansi_dark", background_color="default", word_wrap=True)
+        return _code(diff, "diff", expanded, lines=16)
+    path = item.args.get("path") or item.args.get("file_path")
+    content = item.args.get("content")
+    if item.name == "write" and isinstance(content, str) and item.status != "error":
+        return _code(content, _lexer(path), expanded)
     if not item.output.strip():
         return None
+    if item.name == "read" and item.status == "ok" and (lexer := _lexer(path)) != "text":
+        return _code(item.output, lexer, expanded)
     if expanded:
-        return Text(safe_text(item.output[:FULL_LIMIT]).rstrip("\n"))
+        shown, hidden = preview_parts(item.output[:FULL_LIMIT], EXPANDED_LINES, FULL_LIMIT)
+        return _with_marker(Text(safe_text(shown)), hidden + _lines_past(item.output, FULL_LIMIT))
     return Text(safe_text(preview(item.output, tail=item.status == "running")))
+
+
+def _code(code: str, lexer: str, expanded: bool, lines: int = PREVIEW_LINES) -> RenderableType:
+    from rich.syntax import Syntax  # pygments: loaded with the first code shown, not at launch
+
+    limit = EXPANDED_LINES if expanded else lines
+    shown, hidden = preview_parts(code[:FULL_LIMIT], limit, FULL_LIMIT if expanded else PREVIEW_CHARS)
+    syntax = Syntax(safe_text(shown), lexer, theme="ansi_dark", background_color="default", word_wrap=True)
+    return _with_marker(syntax, hidden + _lines_past(code, FULL_LIMIT))
+
+
+def _with_marker(shown: RenderableType, hidden: int) -> RenderableType:
+    if not hidden:
+        return shown
+    return Group(shown, Text(hidden_marker(hidden), style="dim italic"))
+
+
+def _lines_past(text: str, limit: int) -> int:
+    return text.count("\n", limit) if len(text) > limit else 0
+
+
+def _lexer(path: object) -> str:
+    """The Pygments lexer name for ``path``'s extension; ``text`` when unknown."""
+    if not isinstance(path, str):
+        return "text"
+    return _lexer_for_name(PurePath(path).name)
+
+
+@functools.lru_cache(maxsize=256)
+def _lexer_for_name(name: str) -> str:
+    from pygments.lexers import get_lexer_for_filename
+    from pygments.util import ClassNotFound
+
+    try:
+        return str(get_lexer_for_filename(name).aliases[0])
+    except (ClassNotFound, IndexError):
+        return "text"
 
 
 class ToolRow(Vertical):
