@@ -136,7 +136,7 @@ def _interactive_mode(args: Any) -> int:
 
 def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
     from tau_coding.app.session_setup import open_controlled_session
-    from tau_coding.app.wiring import ConfigurationError
+    from tau_coding.app.wiring import ConfigurationError, MissingCredentials
     from tau_coding.config.auth import AuthStore
     from tau_coding.config.paths import TauPaths
     from tau_coding.config.settings import load_settings
@@ -148,8 +148,15 @@ def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
     cwd = Path.cwd()
     paths = TauPaths.from_env(os.environ, cwd)
     ui = LateBoundUI(HeadlessUI(_warn))
+    notices: list[str] = []
+    options = _options(args)
     try:
-        control = open_controlled_session(_options(args), os.environ, cwd, warn=_warn, ui=ui)
+        try:
+            control = open_controlled_session(options, os.environ, cwd, warn=_warn, ui=ui)
+        except MissingCredentials as exc:  # open anyway: /login and /model are in the TUI
+            options.keyless = True
+            control = open_controlled_session(options, os.environ, cwd, warn=_warn, ui=ui)
+            notices.append(f"{exc}. /login <provider> <key> stores a key; /model picks another model.")
     except ConfigurationError as exc:
         return _fail(str(exc))
     control.session.input_source = "interactive"
@@ -175,6 +182,7 @@ def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
             resume=bool(args.resume),
             ui=ui,
             type_ahead=type_ahead,
+            notices=notices,
         )
     finally:
         control.session.close()

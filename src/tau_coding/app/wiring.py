@@ -70,6 +70,10 @@ class ConfigurationError(ValueError):
     """The user must change something before Tau can run; the message says what, in one line."""
 
 
+class MissingCredentials(ConfigurationError):
+    """No model has a key (or the chosen one has none); ``Options.keyless`` opens anyway."""
+
+
 @dataclass
 class Options:
     """What the command line (or an SDK caller) asks for; every field optional."""
@@ -95,6 +99,9 @@ class Options:
     no_extensions: bool = False
     trust_project: bool = False
     extension_args: Sequence[str] = ()  # command-line words for flags that extensions declare
+    # Open without a key (the interactive mode, so /login and /model can fix it): the default
+    # model is chosen when none has a key, and its requests fail until a key is given.
+    keyless: bool = False
 
 
 def load_models(paths: TauPaths, warn: Callable[[str], object]) -> ModelsConfig:
@@ -141,7 +148,12 @@ def choose_model(
         chosen = next((m for m in offered if m.id == preferred), offered[0] if offered else None)
         if chosen is not None:
             return chosen, None
-    raise ConfigurationError(
+    if options.keyless:
+        first, model_id = next(iter(DEFAULT_MODELS.items()))
+        fallback = next((m for m in models if (m.provider, m.id) == (first, model_id)), None)
+        if fallback is not None:
+            return fallback, None
+    raise MissingCredentials(
         "no model configured: set an API key such as ANTHROPIC_API_KEY or OPENAI_API_KEY, "
         "or pass --model provider/id (models.json adds your own)"
     )
@@ -222,8 +234,8 @@ def build_session(
         chosen = choose(log.settings(), None)
         model, thinking = chosen.model, chosen.thinking_level
         api_key = None if model.provider in custom else key_for(model.provider)
-        if api_key is None and not _is_local(model) and model.provider not in custom:
-            raise ConfigurationError(missing_key_message(model.provider))
+        if api_key is None and not _is_local(model) and model.provider not in custom and not options.keyless:
+            raise MissingCredentials(missing_key_message(model.provider))
         summary_model = _summary_model(settings, config, model, lambda p: key_for(p) is not None, warn)
     except BaseException:
         log.close()

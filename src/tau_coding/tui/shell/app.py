@@ -102,17 +102,20 @@ class TauApp(CommandHost):
         start_with_resume: bool = False,
         type_ahead: str = "",
         load_themes: Callable[[], tuple[Sequence[Theme], Sequence[str]]] | None = None,
+        save_settings: Callable[[Mapping[str, object]], str | None] | None = None,
     ) -> None:
         """``user_themes``, ``keymap`` and ``startup_notices`` (problems found loading them) come
         from the mode, which reads the user's files (``load_themes`` reads the themes again, on
         ``/reload``); ``environ`` gives $VISUAL/$EDITOR; ``type_ahead`` is what the user typed
-        before the app ran, replayed into the editor."""
+        before the app ran, replayed into the editor; ``save_settings`` writes choices made here
+        (theme, model) to the user's settings, returning a problem line or None."""
         super().__init__()
         install_key_encodings()
         self._initial_prompt = initial_prompt
         self._type_ahead = type_ahead
         self._user_themes = list(user_themes)
         self._load_themes = load_themes
+        self._save_settings = save_settings
         self._keymap = dict(keymap or {})
         self._startup_notices = list(startup_notices)
         self._environ = os.environ if environ is None else environ
@@ -249,6 +252,10 @@ class TauApp(CommandHost):
     def notice(self, text: str, tone: NoticeTone = "info") -> None:
         add_notice(self.state, text, tone)
         self._scheduler.request()
+
+    def remember(self, changes: Mapping[str, object]) -> None:
+        if self._save_settings is not None and (problem := self._save_settings(changes)) is not None:
+            self.notice(problem, "warning")
 
     def reload_themes(self) -> list[str]:
         if self._load_themes is None:
@@ -450,6 +457,7 @@ class TauApp(CommandHost):
         following = levels[(levels.index(current) + 1) % len(levels)] if current in levels else levels[0]
         self.port.set_thinking_level(following)
         self.refresh_footer()
+        self.remember({"defaultThinkingLevel": following})
         self.notify(f"Thinking level: {following}", timeout=1.5)
 
     async def action_model_picker(self) -> None:

@@ -142,6 +142,8 @@ async def _model(app: CommandHost, args: str) -> None:
         result = app.port.set_model(args)
         app.notice(result.message, "warning" if result.is_error else "info")
         app.refresh_footer()
+        if not result.is_error:
+            app.remember_model()
         return
     if not models:
         app.notice("No other models are available in this session.", "warning")
@@ -152,6 +154,8 @@ async def _model(app: CommandHost, args: str) -> None:
             result = app.port.set_model(label)
             app.notice(result.message, "warning" if result.is_error else "info")
             app.refresh_footer()
+            if not result.is_error:
+                app.remember_model()
 
     await app.push_screen(ModelPicker(models, app.port.info().model_label), chosen)
 
@@ -166,6 +170,7 @@ async def _thinking(app: CommandHost, args: str) -> None:
         app.port.set_thinking_level(args)
         app.notice(f"Thinking level: {args}")
         app.refresh_footer()
+        app.remember({"defaultThinkingLevel": args})
     else:
         app.notice(f"Unknown thinking level {args!r}; one of: {', '.join(levels)}", "warning")
 
@@ -178,6 +183,7 @@ async def _theme(app: CommandHost, args: str) -> None:
         return
     app.theme = f"tau-{wanted}"
     app.notice(f"Theme: {wanted}")
+    app.remember({"theme": wanted})
 
 
 HANDLERS: dict[str, Handler] = {

@@ -200,6 +200,8 @@ def cycle_model(app: CommandHost) -> None:
         return
     result = app.port.set_model(following)
     app.refresh_footer()
+    if not result.is_error:
+        app.remember_model()
     app.notify(result.message, severity="error" if result.is_error else "information", timeout=1.5)
 
 

@@ -1,0 +1,85 @@
+"""``tau`` starting as a new user starts it, in tmux: with no key it opens and says what to do;
+a theme and a model chosen in it are there on the next start. Skips without tmux."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tau_ai.testing.replay_server import ReplayServerThread, Scripted
+from tau_ai.testing.scripted_streams import ScriptedReply, sse_body
+from tests.coding.tui.test_tmux_e2e import API, Tmux, _launch
+from tests.coding.tui.test_tmux_keys_and_paste import Rig
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+
+def test_with_no_key_the_tui_opens_and_points_to_login_and_model(tmp_path: Path) -> None:
+    project, home = tmp_path / "project", tmp_path / "home"
+    project.mkdir()
+    tmux = Tmux(tmp_path / "tmux.sock")
+    _launch(tmux, project, home)
+    try:
+        screen = tmux.wait_for("/login <provider> <key> stores a key")
+        assert "/model picks another" in screen and "anthropic/" in screen
+        tmux("send-keys", "-t", "tau", "C-d")
+        tmux.wait_for("TAU-EXITED-0")
+    finally:
+        tmux.kill()
+
+
+def test_a_theme_and_a_model_chosen_in_the_tui_are_restored_on_the_next_start(tmp_path: Path) -> None:
+    project, home = tmp_path / "project", tmp_path / "home"
+    project.mkdir()
+    (home / ".tau").mkdir(parents=True)
+    (home / ".tau" / "settings.json").write_text(json.dumps({"quietStartup": True}))
+    answers = [Scripted(body=sse_body(API, ScriptedReply(text="from the second model")))]
+    with ReplayServerThread(answers) as server:
+        provider = {"baseUrl": server.url, "api": API, "apiKey": "k", "models": [{"id": "m"}, {"id": "m2"}]}
+        (home / ".tau" / "models.json").write_text(json.dumps({"providers": {"local": provider}}))
+        tmux = Tmux(tmp_path / "tmux.sock")
+        _launch(tmux, project, home, "--model", "local/m")
+        try:
+            tmux.wait_for("Ask anything")
+            rig = Rig(tmux, server, home)
+            rig.type("/theme light")
+            rig.wait_editor("/theme light")
+            rig.keys("Enter")
+            tmux.wait_for("Theme: light")
+            rig.type("/model local/m2")
+            rig.wait_editor("/model local/m2")
+            rig.keys("Enter")
+            tmux.wait_for("model: local/m2")
+            rig.keys("C-d")
+            tmux.wait_for("TAU-EXITED-0")
+        finally:
+            tmux.kill()
+        saved = json.loads((home / ".tau" / "settings.json").read_text())
+        assert saved["theme"] == "light" and saved["quietStartup"] is True
+        assert (saved["defaultProvider"], saved["defaultModel"]) == ("local", "m2")
+
+        tmux = Tmux(tmp_path / "tmux2.sock")
+        _launch(tmux, project, home, env={"COLORTERM": "truecolor"})  # no --model: the saved default
+        try:
+            screen = tmux.wait_for("Ask anything")
+            assert "local/m2" in screen
+            background = tmux("display", "-p", "-t", "tau", "#{pane_bg}")
+            colored = tmux("capture-pane", "-p", "-e", "-t", "tau")
+            # The light theme paints a light background (48;2;R;G;B with high values).
+            backgrounds = [tuple(map(int, m)) for m in _rgb_backgrounds(colored)]
+            assert backgrounds and max(sum(rgb) for rgb in backgrounds) > 600, (background, backgrounds[:5])
+            Rig(tmux, server, home).type("hello")
+            tmux("send-keys", "-t", "tau", "Enter")
+            tmux.wait_for("from the second model")
+            assert server.requests[-1].json()["model"] == "m2"
+        finally:
+            tmux.kill()
+
+
+def _rgb_backgrounds(colored: str) -> list[tuple[str, str, str]]:
+    import re
+
+    return re.findall(r"48;2;(\d+);(\d+);(\d+)", colored)
