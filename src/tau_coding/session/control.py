@@ -109,6 +109,20 @@ class SessionControl:
             return
         self._replace_log(self.manager.open(path), restore=True)
 
+    def clone(self) -> None:
+        """Continue in a copy of this session's current path (a new file; this one unchanged)."""
+        self._ensure_idle("clone")
+        if self.in_memory:
+            raise ControlError("this session is not stored; there is nothing to clone")
+        self._replace_log(self.manager.fork(self.session.log, self.session.log.leaf_id), restore=True)
+
+    def import_session(self, path: str | Path) -> None:
+        """Continue in a copy of the session file at ``path``, made in this project's folder."""
+        self._ensure_idle("import a session")
+        if self.in_memory:
+            raise ControlError("this session is not stored; start tau without --no-session to import")
+        self._replace_log(self.manager.fork_from(Path(path).expanduser()), restore=True)
+
     def fork_messages(self) -> list[ForkMessage]:
         """The user messages on the current path, oldest first: the places a fork may start."""
         out = []

@@ -70,13 +70,15 @@ class Rig:
 
 
 @contextmanager
-def tau(tmp_path: Path, replies: list[Scripted], *args: str) -> Iterator[Rig]:
+def tau(
+    tmp_path: Path, replies: list[Scripted], *args: str, env: dict[str, str] | None = None
+) -> Iterator[Rig]:
     project, home = tmp_path / "project", tmp_path / "home"
     project.mkdir(exist_ok=True)
     with ReplayServerThread(replies) as server:
         _point_at(home, server.url)
         tmux = Tmux(tmp_path / "tmux.sock")
-        _launch(tmux, project, home, "--model", "local/m", *args)
+        _launch(tmux, project, home, "--model", "local/m", *args, env=env)
         try:
             tmux.wait_for("Ask anything")
             yield Rig(tmux, server, home)

@@ -131,6 +131,23 @@ class ControlPort:
 
         return self._attempt(switch, replaced=True)
 
+    def clone_session(self) -> CommandResult:
+        def clone() -> str:
+            self.control.clone()
+            return f"Cloned into a new session: {self.control.session.session_file}"
+
+        return self._attempt(clone, replaced=True)
+
+    def import_session(self, path: str) -> CommandResult:
+        if not path.strip():
+            return CommandResult("Usage: /import <session file>", is_error=True)
+
+        def take() -> str:
+            self.control.import_session(path.strip())
+            return f"Imported {path.strip()} as {self.control.session.session_file}"
+
+        return self._attempt(take, replaced=True)
+
     def rename_session(self, ref: str, name: str) -> CommandResult:
         def rename() -> str:
             current = self.control.session.session_file

@@ -8,7 +8,9 @@ transcript, and a result carrying text (a fork's or a tree move's message) puts 
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 from rich.table import Table
 from rich.text import Text
@@ -29,6 +31,9 @@ SPECS = [
     CommandSpec("fork", "New session from an earlier message of yours"),
     CommandSpec("compact", "Summarise older messages to free context", "[focus]"),
     CommandSpec("export", "Export the session as HTML", "[path]"),
+    CommandSpec("share", "Export the session as HTML to a file to share; prints its path"),
+    CommandSpec("clone", "Continue in a copy of this session"),
+    CommandSpec("import", "Continue in a copy of a session file", "<path>"),
     CommandSpec("reload", "Re-read settings, models, prompts and skills"),
     CommandSpec("settings", "Show the effective settings"),
     CommandSpec("login", "Store an API key in auth.json", "<provider> [key]"),
@@ -205,12 +210,35 @@ def cycle_model(app: CommandHost) -> None:
     app.notify(result.message, severity="error" if result.is_error else "information", timeout=1.5)
 
 
+async def share(app: CommandHost, args: str) -> None:
+    """An HTML export outside the project (the temp folder), its path shown and copied."""
+    folder = Path(tempfile.gettempdir()) / "tau-share"
+    name = app.port.info().session_id or "session"
+    result = app.port.export_html(str(folder / f"tau-{name}.html"))
+    await show_result(app, result)
+    if not result.is_error:
+        app.copy_to_clipboard(str(folder / f"tau-{name}.html"))
+
+
+async def clone(app: CommandHost, args: str) -> None:
+    if not _busy(app, "cloning"):
+        await show_result(app, app.port.clone_session())
+
+
+async def import_session(app: CommandHost, args: str) -> None:
+    if not _busy(app, "importing"):
+        await show_result(app, app.port.import_session(args))
+
+
 HANDLERS = {
     "resume": resume,
     "tree": tree,
     "fork": fork,
     "compact": compact,
     "export": export,
+    "share": share,
+    "clone": clone,
+    "import": import_session,
     "reload": reload,
     "settings": settings,
     "login": login,

@@ -1,14 +1,15 @@
 """The prompt editor: multi-line input with history, completion and paste markers.
 
 Enter sends (``Submitted``), Shift+Enter or Ctrl+J starts a new line, Alt+Enter sends as a
-follow-up. Up/Down walk the history from the first/last line, or move in an open completion
+follow-up. Ctrl+Y puts back what the last Ctrl+K, Ctrl+U or Ctrl+W removed. Up/Down walk the history from the first/last line, or move in an open completion
 list. ``/`` completes commands and their arguments, ``@`` completes project files fuzzily,
 Tab completes paths. A large paste shows as ``[paste #N ...]`` and is expanded on send.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
@@ -18,6 +19,7 @@ from textual.actions import SkipAction
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widgets import TextArea
+from textual.widgets.text_area import EditResult, Location
 
 from tau_coding.tui.completion import (
     Candidate,
@@ -55,6 +57,7 @@ class PromptEditor(TextArea):
         Binding("tab", "complete", show=False),
         Binding("escape", "close_menu", show=False),
         Binding("ctrl+d", "quit_if_empty", show=False),
+        Binding("ctrl+y", "yank", "Yank", show=False, id="yank"),
     ]
 
     class Submitted(Message):
@@ -78,6 +81,8 @@ class PromptEditor(TextArea):
         self.menu: CompletionMenu | None = None
         self._files: list[str] | None = None
         self._menu_for: tuple[str, tuple[int, int]] | None = None
+        self._kill = False
+        self._killed = ""  # what Ctrl+Y puts back
         self._loading_files = False
 
     # -- keys ---------------------------------------------------------------------------------
@@ -138,6 +143,36 @@ class PromptEditor(TextArea):
         self.clear()
         self._close_menu()
         self.post_message(self.Submitted(text, follow_up))
+
+    def action_delete_to_start_of_line(self) -> None:
+        with self._killing():
+            super().action_delete_to_start_of_line()
+
+    def action_delete_to_end_of_line(self) -> None:
+        with self._killing():
+            super().action_delete_to_end_of_line()
+
+    def action_delete_word_left(self) -> None:
+        with self._killing():
+            super().action_delete_word_left()
+
+    def action_yank(self) -> None:
+        """Ctrl+Y: insert what the last Ctrl+K, Ctrl+U or Ctrl+W removed."""
+        if self._killed:
+            self.insert(self._killed)
+
+    @contextmanager
+    def _killing(self) -> Iterator[None]:
+        self._kill = True
+        try:
+            yield
+        finally:
+            self._kill = False
+
+    def _delete_via_keyboard(self, start: Location, end: Location) -> EditResult | None:
+        if self._kill and start != end:
+            self._killed = self.get_text_range(min(start, end), max(start, end))
+        return super()._delete_via_keyboard(start, end)
 
     def action_newline(self) -> None:
         self.insert("\n")
