@@ -20,6 +20,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
+from tau_coding.tui.diff_text import DiffColors, diff_text
 from tau_coding.tui.state import ToolItem
 from tau_coding.tui.summaries import (
     PREVIEW_CHARS,
@@ -37,6 +38,7 @@ MARKS = {"pending": "○", "running": "●", "ok": "✓", "error": "✗"}
 FULL_LIMIT = 200_000  # characters of output an expanded row shows at most
 EXPANDED_LINES = 2000  # and lines; the count of the rest is shown
 SHOW_ELAPSED_AFTER = 1.0
+DARK_DIFF = DiffColors(added="green", removed="red", hunk="cyan")
 
 
 def header_text(item: ToolItem, now: float) -> Text:
@@ -53,13 +55,14 @@ def header_text(item: ToolItem, now: float) -> Text:
     return text
 
 
-def body(item: ToolItem, expanded: bool) -> RenderableType | None:
+def body(item: ToolItem, expanded: bool, colors: DiffColors = DARK_DIFF) -> RenderableType | None:
     """What shows under the header: a diff for an edit, the content written for a write, the
     file's text highlighted for a read, else the output. Collapsed, a preview and the count of
     lines left out; expanded, everything up to ``EXPANDED_LINES``, with the count of the rest."""
     diff = diff_from_details(item.details) if item.status == "ok" else None
     if diff is not None:
-        return _code(diff, "diff", expanded, lines=16)
+        shown, hidden = preview_parts(diff[:FULL_LIMIT], EXPANDED_LINES if expanded else 16, FULL_LIMIT)
+        return _with_marker(diff_text(safe_text(shown), colors), hidden + _lines_past(diff, FULL_LIMIT))
     path = item.args.get("path") or item.args.get("file_path")
     content = item.args.get("content")
     if item.name == "write" and isinstance(content, str) and item.status != "error":
@@ -123,6 +126,7 @@ class ToolRow(Vertical):
         yield Static(classes="tool-body")
 
     def on_mount(self) -> None:
+        self.watch(self.app, "theme", lambda _: self._render_body(), init=False)
         self._render_body()
 
     def sync(self) -> None:
@@ -148,7 +152,9 @@ class ToolRow(Vertical):
         self.set_expanded(not self.expanded)
 
     def _render_body(self) -> None:
-        shown = body(self.item, self.expanded)
+        theme = self.app.current_theme
+        colors = DiffColors(added=theme.success or "green", removed=theme.error or "red", hunk=theme.primary)
+        shown = body(self.item, self.expanded, colors)
         widget = self.query_one(".tool-body", Static)
         widget.display = shown is not None
         widget.update(shown if shown is not None else "")
