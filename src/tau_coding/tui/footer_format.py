@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from tau_coding.tui.port import SessionInfo
 from tau_coding.tui.state import TuiState
 from tau_coding.tui.summaries import short_path, tokens
@@ -22,8 +24,11 @@ def context_segment(used: int | None, window: int | None) -> Segment:
     return (f"{pct:.1f}%/{tokens(window)}", style)
 
 
-def footer_lines(info: SessionInfo, state: TuiState, home: str) -> tuple[list[Segment], list[Segment]]:
-    """Line 1: where (cwd, branch, session name). Line 2: model, thinking, tokens, cost, context, status."""
+def footer_lines(
+    info: SessionInfo, state: TuiState, home: str, now: float = 0.0
+) -> tuple[list[Segment], list[Segment]]:
+    """Line 1: where (cwd, branch, session name). Line 2: model, thinking, tokens, cost, context,
+    status (with the seconds until a pending retry, counted from ``now``)."""
     where: list[Segment] = [(short_path(info.cwd, home), "")]
     if info.git_branch:
         where.append((f" ({info.git_branch})", "dim"))
@@ -47,6 +52,9 @@ def footer_lines(info: SessionInfo, state: TuiState, home: str) -> tuple[list[Se
     if info.thinking_level and info.thinking_level != "off":
         stats.append((f" • {info.thinking_level}", "dim"))
     status = {"idle": "", "running": "  working…", "cancelling": "  cancelling…"}[state.status]
+    if state.retry_at is not None and state.status == "running":
+        seconds = math.ceil(state.retry_at - now)
+        status = f"  retrying in {seconds}s · Esc cancels" if seconds > 0 else "  retrying…"
     if status:
         stats.append((status, "warn"))
     return where, stats

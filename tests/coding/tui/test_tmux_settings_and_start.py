@@ -4,7 +4,9 @@ a theme and a model chosen in it are there on the next start. Skips without tmux
 from __future__ import annotations
 
 import json
+import re
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -80,6 +82,39 @@ def test_a_theme_and_a_model_chosen_in_the_tui_are_restored_on_the_next_start(tm
 
 
 def _rgb_backgrounds(colored: str) -> list[tuple[str, str, str]]:
-    import re
-
     return re.findall(r"48;2;(\d+);(\d+);(\d+)", colored)
+
+
+def test_a_retry_shows_its_reason_and_a_countdown_and_esc_cancels_it(tmp_path: Path) -> None:
+    project, home = tmp_path / "project", tmp_path / "home"
+    project.mkdir()
+    (home / ".tau").mkdir(parents=True)
+    busy = Scripted(
+        503, {"content-type": "application/json", "retry-after": "30"}, b'{"error": "overloaded"}'
+    )
+    with ReplayServerThread([busy]) as server:
+        provider = {"baseUrl": server.url, "api": API, "apiKey": "k", "models": [{"id": "m"}]}
+        (home / ".tau" / "models.json").write_text(json.dumps({"providers": {"local": provider}}))
+        tmux = Tmux(tmp_path / "tmux.sock")
+        _launch(tmux, project, home, "--model", "local/m")
+        try:
+            tmux.wait_for("Ask anything")
+            rig = Rig(tmux, server, home)
+            rig.type("hello")
+            rig.wait_editor("hello")
+            rig.keys("Enter")
+            screen = tmux.wait_for("Esc cancels")
+            assert "503" in screen or "overloaded" in screen, screen
+            first = int(re.search(r"retrying in (\d+)s", screen).group(1))  # type: ignore[union-attr]
+            time.sleep(2.2)
+            later = int(re.search(r"retrying in (\d+)s", tmux.screen()).group(1))  # type: ignore[union-attr]
+            assert later < first <= 30
+            started = time.monotonic()
+            rig.keys("Escape")
+            deadline = started + 5
+            while "Esc cancels" in tmux.screen() or "cancelling" in tmux.screen():
+                assert time.monotonic() < deadline, tmux.screen()
+                time.sleep(0.05)
+            assert len(server.requests) == 1  # the retry never went out
+        finally:
+            tmux.kill()

@@ -225,7 +225,7 @@ class TauApp(CommandHost):
 
     def refresh_footer(self) -> None:
         info = self.port.info()
-        self.footer.show(info, self.state)
+        self.footer.show(info, self.state, self._clock())
         title = terminal_title(info.cwd, info.session_name, self._home)
         if title != self.title:
             self.title = title
@@ -245,6 +245,8 @@ class TauApp(CommandHost):
 
     def _tick(self) -> None:
         now = self._clock()
+        if self.state.retry_at is not None:  # the countdown to the retry
+            self.refresh_footer()
         for view in self.transcript.views():
             if isinstance(view, ToolRow) and view.item.status == "running":
                 view.tick(now)

@@ -24,6 +24,6 @@ class StatusFooter(Static):
         super().__init__(id="footer")
         self._home = home
 
-    def show(self, info: SessionInfo, state: TuiState) -> None:
-        where, stats = footer_lines(info, state, self._home)
+    def show(self, info: SessionInfo, state: TuiState, now: float = 0.0) -> None:
+        where, stats = footer_lines(info, state, self._home, now)
         self.update(Text("\n").join([_line(where), _line(stats)]))
