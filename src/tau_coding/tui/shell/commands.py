@@ -44,6 +44,7 @@ HOTKEYS = [
     ("PageUp / PageDown", "scroll the conversation (also with Shift)"),
     ("Ctrl+Home / Ctrl+End", "start / end of the conversation (End follows new output)"),
     ("Tab", "complete a path, or accept a completion"),
+    ("Ctrl+K / Ctrl+U, Ctrl+Y", "delete to line end / start; put the deleted text back"),
     ("/  @", "commands, files (fuzzy, .gitignore respected)"),
     ("!cmd  !!cmd", "run a shell command (!! keeps it out of the model's context)"),
     ("Ctrl+T", "show or hide thinking"),
