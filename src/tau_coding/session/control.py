@@ -102,12 +102,16 @@ class SessionControl:
 
     def switch_session(self, ref: str | Path) -> None:
         """Continue in another session file (a path or an id prefix), with the model and
-        thinking level it records (``CodingSession.use_log``)."""
+        thinking level it records (``CodingSession.use_log``). A session started in another
+        directory that still exists continues there (tools, files, the footer), as in Pi."""
         self._ensure_idle("switch sessions")
         path = self.manager.resolve(ref)
         if self.session.session_file is not None and path == self.session.session_file.resolve():
             return
         self._replace_log(self.manager.open(path), restore=True)
+        recorded = self.session.log.header.cwd
+        if recorded and Path(recorded) != self.session.cwd and Path(recorded).is_dir() and self._rebuild:
+            self.reload()  # a session from another project continues in its own directory
 
     def clone(self) -> None:
         """Continue in a copy of this session's current path (a new file; this one unchanged)."""

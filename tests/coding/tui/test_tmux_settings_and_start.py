@@ -118,3 +118,63 @@ def test_a_retry_shows_its_reason_and_a_countdown_and_esc_cancels_it(tmp_path: P
             assert len(server.requests) == 1  # the retry never went out
         finally:
             tmux.kill()
+
+
+def test_resuming_a_session_of_another_directory_moves_the_footer_and_the_model_there(
+    tmp_path: Path,
+) -> None:
+    home, there, here = tmp_path / "home", tmp_path / "there", tmp_path / "here"
+    there.mkdir()
+    here.mkdir()
+    (there / "only-there.txt").write_text("x")
+    answers = [
+        Scripted(body=sse_body(API, ScriptedReply(text=t))) for t in ("Answered there.", "Back again.")
+    ]
+    with ReplayServerThread(answers) as server:
+        (home / ".tau").mkdir(parents=True)
+        provider = {"baseUrl": server.url, "api": API, "apiKey": "k", "models": [{"id": "m"}, {"id": "m2"}]}
+        (home / ".tau" / "models.json").write_text(json.dumps({"providers": {"local": provider}}))
+        tmux = Tmux(tmp_path / "tmux.sock")
+        _launch(tmux, there, home, "--model", "local/m2")
+        try:
+            tmux.wait_for("Ask anything")
+            rig = Rig(tmux, server, home)
+            rig.type("a question asked there")
+            rig.wait_editor("a question asked there")
+            rig.keys("Enter")
+            tmux.wait_for("Answered there.")
+            rig.keys("C-d")
+            tmux.wait_for("TAU-EXITED-0")
+        finally:
+            tmux.kill()
+
+        (home / ".tau" / "settings.json").write_text(
+            json.dumps({"defaultProvider": "local", "defaultModel": "m"})
+        )
+        tmux = Tmux(tmp_path / "tmux3.sock")
+        _launch(tmux, here, home)
+        try:
+            screen = tmux.wait_for("Ask anything")
+            assert re.search(r"local/m\s*$", screen, re.M) and str(here) in screen
+            rig = Rig(tmux, server, home)
+            rig.type("/resume")
+            rig.wait_editor("/resume")
+            rig.keys("Enter")
+            tmux.wait_for("Resume a session")
+            rig.keys("Tab")  # every project's sessions
+            tmux.wait_for("a question asked there")
+            rig.keys("Enter")
+            tmux.wait_for("Answered there.")
+            deadline = time.monotonic() + 10
+            while str(there) not in (screen := tmux.screen()) or "local/m2" not in screen:
+                assert time.monotonic() < deadline, screen
+                time.sleep(0.1)
+            rig.type("and now")
+            rig.wait_editor("and now")
+            rig.keys("Enter")
+            tmux.wait_for("Back again.")
+            last = server.requests[-1].json()
+            assert last["model"] == "m2"  # the model the session recorded
+            assert str(there) in json.dumps(last["messages"][0]) and str(here) not in json.dumps(last)
+        finally:
+            tmux.kill()

@@ -270,6 +270,7 @@ class TauApp(CommandHost):
 
     async def reset_transcript(self) -> None:
         await self.transcript.clear_all()
+        self.editor.set_cwd(Path(self.port.info().cwd))
         self.state = from_messages(self.port.messages, self.port.render_custom)
         for text in self._startup_notices:  # problems in the user's files outlive a session switch
             add_notice(self.state, text, "warning")

@@ -246,6 +246,12 @@ class PromptEditor(TextArea):
 
     # -- completion -----------------------------------------------------------------------------
 
+    def set_cwd(self, cwd: Path) -> None:
+        """Complete paths and ``@`` files from ``cwd`` from now on (the session moved there)."""
+        if cwd != self.sources.cwd:
+            self.sources.cwd = cwd
+            self._files = None
+
     def apply(self, candidate: Candidate) -> None:
         row = self.cursor_location[0]
         result = self.replace(candidate.insert, (row, candidate.start), (row, candidate.end))
