@@ -126,7 +126,10 @@ class ToolRow(Vertical):
         yield Static(classes="tool-body")
 
     def on_mount(self) -> None:
-        self.watch(self.app, "theme", lambda _: self._render_body(), init=False)
+        self._render_body()
+
+    def recolor(self) -> None:
+        """Draw the body again in the app's current theme (after ``/theme``)."""
         self._render_body()
 
     def sync(self) -> None:
