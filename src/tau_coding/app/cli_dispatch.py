@@ -199,7 +199,7 @@ def _interactive_mode(args: Any) -> int:
 def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
     from tau_coding.app.prompt_input import PromptInputError, build_prompts
     from tau_coding.app.session_setup import open_controlled_session
-    from tau_coding.app.wiring import ConfigurationError
+    from tau_coding.app.wiring import ConfigurationError, MissingCredentials
     from tau_coding.config.auth import AuthStore
     from tau_coding.config.paths import TauPaths
     from tau_coding.config.settings import load_settings
@@ -213,10 +213,19 @@ def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
     paths = TauPaths.from_env(os.environ, cwd)
     ui = LateBoundUI(HeadlessUI(_warn))
     builtins = TuiBuiltins()  # the TUI's commands and keys, through the built-in extension
+    notices: list[str] = []
+    options = _options(args, can_ask=True)
     try:
-        control = open_controlled_session(
-            _options(args, can_ask=True), os.environ, cwd, warn=_warn, ui=ui, frontend=builtins.activate
-        )
+        try:
+            control = open_controlled_session(
+                options, os.environ, cwd, warn=_warn, ui=ui, frontend=builtins.activate
+            )
+        except MissingCredentials as exc:  # open anyway: /login and /model are in the TUI
+            options.keyless = True
+            control = open_controlled_session(
+                options, os.environ, cwd, warn=_warn, ui=ui, frontend=builtins.activate
+            )
+            notices.append(f"{exc}. /login <provider> stores a login or key; /model picks another model.")
     except ConfigurationError as exc:
         return _fail(str(exc))
     control.session.input_source = "interactive"
@@ -254,6 +263,7 @@ def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
             type_ahead=type_ahead,
             builtins=builtins,
             mentions=lambda: mcp.resource_mentions() if (mcp := control.session.mcp) is not None else [],
+            notices=notices,
         )
     finally:
         control.session.close()

@@ -13,7 +13,7 @@ from tau_agent.session.state import PathSettings
 from tau_ai.model import Model
 from tau_ai.models_config import ModelsConfig
 from tau_coding.app.models_file import load_models
-from tau_coding.app.options import ConfigurationError, Options
+from tau_coding.app.options import ConfigurationError, MissingCredentials, Options
 from tau_coding.config.auth import AuthError, AuthStore, KeyResolver, missing_key_message, resolve_api_key
 from tau_coding.config.azure import API as AZURE
 from tau_coding.config.azure import AzureConfigError, azure_model, entra_bearer
@@ -92,7 +92,12 @@ def choose_model(
         chosen = next((m for m in offered if m.id == preferred), offered[0] if offered else None)
         if chosen is not None:
             return chosen, None
-    raise ConfigurationError(
+    if options.keyless:
+        first, model_id = next(iter(DEFAULT_MODELS.items()))
+        fallback = next((m for m in models if (m.provider, m.id) == (first, model_id)), None)
+        if fallback is not None:
+            return fallback, None
+    raise MissingCredentials(
         "no model configured: set an API key such as ANTHROPIC_API_KEY or OPENAI_API_KEY, "
         "or pass --model provider/id (models.json adds your own)"
     )

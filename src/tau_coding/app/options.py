@@ -13,6 +13,10 @@ class ConfigurationError(ValueError):
     """The user must change something before Tau can run; the message says what, in one line."""
 
 
+class MissingCredentials(ConfigurationError):
+    """No model has a key (or the chosen one has none); ``Options.keyless`` opens anyway."""
+
+
 @dataclass
 class Options:
     """What the command line (or an SDK caller) asks for; every field optional."""
@@ -49,3 +53,6 @@ class Options:
     can_ask: bool = False
     trace_file: str | None = None  # spans as JSON lines (tau_coding.tracing)
     no_checkpoints: bool = False  # --no-checkpoints: no snapshots of the files for /rewind
+    # Open without a key (the interactive mode, so /login and /model can fix it): the default
+    # model is chosen when none has a key, and its requests fail until a key is given.
+    keyless: bool = False

@@ -56,10 +56,13 @@ def open_controlled_session(
             session=None,
             continue_session=False,
         )
+        # A session runs in the directory it records (a resumed one from another project).
+        recorded = Path(old.log.header.cwd) if old.log.header.cwd else cwd
+        where = recorded if recorded.is_dir() else cwd
         fresh = build_session(
             fresh_options,
             environ,
-            cwd,
+            where,
             warn=warn,
             provider_factory=provider_factory,
             ui=ui,

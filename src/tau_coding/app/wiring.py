@@ -36,7 +36,7 @@ from tau_coding.app.model_choice import (
     summary_model as choose_summary_model,
 )
 from tau_coding.app.models_file import load_models
-from tau_coding.app.options import ConfigurationError, Options
+from tau_coding.app.options import ConfigurationError, MissingCredentials, Options
 from tau_coding.app.permission_setup import bash_sandbox, permission_gate
 from tau_coding.app.tool_choice import (
     active_tools,
@@ -187,8 +187,13 @@ def build_session(
         if unspoken is not None:
             raise ConfigurationError(unspoken)
         api_key = None if model.provider in custom else key_for(model.provider)
-        if api_key is None and not is_local_model(model) and model.provider not in custom:
-            raise ConfigurationError(missing_key_message(model.provider))
+        if (
+            api_key is None
+            and not is_local_model(model)
+            and model.provider not in custom
+            and not options.keyless
+        ):
+            raise MissingCredentials(missing_key_message(model.provider))
         platform(model, api_key)  # a cloud platform's settings are checked now, not at the first request
         summary_model = choose_summary_model(settings, config, model, lambda p: key_for(p) is not None, warn)
     except BaseException:
@@ -342,6 +347,7 @@ def _open_log(options: Options, manager: SessionManager) -> SessionLog:
 
 __all__ = [
     "ConfigurationError",
+    "MissingCredentials",
     "Options",
     "available_models",
     "build_session",

@@ -114,12 +114,23 @@ class SessionControl:
 
     def switch_session(self, ref: str | Path) -> None:
         """Continue in another session file (a path or an id prefix), with the model and
-        thinking level it records (``CodingSession.use_log``)."""
+        thinking level it records (``CodingSession.use_log``). A session started in another
+        directory that still exists continues there (tools, files, the footer), as in Pi."""
         self._ensure_idle("switch sessions")
         path = self.manager.resolve(ref)
         if self.session.session_file is not None and path == self.session.session_file.resolve():
             return
         self._replace_log(self.manager.open(path), restore=True)
+        recorded = self.session.log.header.cwd
+        if recorded and Path(recorded) != self.session.cwd and Path(recorded).is_dir() and self._rebuild:
+            self.reload()  # a session from another project continues in its own directory
+
+    def import_session(self, path: str | Path) -> None:
+        """Continue in a copy of the session file at ``path``, made in this project's folder."""
+        self._ensure_idle("import a session")
+        if self.in_memory:
+            raise ControlError("this session is not stored; start tau without --no-session to import")
+        self._replace_log(self.manager.fork_from(Path(path).expanduser()), restore=True)
 
     def fork_messages(self) -> list[ForkMessage]:
         """The user messages with text of every branch, in file order: the places a fork may

@@ -101,14 +101,16 @@ def _describe(spec: CommandSpec) -> str:
 
 
 def argument_candidates(text: str, command: str, values: Iterable[str]) -> list[Candidate]:
-    """``/command partial`` -> values matching ``partial`` (models for /model, levels for /thinking)."""
+    """``/command partial`` -> values matching ``partial`` (models for /model, levels for /thinking).
+
+    Enter on one runs the command with it."""
     prefix = f"/{command} "
     if not text.startswith(prefix):
         return []
     query = text[len(prefix) :]
     scored = [(score, v) for v in values if (score := fuzzy_score(query, v)) is not None]
     scored.sort(key=lambda entry: -entry[0])
-    return [Candidate(len(prefix), len(text), v, v) for _, v in scored[:MAX_RESULTS]]
+    return [Candidate(len(prefix), len(text), v, v, submit=True) for _, v in scored[:MAX_RESULTS]]
 
 
 def file_candidates(text: str, cursor: int, files: Sequence[str]) -> list[Candidate]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from tau_coding.tui.port import SessionInfo
@@ -31,10 +32,10 @@ def mode_segment(mode: str) -> Segment:
 
 
 def footer_lines(
-    info: SessionInfo, state: TuiState, home: str, extras: Sequence[str] = ()
+    info: SessionInfo, state: TuiState, home: str, extras: Sequence[str] = (), now: float = 0.0
 ) -> tuple[list[Segment], list[Segment]]:
     """Line 1: where (cwd, branch, session name). Line 2: model, thinking, tokens, cost, context,
-    status, extensions' entries."""
+    status (with the seconds until a pending retry, counted from ``now``), extensions' entries."""
     where: list[Segment] = [(short_path(info.cwd, home), "")]
     if info.git_branch:
         where.append((f" ({info.git_branch})", "dim"))
@@ -60,6 +61,9 @@ def footer_lines(
     if info.permission_mode:
         stats.append(mode_segment(info.permission_mode))
     status = {"idle": "", "running": "  working…", "cancelling": "  cancelling…"}[state.status]
+    if state.retry_at is not None and state.status == "running":
+        seconds = math.ceil(state.retry_at - now)
+        status = f"  retrying in {seconds}s · Esc cancels" if seconds > 0 else "  retrying…"
     if status:
         stats.append((status, "warn"))
     for text in extras:  # extensions' entries (tau.set_status), such as the task list's count

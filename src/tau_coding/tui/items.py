@@ -19,6 +19,8 @@ class RunNotice:
 
     text: str
     tone: NoticeTone = "info"
+    retry_in: float | None = None  # a retry starts in this many seconds (the footer counts down)
+    retry_over: bool = False  # the retry under way ended (an empty ``text`` adds no line)
 
 
 RETRY_HINT = "Send a message to retry, or switch model with /model."

@@ -31,6 +31,11 @@ ACTIONS: dict[str, str] = {
     "external_editor": "edit the prompt in $VISUAL/$EDITOR (Ctrl+G)",
     "newline": "new line in the editor (Shift+Enter, Ctrl+J)",
     "follow_up": "queue a follow-up (Alt+Enter)",
+    "yank": "put back what Ctrl+K, Ctrl+U or Ctrl+W deleted (Ctrl+Y)",
+    "page_up": "scroll the conversation up a page (PageUp, Shift+PageUp)",
+    "page_down": "scroll the conversation down a page (PageDown, Shift+PageDown)",
+    "scroll_top": "scroll to the start of the conversation (Ctrl+Home)",
+    "scroll_bottom": "scroll to the end of the conversation and follow it (Ctrl+End)",
 }
 
 

@@ -8,6 +8,11 @@ MAX_LINES, MAX_CHARS = 10, 1000
 _MARKER = re.compile(r"\[paste #(\d+) (?:\+\d+ lines|\d+ chars)\]")
 
 
+def normalize_newlines(text: str) -> str:
+    """``text`` with CR LF and lone CR (how terminals send line breaks in a paste) as LF."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 class PasteStore:
     """Keeps the text behind each marker; a marker the user deletes or edits is simply dropped."""
 

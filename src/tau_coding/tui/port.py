@@ -220,6 +220,14 @@ class StoredSessionsPort(Protocol):
 
     def switch_session(self, ref: str) -> CommandResult: ...
 
+    def clone_session(self) -> CommandResult:
+        """Continue in a copy of the current path (/clone)."""
+        ...
+
+    def import_session(self, path: str) -> CommandResult:
+        """Continue in a copy of a session file from anywhere (/import)."""
+        ...
+
     def rename_session(self, ref: str, name: str) -> CommandResult: ...
 
     def delete_session(self, ref: str) -> CommandResult:

@@ -63,6 +63,7 @@ class TuiState:
     usage: UsageTotals = field(default_factory=UsageTotals)
     status: RunStatus = "idle"
     context_tokens: int | None = None  # from the latest reply's usage; None until one arrives
+    retry_at: float | None = None  # when the retry waited for starts (clock time), if one is
     turns: int = 0
     tool_calls: int = 0
     _tools: dict[str, int] = field(default_factory=dict)  # call id -> item index
@@ -188,13 +189,19 @@ def take_queue(state: TuiState) -> list[QueuedMessage]:
 
 def set_status(state: TuiState, status: RunStatus) -> None:
     state.status = status
+    if status == "idle":
+        state.retry_at = None
     state._footer_changed = True
 
 
 def apply(state: TuiState, event: AgentEvent | RunNotice, now: float) -> None:
     """Fold one event into ``state`` in O(1) (amortised; a finished reply walks its own blocks once)."""
     if isinstance(event, RunNotice):
-        add_notice(state, event.text, event.tone)
+        if event.text:
+            add_notice(state, event.text, event.tone)
+        if event.retry_in is not None or event.retry_over:
+            state.retry_at = now + event.retry_in if event.retry_in is not None else None
+            state._footer_changed = True
     elif isinstance(event, MessageUpdateEvent):
         _on_update(state, event, now)
     elif isinstance(event, ToolExecutionUpdateEvent):

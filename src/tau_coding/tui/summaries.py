@@ -38,16 +38,34 @@ def args_summary(name: str, args: dict[str, Any], width: int = 80) -> str:
 
 
 def preview(text: str, lines: int = PREVIEW_LINES, chars: int = PREVIEW_CHARS, tail: bool = False) -> str:
-    """The first (or, for streaming output, the last) few lines, with a count of what is hidden."""
-    if len(text) > chars:
-        text = text[-chars:] if tail else text[:chars]
-    rows = text.rstrip("\n").split("\n")
-    if len(rows) <= lines:
-        return "\n".join(rows)
-    hidden = len(rows) - lines
+    """The first (or, for streaming output, the last) few lines, with a count of the lines
+    hidden. The count is of ``text``'s lines, however many characters are shown of them."""
+    shown, hidden = preview_parts(text, lines, chars, tail)
+    if not hidden:
+        return shown
     if tail:
-        return f"… {hidden} earlier lines\n" + "\n".join(rows[-lines:])
-    return "\n".join(rows[:lines]) + f"\n… {hidden} more lines"
+        return f"{hidden_marker(hidden, earlier=True)}\n{shown}"
+    return f"{shown}\n{hidden_marker(hidden)}"
+
+
+def preview_parts(
+    text: str, lines: int = PREVIEW_LINES, chars: int = PREVIEW_CHARS, tail: bool = False
+) -> tuple[str, int]:
+    """The lines ``preview`` shows (at most ``lines`` lines and ``chars`` characters) and how
+    many of ``text``'s lines are not among them."""
+    rows = text.rstrip("\n").split("\n")
+    kept = rows[-lines:] if tail else rows[:lines]
+    shown = "\n".join(kept)
+    if len(shown) > chars:
+        shown = shown[-chars:] if tail else shown[:chars]
+        kept = shown.split("\n")
+    return shown, len(rows) - len(kept)
+
+
+def hidden_marker(count: int, *, earlier: bool = False) -> str:
+    """``… 12 more lines`` (or ``earlier lines``)."""
+    noun = "line" if count == 1 else "lines"
+    return f"… {count} {'earlier' if earlier else 'more'} {noun}"
 
 
 def elapsed(seconds: float) -> str:

@@ -186,6 +186,12 @@ class HarnessSessionAdapter:
     def switch_session(self, ref: str) -> CommandResult:
         return UNSUPPORTED
 
+    def clone_session(self) -> CommandResult:
+        return UNSUPPORTED
+
+    def import_session(self, path: str) -> CommandResult:
+        return UNSUPPORTED
+
     def rename_session(self, ref: str, name: str) -> CommandResult:
         return UNSUPPORTED
 

@@ -22,8 +22,13 @@ async def test_a_retried_reply_shows_a_retry_notice_then_the_answer(tmp_path: Pa
         if isinstance(event, RunNotice):
             notices.append(event)
         apply(state, event, 0.0)
-    assert [n.tone for n in notices] == ["warning"]
+    # The retry's start (a line, and the wait the footer counts down), then its end (no line).
+    assert [(n.tone, n.retry_in is not None, n.retry_over) for n in notices] == [
+        ("warning", True, False),
+        ("warning", False, True),
+    ]
     assert CUT in notices[0].text and "retrying in" in notices[0].text and "(1/3)" in notices[0].text
+    assert notices[1].text == "" and state.retry_at is None
     shown = [i for i in state.items if isinstance(i, NoticeItem)]
     assert [i.text for i in shown] == [notices[0].text]
     assert rig.control.session.messages[-1].text == "The whole answer."  # type: ignore[union-attr]
@@ -33,4 +38,4 @@ async def test_a_retry_that_gives_up_says_so(tmp_path: Path) -> None:
     rig = Rig(tmp_path, [fail(CUT, "a"), fail(CUT, "b")])
     rig.control.session.retry.settings = RetrySettings(base_delay_ms=1, max_retries=1)
     notices = [e async for e in rig.port.prompt("question") if isinstance(e, RunNotice)]
-    assert len(notices) == 2 and notices[1].text == f"Retry stopped: {CUT}"
+    assert len(notices) == 2 and notices[1].text == f"Retry stopped: {CUT}" and notices[1].retry_over

@@ -33,6 +33,7 @@ def run_interactive(
     type_ahead: TypeAhead | None = None,
     builtins: TuiBuiltins | None = None,
     mentions: Callable[[], Sequence[str]] | None = None,
+    notices: Sequence[str] = (),
 ) -> int:
     """Run the TUI until the user quits (sending ``initial_prompt`` first, if given, then each of
     ``more_prompts`` as a follow-up; opening the session picker first when ``resume``); then
@@ -40,9 +41,11 @@ def run_interactive(
     ``no_themes``) and from ``theme_paths`` (``--theme``: files or folders).
     What ``type_ahead`` holds when the app starts is replayed into its editor; ``builtins`` (the
     TUI's commands and keys the session's built-in extension registered) act on this app.
+    ``notices`` (what the user should know, such as a missing key) open the transcript.
     Returns the exit code, 0."""
     from textual.theme import Theme
 
+    from tau_coding.config.settings_update import update_settings
     from tau_coding.tui.keymap import load_keybindings
     from tau_coding.tui.shell.app import TauApp
     from tau_coding.tui.theme.user_themes import load_user_themes
@@ -69,11 +72,14 @@ def run_interactive(
         theme=theme or "dark",
         user_themes=themes,
         keymap=keymap,
-        startup_notices=[*problems, *key_problems],
+        startup_notices=[*notices, *problems, *key_problems],
         start_with_resume=resume,
         type_ahead=type_ahead.take() if type_ahead is not None else "",
         load_themes=load_themes if theme_places else None,
         mentions=mentions,
+        save_settings=(lambda changes: update_settings(tau_home / "settings.json", changes))
+        if tau_home
+        else None,
     )
     if ui is not None:  # extensions' dialogs become the app's own from here on
         from tau_coding.modes.interactive.tui_ui import TuiUI

@@ -10,6 +10,8 @@ The session-level operations (/resume, /tree, /fork, /compact, ...) live in the 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
 
 from tau_agent.content import text_of
@@ -25,6 +27,7 @@ from tau_coding.session.events import (
     AutoRetryEndEvent,
     AutoRetryStartEvent,
     InputHandledEvent,
+    SessionEvent,
     is_agent_event,
 )
 from tau_coding.tui.items import RunNotice
@@ -56,19 +59,40 @@ class CodingSessionPort(ControlPort, RewindPortMixin):
         return self.session.is_running
 
     async def prompt(self, text: str) -> AsyncGenerator[AgentEvent | RunNotice, None]:
-        async for event in self.session.prompt(text):
-            if is_agent_event(event):
-                yield event
-            elif isinstance(event, AutoRetryStartEvent):
-                seconds = event.delay_ms / 1000
-                yield RunNotice(
-                    f"{event.error_message}; retrying in {seconds:.1f}s ({event.attempt}/{event.max_attempts})",
-                    "warning",
-                )
-            elif isinstance(event, AutoRetryEndEvent) and not event.success:
-                yield RunNotice(f"Retry stopped: {event.final_error or 'failed'}", "warning")
-            elif isinstance(event, InputHandledEvent) and event.text:  # /mcp, an extension's command
-                yield RunNotice(event.text)
+        """The run's events, with a retry announced the moment its wait begins.
+
+        The session yields a retry's start with the next event it streams, which comes only
+        after the wait; heard from its listener, the screen can count the wait down."""
+        heard: asyncio.Queue[SessionEvent | None] = asyncio.Queue()
+        early: list[SessionEvent] = []
+
+        def listen(event: SessionEvent) -> None:
+            if isinstance(event, AutoRetryStartEvent):
+                early.append(event)
+                heard.put_nowait(event)
+
+        async def pump() -> None:
+            try:
+                async for event in self.session.prompt(text):
+                    if not any(event is seen for seen in early):
+                        heard.put_nowait(event)
+            finally:
+                heard.put_nowait(None)
+
+        unsubscribe = self.session.subscribe(listen)
+        task = asyncio.create_task(pump())
+        try:
+            while (event := await heard.get()) is not None:
+                shown = _shown(event)
+                if shown is not None:
+                    yield shown
+            await task  # the session's own error, if it ended with one
+        finally:
+            unsubscribe()
+            if not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
 
     def steer(self, text: str) -> None:
         self.session.steer(text)
@@ -175,3 +199,22 @@ class CodingSessionPort(ControlPort, RewindPortMixin):
         if self.session.session_file is None or not self.session.session_file.exists():
             return None
         return f"Resume this session with: tau --session {self.session.session_id[:8]}"
+
+
+def _shown(event: SessionEvent) -> AgentEvent | RunNotice | None:
+    """What of a session event the transcript shows: agent events, retries, command output."""
+    if is_agent_event(event):
+        return event
+    if isinstance(event, AutoRetryStartEvent):
+        seconds = event.delay_ms / 1000
+        return RunNotice(
+            f"{event.error_message}; retrying in {seconds:.1f}s ({event.attempt}/{event.max_attempts})",
+            "warning",
+            retry_in=seconds,
+        )
+    if isinstance(event, AutoRetryEndEvent):
+        failed = f"Retry stopped: {event.final_error or 'failed'}"
+        return RunNotice("" if event.success else failed, "warning", retry_over=True)
+    if isinstance(event, InputHandledEvent) and event.text:  # /mcp, an extension's command
+        return RunNotice(event.text)
+    return None

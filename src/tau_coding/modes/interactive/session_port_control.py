@@ -21,6 +21,7 @@ from tau_agent.session.jsonl import SessionLockedError
 from tau_agent.session.log import SessionLog
 from tau_agent.session.storage import SessionReadOnlyError
 from tau_coding.modes.interactive.tree_rows import tree_rows
+from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.control import ControlError, SessionControl
 from tau_coding.session.store.manager import SessionNotFoundError, repair_notice
 from tau_coding.tui.git_branch import git_branch
@@ -63,7 +64,12 @@ class ControlPort:
         self._auth = auth
         self._settings = settings
         self._branch = git_branch(control.session.cwd)
+        control.reloaded.append(self._moved)
         self._scoped = self._match(scoped) if scoped else []
+
+    def _moved(self, session: CodingSession) -> None:
+        """A rebuilt session may run elsewhere (a resumed session from another project)."""
+        self._branch = git_branch(session.cwd)
 
     # -- models -----------------------------------------------------------------------------------
 
@@ -132,6 +138,23 @@ class ControlPort:
             return f"Resumed: {title}" + (f". The {notice}" if notice else "")
 
         return self._attempt(switch, replaced=True)
+
+    def clone_session(self) -> CommandResult:
+        def clone() -> str:
+            self.control.clone()
+            return f"Cloned into a new session: {self.control.session.session_file}"
+
+        return self._attempt(clone, replaced=True)
+
+    def import_session(self, path: str) -> CommandResult:
+        if not path.strip():
+            return CommandResult("Usage: /import <session file>", is_error=True)
+
+        def take() -> str:
+            self.control.import_session(path.strip())
+            return f"Imported {path.strip()} as {self.control.session.session_file}"
+
+        return self._attempt(take, replaced=True)
 
     def rename_session(self, ref: str, name: str) -> CommandResult:
         def rename() -> str:

@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+from textual import events
 from textual.app import ComposeResult
 from textual.await_complete import AwaitComplete
 from textual.containers import Vertical
@@ -18,6 +19,8 @@ from tau_agent.messages import UserMessage
 from tau_coding.tui.bridge import AgentEventMessage, FrameScheduler, RunFinished, start_run
 from tau_coding.tui.files import project_files
 from tau_coding.tui.history import PromptHistory
+from tau_coding.tui.key_encodings import install as install_key_encodings
+from tau_coding.tui.key_encodings import normalized_key
 from tau_coding.tui.port import SessionPort
 from tau_coding.tui.shell import commands, permission_mode, session_commands
 from tau_coding.tui.shell.key_actions import KeyActions
@@ -75,17 +78,21 @@ class TauApp(KeyActions):
         type_ahead: str = "",
         load_themes: Callable[[], tuple[Sequence[Theme], Sequence[str]]] | None = None,
         mentions: Callable[[], Sequence[str]] | None = None,
+        save_settings: Callable[[Mapping[str, object]], str | None] | None = None,
     ) -> None:
         """``user_themes``, ``keymap`` and ``startup_notices`` (problems found loading them) come
         from the mode, which reads the user's files (``load_themes`` reads the themes again, on
         ``/reload``); ``environ`` gives $VISUAL/$EDITOR; ``type_ahead`` is what the user typed
-        before the app ran, replayed into the editor."""
+        before the app ran, replayed into the editor; ``save_settings`` writes choices made here
+        (theme, model) to the user's settings, returning a problem line or None."""
         super().__init__()
+        install_key_encodings()
         self._initial_prompt = initial_prompt
         self._more_prompts = list(more_prompts)
         self._type_ahead = type_ahead
         self._user_themes = list(user_themes)
         self._load_themes = load_themes
+        self._save_settings = save_settings
         self._keymap = dict(keymap or {})
         self._startup_notices = list(startup_notices)
         self._environ = os.environ if environ is None else environ
@@ -223,7 +230,7 @@ class TauApp(KeyActions):
 
     def refresh_footer(self) -> None:
         info = self.port.info()
-        self.footer.show(info, self.state, list(self._statuses.values()))
+        self.footer.show(info, self.state, list(self._statuses.values()), self._clock())
         title = terminal_title(info.cwd, info.session_name, self._home)
         if title != self.title:
             self.title = title
@@ -243,6 +250,8 @@ class TauApp(KeyActions):
 
     def _tick(self) -> None:
         now = self._clock()
+        if self.state.retry_at is not None:  # the countdown to the retry
+            self.refresh_footer()
         for view in self.transcript.views():
             if isinstance(view, ToolRow) and view.item.status == "running":
                 view.tick(now)
@@ -250,6 +259,10 @@ class TauApp(KeyActions):
     def notice(self, text: str, tone: NoticeTone = "info") -> None:
         add_notice(self.state, text, tone)
         self._scheduler.request()
+
+    def remember(self, changes: Mapping[str, object]) -> None:
+        if self._save_settings is not None and (problem := self._save_settings(changes)) is not None:
+            self.notice(problem, "warning")
 
     def reload_themes(self) -> list[str]:
         if self._load_themes is None:
@@ -262,6 +275,7 @@ class TauApp(KeyActions):
 
     async def reset_transcript(self) -> None:
         await self.transcript.clear_all()
+        self.editor.set_cwd(Path(self.port.info().cwd))
         self.state = from_messages(self.port.messages, self.port.render_custom)
         for text in self._startup_notices:  # problems in the user's files outlive a session switch
             add_notice(self.state, text, "warning")
@@ -284,6 +298,11 @@ class TauApp(KeyActions):
             self.bell()
 
     # -- input ----------------------------------------------------------------------------------
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and (key := normalized_key(event.key)) != event.key:
+            event = events.Key(key, None)
+        await super().on_event(event)
 
     async def on_prompt_editor_submitted(self, message: PromptEditor.Submitted) -> None:
         submission = classify(message.text)

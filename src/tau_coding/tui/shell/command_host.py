@@ -7,6 +7,8 @@ keeps the handlers below the app: the app imports them, never the reverse.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from textual.app import App
 
 from tau_coding.tui.port import SessionPort
@@ -54,6 +56,24 @@ class CommandHost(App[str | None]):
     def send(self, text: str, *, follow_up: bool = False) -> None:
         """Start a run with ``text`` (or steer / queue it while one is going)."""
         raise NotImplementedError
+
+    def remember(self, changes: Mapping[str, object]) -> None:
+        """Save a choice made here to the user's settings (``theme``, ``defaultModel``, ...),
+        so the next start uses it; a failure is a warning notice."""
+        raise NotImplementedError
+
+    def remember_model(self) -> None:
+        """Save the session's model and thinking level as the defaults for the next start."""
+        info = self.port.info()
+        provider, _, model_id = info.model_label.partition("/")
+        if model_id:
+            self.remember(
+                {
+                    "defaultProvider": provider,
+                    "defaultModel": model_id,
+                    "defaultThinkingLevel": info.thinking_level,
+                }
+            )
 
     def theme_names(self) -> list[str]:
         """Tau's themes, without the ``tau-`` prefix."""

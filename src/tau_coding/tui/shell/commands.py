@@ -22,6 +22,7 @@ from tau_coding.tui.screens.text_panel import TextPanel
 from tau_coding.tui.shell import session_commands
 from tau_coding.tui.shell.command_host import CommandHost
 from tau_coding.tui.summaries import tokens
+from tau_coding.tui.widgets.tool_row import ToolRow
 
 BUILTIN = [
     CommandSpec("model", "Pick the model (or /model provider/id)", "[name]"),
@@ -44,7 +45,10 @@ HOTKEYS = [
     ("Alt+Up", "pull queued messages back into the editor"),
     ("Esc", "cancel the run (queued messages come back to the editor)"),
     ("Up / Down", "prompt history (from the first / last line)"),
+    ("PageUp / PageDown", "scroll the conversation (also with Shift)"),
+    ("Ctrl+Home / Ctrl+End", "start / end of the conversation (End follows new output)"),
     ("Tab", "complete a path, or accept a completion"),
+    ("Ctrl+K / Ctrl+U, Ctrl+Y", "delete to line end / start; put the deleted text back"),
     ("/  @", "commands, files (fuzzy, .gitignore respected)"),
     ("!cmd  !!cmd", "run a shell command (!! keeps it out of the model's context)"),
     ("Ctrl+T", "show or hide thinking"),
@@ -144,6 +148,8 @@ async def _model(app: CommandHost, args: str) -> None:
         result = app.port.set_model(args)
         app.notice(result.message, "warning" if result.is_error else "info")
         app.refresh_footer()
+        if not result.is_error:
+            app.remember_model()
         return
     if not models:
         app.notice("No other models are available in this session.", "warning")
@@ -154,6 +160,8 @@ async def _model(app: CommandHost, args: str) -> None:
             result = app.port.set_model(label)
             app.notice(result.message, "warning" if result.is_error else "info")
             app.refresh_footer()
+            if not result.is_error:
+                app.remember_model()
 
     await app.push_screen(ModelPicker(models, app.port.info().model_label), chosen)
 
@@ -168,6 +176,7 @@ async def _thinking(app: CommandHost, args: str) -> None:
         app.port.set_thinking_level(args)
         app.notice(f"Thinking level: {args}")
         app.refresh_footer()
+        app.remember({"defaultThinkingLevel": args})
     else:
         app.notice(f"Unknown thinking level {args!r}; one of: {', '.join(levels)}", "warning")
 
@@ -179,7 +188,10 @@ async def _theme(app: CommandHost, args: str) -> None:
         app.notice(f"Themes: {', '.join(names)}", "warning")
         return
     app.theme = f"tau-{wanted}"
+    for row in app.query(ToolRow):  # diffs are drawn in the theme's colours
+        row.recolor()
     app.notice(f"Theme: {wanted}")
+    app.remember({"theme": wanted})
 
 
 HANDLERS: dict[str, Handler] = {

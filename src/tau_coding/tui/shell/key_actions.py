@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import ClassVar
 
+from textual.actions import SkipAction
 from textual.app import SuspendNotSupported
 from textual.binding import Binding, BindingType
 
@@ -47,6 +48,10 @@ class KeyActions(CommandHost):
         Binding("ctrl+l", "model_picker", "Model", show=False, priority=True, id="model_picker"),
         Binding("ctrl+p", "cycle_model", "Next model", show=False, priority=True, id="cycle_model"),
         Binding("ctrl+g", "external_editor", "Editor", show=False, priority=True, id="external_editor"),
+        Binding("pageup,shift+pageup", "scroll_page(-1)", show=False, priority=True, id="page_up"),
+        Binding("pagedown,shift+pagedown", "scroll_page(1)", show=False, priority=True, id="page_down"),
+        Binding("ctrl+home", "scroll_top", show=False, priority=True, id="scroll_top"),
+        Binding("ctrl+end", "scroll_bottom", show=False, priority=True, id="scroll_bottom"),
     ]
 
     transcript: Transcript
@@ -58,18 +63,32 @@ class KeyActions(CommandHost):
     _show_thinking: bool
     _expand_tools: bool
 
+    def after_typed(self, callback: Callable[[], object]) -> None:
+        """Run ``callback`` once the keys already sent to the editor are in it.
+
+        Priority bindings run as the App reads a key, while the keys before it may still wait
+        in the editor's queue; what reads or changes the editor's text goes behind them.
+        """
+        self.editor.call_later(callback)
+
     def quit_with_hint(self) -> None:
         if self.port.is_running:
             self.port.cancel()
         self.exit(self.port.resume_hint())
 
-    async def action_extension_shortcut(self, key: str) -> None:
+    def action_extension_shortcut(self, key: str) -> None:
+        self.after_typed(lambda: self._extension_shortcut(key))
+
+    async def _extension_shortcut(self, key: str) -> None:
         result = await self.port.run_shortcut(key)
         if result is not None and result.message:
             self.notice(result.message, "warning" if result.is_error else "info")
 
     def action_interrupt(self) -> None:
         """Ctrl+C: clear the editor; on an empty editor, twice within two seconds quits."""
+        self.after_typed(self._interrupt)
+
+    def _interrupt(self) -> None:
         editor = self.editor
         if editor.text:
             editor.clear()
@@ -100,11 +119,14 @@ class KeyActions(CommandHost):
             return
         self.port.cancel()
         set_status(self.state, "cancelling")
-        self.action_pull_queue()
+        self._pull_queue()
         self._scheduler.request()
 
     def action_pull_queue(self) -> None:
         """Alt+Up: take every queued message back into the editor, oldest first."""
+        self.after_typed(self._pull_queue)
+
+    def _pull_queue(self) -> None:
         queued = self.port.clear_queues()
         take_queue(self.state)
         texts = [*queued.steering, *queued.follow_up]
@@ -114,6 +136,21 @@ class KeyActions(CommandHost):
             editor.load_text("\n".join([*texts, current] if current else texts))
             editor.move_cursor(editor.document.end)
         self._scheduler.request()
+
+    def _transcript_keys(self) -> Transcript:
+        """The transcript, when the scrolling keys are its; a dialog or picker on top keeps them."""
+        if len(self.screen_stack) > 1:
+            raise SkipAction()
+        return self.transcript
+
+    def action_scroll_page(self, pages: int) -> None:
+        self._transcript_keys().page(pages)
+
+    def action_scroll_top(self) -> None:
+        self._transcript_keys().to_top()
+
+    def action_scroll_bottom(self) -> None:
+        self._transcript_keys().to_bottom()
 
     def action_toggle_thinking(self) -> None:
         self._show_thinking = not self._show_thinking
@@ -140,6 +177,7 @@ class KeyActions(CommandHost):
         following = levels[(levels.index(current) + 1) % len(levels)] if current in levels else levels[0]
         self.port.set_thinking_level(following)
         self.refresh_footer()
+        self.remember({"defaultThinkingLevel": following})
         self.notify(f"Thinking level: {following}", timeout=1.5)
 
     async def action_model_picker(self) -> None:
@@ -150,6 +188,9 @@ class KeyActions(CommandHost):
 
     def action_external_editor(self) -> None:
         """Ctrl+G: hand the terminal to $VISUAL/$EDITOR on the prompt; its result replaces it."""
+        self.after_typed(self._external_editor)
+
+    def _external_editor(self) -> None:
         editor = self.editor
         try:
             command = editor_command(self._environ)

@@ -9,7 +9,9 @@ transcript, and a result carrying text (a fork's or a tree move's message) puts 
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 from rich.markup import escape
 from rich.table import Table
@@ -36,6 +38,9 @@ SPECS = [
     CommandSpec("rewind", "Go back to before an earlier prompt: code, conversation or both"),
     CommandSpec("compact", "Summarise older messages to free context", "[focus]"),
     CommandSpec("export", "Export the session as HTML", "[path]"),
+    CommandSpec("share", "Export the session as HTML to a file to share; prints its path"),
+    CommandSpec("clone", "Continue in a copy of this session"),
+    CommandSpec("import", "Continue in a copy of a session file", "<path>"),
     CommandSpec("reload", "Re-read settings, models, prompts and skills"),
     CommandSpec("settings", "Show the effective settings"),
     CommandSpec("login", "Log in to a subscription, or store an API key", "[provider] [key]"),
@@ -271,7 +276,29 @@ def cycle_model(app: CommandHost) -> None:
         return
     result = app.port.set_model(following)
     app.refresh_footer()
+    if not result.is_error:
+        app.remember_model()
     app.notify(result.message, severity="error" if result.is_error else "information", timeout=1.5)
+
+
+async def share(app: CommandHost, args: str) -> None:
+    """An HTML export outside the project (the temp folder), its path shown and copied."""
+    folder = Path(tempfile.gettempdir()) / "tau-share"
+    name = app.port.info().session_id or "session"
+    result = app.port.export_html(str(folder / f"tau-{name}.html"))
+    await show_result(app, result)
+    if not result.is_error:
+        app.copy_to_clipboard(str(folder / f"tau-{name}.html"))
+
+
+async def clone(app: CommandHost, args: str) -> None:
+    if not _busy(app, "cloning"):
+        await show_result(app, app.port.clone_session())
+
+
+async def import_session(app: CommandHost, args: str) -> None:
+    if not _busy(app, "importing"):
+        await show_result(app, app.port.import_session(args))
 
 
 HANDLERS = {
@@ -281,6 +308,9 @@ HANDLERS = {
     "rewind": rewind,
     "compact": compact,
     "export": export,
+    "share": share,
+    "clone": clone,
+    "import": import_session,
     "reload": reload,
     "settings": settings,
     "login": login,

@@ -38,9 +38,14 @@ class MarkdownChunk(Static):
             from rich.markdown import Markdown as RichMarkdown  # markdown-it and pygments: not at launch
 
             self.source = source
-            self.update(
-                RichMarkdown(safe_text(source), code_theme="ansi_dark", inline_code_theme="ansi_dark")
-            )
+            markdown = RichMarkdown(safe_text(source), code_theme="ansi_dark", inline_code_theme="ansi_dark")
+            # A single newline is a soft break in Markdown (drawn as a space); the model's
+            # answers mean it as a line break, so it is kept as one.
+            for block in markdown.parsed:
+                for token in block.children or ():
+                    if token.type == "softbreak":
+                        token.type = "hardbreak"
+            self.update(markdown)
 
 
 class ThinkingView(Vertical):

@@ -37,6 +37,12 @@ class CompletionMenu(OptionList, can_focus=False):
         self.styles.height = min(VISIBLE, len(self.candidates)) + 2 if self.candidates else 0
         if self.candidates:
             self.highlighted = 0
+        self._count()
+
+    def _count(self) -> None:
+        """``(n/N)`` under the list: which candidate Enter takes, of how many."""
+        total = len(self.candidates)
+        self.border_subtitle = f"({(self.highlighted or 0) + 1}/{total})" if total else ""
 
     def close(self) -> None:
         self.show([])
@@ -45,6 +51,7 @@ class CompletionMenu(OptionList, can_focus=False):
         if self.candidates:
             current = self.highlighted or 0
             self.highlighted = (current + step) % len(self.candidates)
+            self._count()
 
     def selected(self) -> Candidate | None:
         if not self.candidates:

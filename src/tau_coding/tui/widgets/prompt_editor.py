@@ -1,14 +1,15 @@
 """The prompt editor: multi-line input with history, completion and paste markers.
 
 Enter sends (``Submitted``), Shift+Enter or Ctrl+J starts a new line, Alt+Enter sends as a
-follow-up. Up/Down walk the history from the first/last line, or move in an open completion
+follow-up. Ctrl+Y puts back what the last Ctrl+K, Ctrl+U or Ctrl+W removed. Up/Down walk the history from the first/last line, or move in an open completion
 list. ``/`` completes commands and their arguments, ``@`` completes project files fuzzily,
 Tab completes paths. A large paste shows as ``[paste #N ...]`` and is expanded on send.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
@@ -18,6 +19,7 @@ from textual.actions import SkipAction
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widgets import TextArea
+from textual.widgets.text_area import EditResult, Location
 
 from tau_coding.tui.completion import (
     Candidate,
@@ -29,7 +31,7 @@ from tau_coding.tui.completion import (
     token_at,
 )
 from tau_coding.tui.history import PromptHistory
-from tau_coding.tui.paste import PasteStore
+from tau_coding.tui.paste import PasteStore, normalize_newlines
 from tau_coding.tui.port import CommandSpec
 from tau_coding.tui.widgets.completion_menu import CompletionMenu
 
@@ -57,6 +59,7 @@ class PromptEditor(TextArea):
         Binding("tab", "complete", show=False),
         Binding("escape", "close_menu", show=False),
         Binding("ctrl+d", "quit_if_empty", show=False),
+        Binding("ctrl+y", "yank", "Yank", show=False, id="yank"),
     ]
 
     class Submitted(Message):
@@ -79,6 +82,9 @@ class PromptEditor(TextArea):
         self.pastes = PasteStore()
         self.menu: CompletionMenu | None = None
         self._files: list[str] | None = None
+        self._menu_for: tuple[str, tuple[int, int]] | None = None
+        self._kill = False
+        self._killed = ""  # what Ctrl+Y puts back
         self._loading_files = False
 
     # -- keys ---------------------------------------------------------------------------------
@@ -89,17 +95,45 @@ class PromptEditor(TextArea):
             event.prevent_default()
             self._enter()
             return
+        # Bindings run here, in the editor's queue, in the order the keys were typed. Left to
+        # Textual, a key bound here (Shift+Enter) or above (Esc) would bubble up to the App
+        # and run its binding only after the keys typed after it were inserted.
+        if not event.is_printable and await self.app._check_bindings(event.key):
+            event.stop()
+            event.prevent_default()
+            return
         await super()._on_key(event)
 
     def _enter(self) -> None:
-        menu = self.menu
-        if menu is not None and menu.is_open:
+        menu = self._current_menu()
+        if menu is not None:
             candidate = menu.selected()
-            if candidate is not None:
+            if candidate is not None and not self._already_has(candidate):
                 self.apply(candidate)
                 if not candidate.submit:
                     return
         self.submit(follow_up=False)
+
+    def _already_has(self, candidate: Candidate) -> bool:
+        """Whether accepting ``candidate`` would leave the line as typed (``/export`` typed in
+        full, ``/model local/m`` picked): then Enter sends instead of accepting it again."""
+        row = self.cursor_location[0]
+        typed = self.document.get_line(row)[candidate.start : candidate.end]
+        return typed.rstrip() == candidate.insert.rstrip()
+
+    def _current_menu(self) -> CompletionMenu | None:
+        """The completion menu if open, computed for the text as it is now.
+
+        The menu is refreshed on ``TextArea.Changed``, which is queued behind keys already
+        waiting; a fast typist's Enter must not act on candidates for an older text ("/m"
+        completing "/mcp" into "/model cp").
+        """
+        menu = self.menu
+        if menu is None:
+            return None
+        if self._menu_for != (self.text, self.cursor_location):
+            self.refresh_completions()
+        return menu if menu.is_open else None
 
     def submit(self, *, follow_up: bool) -> None:
         typed = self.text
@@ -112,6 +146,36 @@ class PromptEditor(TextArea):
         self._close_menu()
         self.post_message(self.Submitted(text, follow_up))
 
+    def action_delete_to_start_of_line(self) -> None:
+        with self._killing():
+            super().action_delete_to_start_of_line()
+
+    def action_delete_to_end_of_line(self) -> None:
+        with self._killing():
+            super().action_delete_to_end_of_line()
+
+    def action_delete_word_left(self) -> None:
+        with self._killing():
+            super().action_delete_word_left()
+
+    def action_yank(self) -> None:
+        """Ctrl+Y: insert what the last Ctrl+K, Ctrl+U or Ctrl+W removed."""
+        if self._killed:
+            self.insert(self._killed)
+
+    @contextmanager
+    def _killing(self) -> Iterator[None]:
+        self._kill = True
+        try:
+            yield
+        finally:
+            self._kill = False
+
+    def _delete_via_keyboard(self, start: Location, end: Location) -> EditResult | None:
+        if self._kill and start != end:
+            self._killed = self.get_text_range(min(start, end), max(start, end))
+        return super()._delete_via_keyboard(start, end)
+
     def action_newline(self) -> None:
         self.insert("\n")
 
@@ -119,8 +183,8 @@ class PromptEditor(TextArea):
         self.submit(follow_up=True)
 
     def action_up(self) -> None:
-        if self.menu is not None and self.menu.is_open:
-            self.menu.move(-1)
+        if (menu := self._current_menu()) is not None:
+            menu.move(-1)
         elif self.cursor_location[0] == 0 and (entry := self.prompt_history.older(self.text)) is not None:
             self.load_text(entry)
             self.move_cursor((0, len(self.document.get_line(0))))
@@ -128,8 +192,8 @@ class PromptEditor(TextArea):
             self.action_cursor_up()
 
     def action_down(self) -> None:
-        if self.menu is not None and self.menu.is_open:
-            self.menu.move(1)
+        if (menu := self._current_menu()) is not None:
+            menu.move(1)
         elif (
             self.cursor_location[0] == self.document.line_count - 1
             and (entry := self.prompt_history.newer()) is not None
@@ -140,8 +204,8 @@ class PromptEditor(TextArea):
             self.action_cursor_down()
 
     def action_complete(self) -> None:
-        if self.menu is not None and self.menu.is_open:
-            candidate = self.menu.selected()
+        if (menu := self._current_menu()) is not None:
+            candidate = menu.selected()
             if candidate is not None:
                 self.apply(candidate)
             return
@@ -156,6 +220,7 @@ class PromptEditor(TextArea):
                 self.replace(prefix, (row, found[0].start), (row, column))
             if self.menu is not None:
                 self.menu.show(found)
+                self._menu_for = (self.text, self.cursor_location)
 
     def action_close_menu(self) -> None:
         if self.menu is None or not self.menu.is_open:
@@ -169,15 +234,25 @@ class PromptEditor(TextArea):
             self.post_message(self.QuitRequested())
 
     async def _on_paste(self, event: events.Paste) -> None:
-        marker = self.pastes.collapse(event.text)
-        if marker is None:
-            await super()._on_paste(event)
-            return
+        # Handled here alone: TextArea's own _on_paste would run after this one (Textual calls
+        # the handler of every class in the MRO unless the default is prevented) and insert
+        # the text a second time.
         event.stop()
         event.prevent_default()
-        self.insert(marker)
+        if self.read_only:
+            return
+        text = normalize_newlines(event.text)
+        inserted = self.pastes.collapse(text) or text
+        if result := self._replace_via_keyboard(inserted, *self.selection):
+            self.move_cursor(result.end_location)
 
     # -- completion -----------------------------------------------------------------------------
+
+    def set_cwd(self, cwd: Path) -> None:
+        """Complete paths and ``@`` files from ``cwd`` from now on (the session moved there)."""
+        if cwd != self.sources.cwd:
+            self.sources.cwd = cwd
+            self._files = None
 
     def apply(self, candidate: Candidate) -> None:
         row = self.cursor_location[0]
@@ -193,6 +268,7 @@ class PromptEditor(TextArea):
         if self.menu is None:
             return
         row, column = self.cursor_location
+        self._menu_for = (self.text, (row, column))
         line = self.document.get_line(row)
         found: list[Candidate] = []
         if row == 0 and self.document.line_count == 1 and line.startswith("/"):

@@ -151,6 +151,23 @@ class Transcript(VerticalScroll, can_focus=False):
         if self.scroll_y <= 0 < self._first and not self._loading:
             self.call_later(self.load_earlier)
 
+    def page(self, pages: float) -> None:
+        """Scroll by ``pages`` screens (negative: up, towards older items)."""
+        if pages < 0:
+            self.release_anchor()  # the user is reading back: new output must not pull them down
+            self._user_scrolled = True
+        self.scroll_relative(y=pages * self.scrollable_content_region.height, animate=False)
+
+    def to_top(self) -> None:
+        """Scroll to the oldest mounted item (the top then loads the earlier ones)."""
+        self.release_anchor()
+        self._user_scrolled = True
+        self.scroll_home(animate=False)
+
+    def to_bottom(self) -> None:
+        """Scroll to the newest item and follow new output again."""
+        self.anchor()
+
     async def clear_all(self) -> None:
         await self.remove_children()
         release_style_caches()
