@@ -59,13 +59,15 @@ async def test_unmounted_views_leave_no_rendered_lines_behind() -> None:
     widgets' caches are alive, not those of the views trimmed away (Textual memoises them)."""
     replies = [reply(call("read", {"path": f"f{i}.py"})) for i in range(TURNS)] + [reply("all read")]
     app = make_app(adapter(FakeProvider(replies), tools=[read_tool()]))
+    gc.collect()
+    before = sum(isinstance(o, StylesCache) for o in gc.get_objects())  # other tests' apps, if any
     async with app.run_test(size=SIZE) as pilot:
         await type_text(pilot, "go")
         await pilot.press("enter")
         await until(pilot, lambda: app.state.status == "idle" and app.state.tool_calls == TURNS, 60)
         await pilot.pause(0.1)
         gc.collect()
-        alive = sum(isinstance(o, StylesCache) for o in gc.get_objects())
+        alive = sum(isinstance(o, StylesCache) for o in gc.get_objects()) - before
         widgets = len(list(app.screen.walk_children(with_self=True)))
         # Widgets outside the DOM walk (scrollbars, the app's own) own one too: ~40 here.
         # Before the fix, the trimmed views' caches stayed (~150 more at 150 turns).
