@@ -189,7 +189,9 @@ async def test_no_session_writes_nothing(chat_project: Project) -> None:
 async def test_first_request_of_an_edit_task_is_no_larger_than_pis(chat_project: Project) -> None:
     async with server(chat_project.api, [ScriptedReply(text="Ok.")]) as srv:
         chat_project.configure(srv.url)
-        result = await chat_project.tau("-p", "--model", MODEL, "In app.py, rename total to sum_all.")
+        # Pi's four tools: todo and task are Tau's own, with no counterpart in Pi's request
+        tools = ("-t", "read,write,edit,bash")
+        result = await chat_project.tau("-p", *tools, "--model", MODEL, "In app.py, rename total to sum_all.")
         assert result.code == 0, result.stderr
         size = len(srv.requests[0].body)
     assert size <= 5_600, f"first request is {size} bytes"

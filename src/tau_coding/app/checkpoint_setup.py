@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from tau_coding.checkpoints.git import CheckpointError
 from tau_coding.checkpoints.retention import DEFAULT_RETENTION_DAYS, collect, referenced_ids
 from tau_coding.checkpoints.store import DEFAULT_MAX_FILE_BYTES, CheckpointStore
 from tau_coding.config.paths import TauPaths
@@ -21,13 +22,18 @@ from tau_coding.session.checkpointing import SessionCheckpoints
 def session_checkpoints(
     paths: TauPaths, get: Callable[[str], Any], *, disabled: bool = False
 ) -> SessionCheckpoints | None:
-    """The checkpoints of the project in ``paths.cwd``, or None when they are off."""
+    """The checkpoints of the project in ``paths.cwd``, or None when they are off or cannot be
+    taken (no git program)."""
     if disabled or get("checkpoints.enabled") is False:
         return None
     prune_daily(paths, get("checkpoints.retentionDays"))
     limit = get("checkpoints.maxFileBytes")
     max_bytes = limit if isinstance(limit, int) and limit > 0 else DEFAULT_MAX_FILE_BYTES
-    return SessionCheckpoints(CheckpointStore(paths.cwd, paths.checkpoints_dir, max_file_bytes=max_bytes))
+    try:
+        store = CheckpointStore(paths.cwd, paths.checkpoints_dir, max_file_bytes=max_bytes)
+    except CheckpointError:  # no git program: the session runs without checkpoints (/rewind says so)
+        return None
+    return SessionCheckpoints(store)
 
 
 def retention_days(value: object) -> float:

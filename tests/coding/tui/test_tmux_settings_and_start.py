@@ -25,7 +25,7 @@ def test_with_no_key_the_tui_opens_and_points_to_login_and_model(tmp_path: Path)
     tmux = Tmux(tmp_path / "tmux.sock")
     _launch(tmux, project, home)
     try:
-        screen = tmux.wait_for("/login <provider> <key> stores a key")
+        screen = tmux.wait_for("/login <provider> stores a login or key")
         assert "/model picks another" in screen and "anthropic/" in screen
         tmux("send-keys", "-t", "tau", "C-d")
         tmux.wait_for("TAU-EXITED-0")
@@ -155,7 +155,7 @@ def test_resuming_a_session_of_another_directory_moves_the_footer_and_the_model_
         _launch(tmux, here, home)
         try:
             screen = tmux.wait_for("Ask anything")
-            assert re.search(r"local/m\s*$", screen, re.M) and str(here) in screen
+            assert re.search(r"local/m(?!\d)", screen) and str(here) in screen
             rig = Rig(tmux, server, home)
             rig.type("/resume")
             rig.wait_editor("/resume")

@@ -72,7 +72,7 @@ def test_a_write_shows_what_was_written(tmp_path: Path) -> None:
         ),
         ScriptedReply(text="Written."),
     )
-    with tau(tmp_path, replies) as rig:
+    with tau(tmp_path, replies, "--permission-mode", "yolo") as rig:  # the write runs unasked
         rig.type("write notes")
         rig.wait_editor("write notes")
         rig.keys("Enter")
