@@ -105,7 +105,10 @@ def _anthropic(n: int) -> str:
     return "".join(body)
 
 
-def _google(n: int) -> str:
+def _google(n: int, *, wrapped: bool = False) -> str:
+    """Gemini's stream; ``wrapped``: each chunk inside ``{"response": ...}``, as Cloud Code Assist
+    (the Gemini CLI login) sends it."""
+
     def chunk(finish: str | None) -> str:
         candidate: dict[str, object] = {"content": {"parts": [{"text": DELTA}], "role": "model"}, "index": 0}
         if finish:
@@ -116,7 +119,7 @@ def _google(n: int) -> str:
             "modelVersion": "gemini-2.5-flash",
             "responseId": "w1peaMz6INOvnvgPgYfPiQY",
         }
-        return _data(value, sep="\r\n\r\n")
+        return _data({"response": value} if wrapped else value, sep="\r\n\r\n")
 
     return chunk(None) * (n - 1) + chunk("STOP")
 
@@ -127,6 +130,9 @@ SYNTHESISERS: dict[str, Callable[[int], str]] = {
     "anthropic-messages": _anthropic,
     "google-generative-ai": _google,
     "mistral-conversations": _chat,
+    # Subscription logins: the Codex backend speaks Responses, Gemini CLI wraps Gemini's chunks.
+    "openai-codex-responses": _responses,
+    "google-gemini-cli": lambda n: _google(n, wrapped=True),
     # The cloud platforms stream their base API's events.
     "azure-openai-responses": _responses,
     "google-vertex": _google,
