@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING
 
 from tau_coding import __version__
 from tau_coding.common.exit_codes import EXIT_INTERRUPTED, EXIT_OK
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~10 ms); mypy knows the name
 if TYPE_CHECKING:
     from collections.abc import Callable
 
