@@ -38,14 +38,18 @@ def allowed_tools(options: Options) -> frozenset[str] | None:
     return None if names is None else frozenset(names)
 
 
-def _wanted_tools(options: Options, settings: Settings) -> list[str]:
-    """The tool names ``--tools`` (else the ``tools`` setting, else the defaults) asks for."""
+def _listed_tools(options: Options, settings: Settings) -> list[str] | None:
+    """The tool names ``--tools`` (else the ``tools`` setting) lists, or None when neither does."""
     listed = _tool_names(options)
-    if listed is not None:
-        return listed
-    if isinstance(settings.get("tools"), list):
-        return [str(n) for n in settings.get("tools")]
-    return list(DEFAULT_TOOLS)
+    if listed is None and isinstance(settings.get("tools"), list):
+        listed = [str(n) for n in settings.get("tools")]
+    return listed
+
+
+def _wanted_tools(options: Options, settings: Settings) -> list[str]:
+    """The tool names asked for, else the defaults."""
+    listed = _listed_tools(options, settings)
+    return list(DEFAULT_TOOLS) if listed is None else listed
 
 
 def chosen_tools(options: Options, settings: Settings) -> list[str] | None:
@@ -53,9 +57,7 @@ def chosen_tools(options: Options, settings: Settings) -> list[str] | None:
     nobody chose: the built-in parts (``todo``, ``task``) are then all on."""
     if options.no_tools or options.no_builtin_tools:
         return []
-    return _tool_names(options) or (
-        [str(n) for n in settings.get("tools")] if isinstance(settings.get("tools"), list) else None
-    )
+    return _listed_tools(options, settings)
 
 
 def check_tool_names(options: Options, settings: Settings, provided: Callable[[str], bool]) -> None:
