@@ -9,16 +9,15 @@ JSON mode writes the session header, then one line per event, each linear in its
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Sequence
 from typing import TextIO
-
-import orjson
 
 from tau_agent.content import ImageContent
 from tau_agent.events import MessageEndEvent
 from tau_agent.messages import AssistantMessage
 from tau_agent.session.codec import header_to_dict
+from tau_coding.modes.event_lines import event_line, value_line
+from tau_coding.modes.line_output import LineOutput
 from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.events import (
     AutoRetryStartEvent,
@@ -26,7 +25,6 @@ from tau_coding.session.events import (
     CompactionStartEvent,
     InputHandledEvent,
     SessionEvent,
-    session_event_to_dict,
 )
 
 
@@ -73,31 +71,28 @@ class FinalTextRenderer:
 
 
 class JsonLinesRenderer:
-    """Every event as one JSON line; fails when the final reply failed."""
+    """Every event as one JSON line; fails when the final reply failed.
+
+    Lines go to ``out``'s byte stream once per turn of the event loop (``LineOutput``): the
+    deltas of one network read leave in one write, and a reader of the pipe sees each batch
+    as soon as it is made, whether or not Python buffers stdout.
+    """
 
     def __init__(self, out: TextIO) -> None:
-        self._out = out
+        out.flush()  # anything printed before goes first
+        self._output = LineOutput(out.buffer)
         self._ok = True
 
     def header(self, session: CodingSession) -> None:
-        self._write(header_to_dict(session.log.header))
+        self._output.write_line(value_line(header_to_dict(session.log.header)))
 
     def render(self, event: SessionEvent) -> None:
-        self._write(session_event_to_dict(event))
-        if isinstance(event, MessageEndEvent) and isinstance(event.message, AssistantMessage):
+        self._output.write_line(event_line(event))
+        if type(event) is MessageEndEvent and isinstance(event.message, AssistantMessage):
             self._ok = event.message.stop_reason not in ("error", "aborted")
 
-    def _write(self, data: object) -> None:
-        # orjson: a line per streamed token, at a fifth of the stdlib encoder's cost. What it
-        # refuses (a lone surrogate in model text, an integer beyond 64 bits) takes the stdlib.
-        try:
-            line = orjson.dumps(data, option=orjson.OPT_APPEND_NEWLINE).decode()
-        except TypeError:
-            line = json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
-        self._out.write(line)
-
     def finish(self) -> bool:
-        self._out.flush()
+        self._output.flush()
         return self._ok
 
 

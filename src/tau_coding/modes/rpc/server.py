@@ -20,13 +20,14 @@ from typing import Any
 from tau_agent.cancellation import CancellationToken
 from tau_agent.content import ImageContent, TextContent, text_of
 from tau_agent.messages import AgentMessage, UserMessage
+from tau_coding.modes.event_lines import event_line
 from tau_coding.modes.rpc.fields import Fields
 from tau_coding.modes.rpc.framing import BadLine, decode_line, read_lines
 from tau_coding.modes.rpc.output import RpcOutput
 from tau_coding.modes.rpc.responses import NO_DATA, CommandError, failure, success
 from tau_coding.modes.rpc.ui_bridge import RpcExtensionUI
 from tau_coding.session.control import SessionControl
-from tau_coding.session.events import SessionEvent, session_event_to_dict
+from tau_coding.session.events import SessionEvent
 
 Handler = Callable[["RpcServer", Fields, Any], Awaitable[Any]]
 DEFERRED: Any = object()  # the handler answers later (from a task it started)
@@ -124,9 +125,9 @@ class RpcServer:
             self.out.send(failure(command, request_id, _one_line(exc)))
 
     async def _pump(self, events: AsyncIterator[SessionEvent]) -> None:
-        send, to_dict = self.out.send, session_event_to_dict
+        write, line = self.out.write_line, event_line
         async for event in events:
-            send(to_dict(event))
+            write(line(event))
 
     def queue(self, kind: str, text: str, images: list[ImageContent]) -> None:
         """Queue a steering or follow-up message (templates and skills expanded)."""
