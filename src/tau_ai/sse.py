@@ -45,8 +45,9 @@ class SseDecoder:
     def feed(self, chunk: bytes) -> list[SseEvent]:
         """Decode a chunk; returns the events it completed (often none, often one)."""
         text = self._decoder.decode(chunk)
-        if not text:
-            return []
+        return self._feed_text(text) if text else []
+
+    def _feed_text(self, text: str) -> list[SseEvent]:
         if self._pending_cr:
             self._pending_cr = False
             if text.startswith("\n"):
@@ -58,24 +59,13 @@ class SseDecoder:
             if "\r" not in unified:
                 buffer = unified  # CRLF framing (Gemini): same lines, LF-only
         if "\r" not in buffer:
-            # Fast path for LF-only text, the common case: one split, and data lines
-            # appended without the general field parsing.
+            if not self._data and not self._event and self._retry is None:
+                return self._events_lf(buffer)
+            # Mid-event (after a CR-framed piece): lines one by one, the partial one kept.
             lines = buffer.split("\n")
             self._buffer = lines.pop()
-            data = self._data
             for line in lines:
-                if line.startswith("data: "):
-                    data.append(line[6:])
-                elif not line:  # dispatch, as _line("") does
-                    if data:
-                        events.append(
-                            SseEvent(self._event or "message", "\n".join(data), self._id, self._retry)
-                        )
-                        data = self._data = []
-                    self._event, self._retry = "", None
-                else:
-                    self._line(line, events)
-                    data = self._data
+                self._line(line, events)
             return events
         start = 0
         n = len(buffer)
@@ -99,12 +89,37 @@ class SseDecoder:
 
     def flush(self) -> list[SseEvent]:
         """End of stream: dispatch a final event that lacked its blank line."""
-        events: list[SseEvent] = []
-        rest = self._buffer + self._decoder.decode(b"", final=True)
-        self._buffer = ""
-        if rest:
-            self._line(rest, events)
+        rest = self._decoder.decode(b"", final=True)
+        events = self._feed_text(rest) if rest else []
+        if self._buffer:
+            pending = self._buffer.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+            self._buffer = ""
+            for line in pending:
+                self._line(line, events)
         self._line("", events)
+        return events
+
+    def _events_lf(self, buffer: str) -> list[SseEvent]:
+        """LF-only text from an event boundary, the common case: split into events at blank
+        lines, and an event that is one ``data:`` line (or an ``event:`` line and one ``data:``
+        line) is made without parsing its fields. The tail, an event not yet ended, is kept
+        whole until its blank line arrives."""
+        blocks = buffer.split("\n\n")
+        self._buffer = blocks.pop()
+        events: list[SseEvent] = []
+        for block in blocks:
+            if block.startswith("data: "):
+                if "\n" not in block:
+                    events.append(SseEvent("message", block[6:], self._id))
+                    continue
+            elif block.startswith("event: "):
+                end = block.find("\n")
+                if end > 0 and block.startswith("data: ", end + 1) and block.find("\n", end + 1) < 0:
+                    events.append(SseEvent(block[7:end] or "message", block[end + 7 :], self._id))
+                    continue
+            for line in block.split("\n"):
+                self._line(line, events)
+            self._line("", events)
         return events
 
     def _line(self, line: str, events: list[SseEvent]) -> None:
