@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import AsyncGenerator, Callable, Sequence
-from contextlib import aclosing
 from pathlib import Path
 from typing import Literal
 
@@ -37,7 +36,7 @@ from tau_coding.session.compaction.context_usage import ContextUsage
 from tau_coding.session.compaction.result import CompactionResult
 from tau_coding.session.compaction.settings import CompactionSettings
 from tau_coding.session.compactor import SessionCompactor
-from tau_coding.session.events import AgentSettledEvent, InputHandledEvent, SessionEvent
+from tau_coding.session.events import InputHandledEvent, SessionEvent
 from tau_coding.session.hooks import SessionHooks
 from tau_coding.session.mcp_port import McpControl
 from tau_coding.session.reply_retry import RetrySettings
@@ -198,21 +197,21 @@ class CodingSession(SessionRun):
         )
         return UserMessage(content)
 
-    async def _hooked_prompt(
+    def _hooked_prompt(
         self, hooks: SessionHooks, text: str, images: Sequence[ImageContent]
     ) -> AsyncGenerator[SessionEvent, None]:
-        await self.start_hooks()
-        decision = await hooks.on_input(text, images)
-        if isinstance(decision, InputHandledEvent):
-            yield self._announce(decision)
-            yield self._announce(AgentSettledEvent())
-            return
-        message = self._user_message(*decision)
-        async with aclosing(
-            self._drive(lambda: self.harness.prompt_message(message), check_first=True)
-        ) as run:
-            async for event in run:
-                yield event
+        chosen: list[UserMessage] = []
+
+        async def gate() -> InputHandledEvent | None:
+            await self.start_hooks()
+            decision = await hooks.on_input(text, images)
+            if isinstance(decision, InputHandledEvent):
+                return decision
+            chosen.append(self._user_message(*decision))
+            return None
+
+        # One generator, not one wrapping _drive: every streamed delta passes each layer.
+        return self._drive(lambda: self.harness.prompt_message(chosen[0]), check_first=True, gate=gate)
 
     async def _before_compact(self, trigger: Literal["manual", "auto"], instructions: str) -> None:
         if self.hooks is not None:

@@ -10,7 +10,7 @@ declared here.
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import aclosing
 
 from tau_agent.events import AgentEvent, MessageEndEvent
@@ -23,7 +23,7 @@ from tau_ai.model import Model
 from tau_coding.session.agent_retry import RETRY_CANCELLED, AgentRetry, step_back_over
 from tau_coding.session.checkpointing import SessionCheckpoints
 from tau_coding.session.compactor import SessionCompactor
-from tau_coding.session.events import AgentSettledEvent, SessionEvent
+from tau_coding.session.events import AgentSettledEvent, InputHandledEvent, SessionEvent
 from tau_coding.session.hooks import SessionHooks
 
 MAX_STOP_CONTINUATIONS = 8  # a stop hook that always says "keep going" cannot loop forever
@@ -50,10 +50,21 @@ class SessionRun:
         raise NotImplementedError
 
     async def _drive(
-        self, start: Callable[[], AsyncIterator[AgentEvent]], *, check_first: bool
+        self,
+        start: Callable[[], AsyncIterator[AgentEvent]],
+        *,
+        check_first: bool,
+        gate: Callable[[], Awaitable[InputHandledEvent | None]] | None = None,
     ) -> AsyncGenerator[SessionEvent, None]:
         """One prompt to its settled end: compaction before and after, one retry on overflow,
-        transient failures retried (``_run_retrying``)."""
+        transient failures retried (``_run_retrying``). ``gate`` (the input hooks) runs first;
+        when it answers the input itself, that answer and agent_settled are the whole run."""
+        if gate is not None:
+            handled = await gate()
+            if handled is not None:
+                yield self._announce(handled)
+                yield self._announce(AgentSettledEvent())
+                return
         compactor = self.compactor
         self.record_settings()
         if check_first and self.checkpoints is not None:
@@ -98,8 +109,25 @@ class SessionRun:
         from the context (it stays in the file, on a side branch) and run again."""
         retry = self.retry
         while True:
-            async for event in self._relay(run):
-                yield event
+            # The relay of one run, inline rather than a generator of its own: every streamed
+            # delta passes here, and each generator layer costs it a resumption.
+            async with aclosing(run) as events:  # type: ignore[type-var]
+                async for event in events:
+                    if self._pending:
+                        for pending in self._take_pending():
+                            yield pending
+                    if isinstance(event, MessageEndEvent):
+                        self._persist(event.message)  # before announcing
+                        if isinstance(event.message, AssistantMessage):
+                            window = self._model.context_window
+                            ended = retry.reply_ended(event.message, self.harness.messages, window)
+                            if ended is not None:
+                                yield self._announce(ended)
+                    for listener in self._listeners:  # _announce, inline for the same reason
+                        listener(event)
+                    yield event
+            for pending in self._take_pending():
+                yield pending
             self.compactor.finish_run()
             plan = retry.plan(self.harness.messages, self._model.context_window)
             if plan is None:
@@ -138,22 +166,6 @@ class SessionRun:
         except OSError as exc:
             where = f": {exc.filename}" if exc.filename else ""
             self.save_error = f"{exc.strerror or exc}{where}"
-
-    async def _relay(self, run: AsyncIterator[AgentEvent]) -> AsyncGenerator[SessionEvent, None]:
-        async with aclosing(run) as events:  # type: ignore[type-var]
-            async for event in events:
-                for pending in self._take_pending():
-                    yield pending
-                if isinstance(event, MessageEndEvent):
-                    self._persist(event.message)  # before announcing
-                    if isinstance(event.message, AssistantMessage):
-                        window = self._model.context_window
-                        ended = self.retry.reply_ended(event.message, self.harness.messages, window)
-                        if ended is not None:
-                            yield self._announce(ended)
-                yield self._announce(event)
-        for pending in self._take_pending():
-            yield pending
 
     def _announce(self, event: SessionEvent) -> SessionEvent:
         for listener in self._listeners:  # a tuple, replaced (not changed) on (un)subscribe
