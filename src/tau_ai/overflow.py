@@ -14,58 +14,66 @@ seen from the reply.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from tau_agent.messages import AssistantMessage
 
 # One wording per line; the comment names who says it.
-_OVERFLOW = re.compile(
-    "|".join(
-        (
-            r"prompt is too long",  # Anthropic: "prompt is too long: 208310 tokens > 200000 maximum"
-            r"input is too long for (?:the )?requested model",  # Amazon Bedrock
-            r"exceeds? the context window",  # OpenAI Responses
-            r"input token count.{0,40}exceeds the maximum",  # Google Gemini
-            r"maximum prompt length is \d+",  # xAI
-            r"reduce the length of the messages",  # Groq, OpenAI-compatible servers
-            r"maximum context length is \d+",  # OpenAI chat, OpenRouter, DeepSeek, vLLM
-            r"exceeds the limit of \d+",  # GitHub Copilot
-            r"exceeds the available context size",  # llama.cpp server
-            r"greater than the context length",  # LM Studio
-            r"context length of only \d+",  # LM Studio: "loaded with context length of only N tokens"
-            r"n_keep \(\d+\) >= n_ctx",  # LM Studio / llama.cpp truncation refusal
-            r"input length \d+ exceeds context length",  # LM Studio (older)
-            r"input exceeds (?:the )?context length",  # Ollama
-            r"prompt too long; exceeded (?:max )?context length",  # Ollama
-            r"too long to fit into the model",  # vLLM: "The prompt (total length N) is too long ..."
-            r"context window exceeds limit",  # MiniMax
-            r"exceeded model token limit",  # Kimi
-            r"too large for model with \d+ maximum context length",  # Mistral
-            r"model_context_window_exceeded",  # Z.ai
-            r"context[ _]length[ _]exceeded",  # OpenAI code, generic
-            r"context[ _]window[ _]exceeded",  # generic
-            r"too many tokens",  # generic
-            r"token limit exceeded",  # generic
-        )
-    ),
-    re.IGNORECASE,
+_OVERFLOW_WORDINGS = "|".join(
+    (
+        r"prompt is too long",  # Anthropic: "prompt is too long: 208310 tokens > 200000 maximum"
+        r"input is too long for (?:the )?requested model",  # Amazon Bedrock
+        r"exceeds? the context window",  # OpenAI Responses
+        r"input token count.{0,40}exceeds the maximum",  # Google Gemini
+        r"maximum prompt length is \d+",  # xAI
+        r"reduce the length of the messages",  # Groq, OpenAI-compatible servers
+        r"maximum context length is \d+",  # OpenAI chat, OpenRouter, DeepSeek, vLLM
+        r"exceeds the limit of \d+",  # GitHub Copilot
+        r"exceeds the available context size",  # llama.cpp server
+        r"greater than the context length",  # LM Studio
+        r"context length of only \d+",  # LM Studio: "loaded with context length of only N tokens"
+        r"n_keep \(\d+\) >= n_ctx",  # LM Studio / llama.cpp truncation refusal
+        r"input length \d+ exceeds context length",  # LM Studio (older)
+        r"input exceeds (?:the )?context length",  # Ollama
+        r"prompt too long; exceeded (?:max )?context length",  # Ollama
+        r"too long to fit into the model",  # vLLM: "The prompt (total length N) is too long ..."
+        r"context window exceeds limit",  # MiniMax
+        r"exceeded model token limit",  # Kimi
+        r"too large for model with \d+ maximum context length",  # Mistral
+        r"model_context_window_exceeded",  # Z.ai
+        r"context[ _]length[ _]exceeded",  # OpenAI code, generic
+        r"context[ _]window[ _]exceeded",  # generic
+        r"too many tokens",  # generic
+        r"token limit exceeded",  # generic
+    )
 )
 
 # A 400 or 413 that came with no body at all: Cerebras answers an overflow this way.
-_BARE_STATUS = re.compile(r"\b(?:HTTP )?(?:400|413)\b[^:]*\(no body\)", re.IGNORECASE)
+_BARE_STATUS = r"\b(?:HTTP )?(?:400|413)\b[^:]*\(no body\)"
 
 # Rate limits speak of tokens too; they are never overflows.
-_RATE_LIMIT = re.compile(
-    r"rate.?limit|per min(?:ute)?\b|tokens per (?:minute|day|hour)|\bTPM\b|\bRPM\b|quota",
-    re.IGNORECASE,
-)
+_RATE_LIMIT = r"rate.?limit|per min(?:ute)?\b|tokens per (?:minute|day|hour)|\bTPM\b|\bRPM\b|quota"
+
+
+@functools.cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """Overflow, bare status and rate limit, compiled on first use: only a failed reply needs
+    them, and compiling them cost every start a few milliseconds."""
+    flags = re.IGNORECASE
+    return (
+        re.compile(_OVERFLOW_WORDINGS, flags),
+        re.compile(_BARE_STATUS, flags),
+        re.compile(_RATE_LIMIT, flags),
+    )
 
 
 def is_overflow_text(error_message: str) -> bool:
     """Whether an error message reads as a context overflow from any known provider."""
-    if _RATE_LIMIT.search(error_message):
+    overflow, bare_status, rate_limit = _patterns()
+    if rate_limit.search(error_message):
         return False
-    return bool(_OVERFLOW.search(error_message) or _BARE_STATUS.search(error_message))
+    return bool(overflow.search(error_message) or bare_status.search(error_message))
 
 
 def is_context_overflow(message: AssistantMessage, context_window: int | None = None) -> bool:

@@ -17,6 +17,7 @@ clients that failed together do not retry together. No delay may take the total 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -170,17 +171,20 @@ def refused_delay(policy: RetryPolicy, headers: Mapping[str, str], now: float) -
     return requested if requested is not None and requested > policy.max_server_delay else None
 
 
-_RETRYABLE_TEXT = re.compile(
-    r"overloaded|rate.?limit|too many requests|resource.?exhausted|service.?unavailable|"
-    r"temporarily unavailable|internal.?(?:server.?)?error|server.?error|bad gateway|gateway.?timeout|"
-    r"provider.?returned.?error|upstream.?(?:connect|error)|try again|timed? ?out|timeout|"
-    r"connection.?(?:reset|lost|closed|error|refused|aborted)|network.?error|"
-    r"ended (?:unexpectedly|early|without)|stream stalled|"
-    r"malformed (?:data|chunk|event|end of stream)|incomplete chunked read|peer closed|"
-    r"remoteprotocolerror|readerror|reset by peer|broken pipe|socket hang up|fetch failed|"
-    r"\b(?:http|status|code)[ :=]*(?:408|409|425|429|5\d\d)\b",
-    re.IGNORECASE,
-)
+@functools.cache
+def _retryable_text() -> re.Pattern[str]:
+    """Compiled on first use: only a failure needs it, and compiling costs a start-up ~2 ms."""
+    return re.compile(
+        r"overloaded|rate.?limit|too many requests|resource.?exhausted|service.?unavailable|"
+        r"temporarily unavailable|internal.?(?:server.?)?error|server.?error|bad gateway|gateway.?timeout|"
+        r"provider.?returned.?error|upstream.?(?:connect|error)|try again|timed? ?out|timeout|"
+        r"connection.?(?:reset|lost|closed|error|refused|aborted)|network.?error|"
+        r"ended (?:unexpectedly|early|without)|stream stalled|"
+        r"malformed (?:data|chunk|event|end of stream)|incomplete chunked read|peer closed|"
+        r"remoteprotocolerror|readerror|reset by peer|broken pipe|socket hang up|fetch failed|"
+        r"\b(?:http|status|code)[ :=]*(?:408|409|425|429|5\d\d)\b",
+        re.IGNORECASE,
+    )
 
 
 def is_retryable_error_text(message: str) -> bool:
@@ -191,4 +195,4 @@ def is_retryable_error_text(message: str) -> bool:
     timeouts and stalls, dropped or refused connections, a stream cut short, malformed data
     from the provider. Not: authentication, bad requests, a context that is too long.
     """
-    return bool(_RETRYABLE_TEXT.search(message))
+    return bool(_retryable_text().search(message))
