@@ -168,30 +168,24 @@ def delta_cost(api: str, n: int, mode: str = "print", repeats: int = 3) -> float
 
 
 def cases(smoke: bool) -> list[tuple[str, Any, str, float | None]]:
+    """A row per wire API and mode (print, json, rpc), goal 5 µs each, and the bare-client floor."""
     n = 2_000 if smoke else 100_000
     repeats = 1 if smoke else 3
     out: list[tuple[str, Any, str, float | None]] = []
-    for api in APIS:
-        out.append(
-            (
-                f"stream: tau -p, {n} one-char deltas, {api}, client CPU",
-                lambda api=api: delta_cost(api, n, "print", repeats),
-                "us/delta",
-                5.0,
+    for mode in ("print", "json", "rpc"):
+        for api in APIS:
+            name = "tau -p" if mode == "print" else f"tau --mode {mode}"
+            out.append(
+                (
+                    f"stream: {name}, {n} one-char deltas, {api}, client CPU",
+                    lambda api=api, mode=mode: delta_cost(api, n, mode, repeats),
+                    "us/delta",
+                    5.0,
+                )
             )
-        )
     out.append(
         (f"stream: floor, bare Python client, {n} one-char deltas", lambda: floor_cost(n), "us/delta", None)
     )
-    for mode in ("json", "rpc"):
-        out.append(
-            (
-                f"stream: tau --mode {mode}, {n} one-char deltas, openai-completions, client CPU",
-                lambda mode=mode: delta_cost("openai-completions", n, mode, repeats),
-                "us/delta",
-                None,
-            )
-        )
     return out
 
 
