@@ -6,6 +6,7 @@ what lets ten thousand deltas leave at full speed while a lone line still goes o
 Without a running loop a line is written at once. The stream may be buffered or raw (stdout
 under ``python -u``): each batch is written whole, then flushed. Once the reader has gone
 away (a broken pipe) or the stream was closed, lines are silently dropped and ``closed`` is set.
+Call it from the event loop's thread (another thread hands lines over with ``call_soon_threadsafe``).
 """
 
 from __future__ import annotations
