@@ -21,6 +21,7 @@ ApiName: TypeAlias = Literal[
     "azure-openai-responses",
     "google-vertex",
     "anthropic-vertex",
+    "bedrock-converse-stream",
 ]
 
 
