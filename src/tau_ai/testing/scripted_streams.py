@@ -256,6 +256,47 @@ def _responses(reply: ScriptedReply) -> str:
     return "".join(out)
 
 
+def _bedrock(reply: ScriptedReply) -> bytes:
+    """Bedrock's ConverseStream: event stream messages (``tau_ai.eventstream``)."""
+    from tau_ai.eventstream import encode_event
+
+    def event(kind: str, value: dict[str, Any]) -> bytes:
+        return encode_event(kind, json.dumps(value, separators=(",", ":")).encode())
+
+    out = [event("messageStart", {"role": "assistant"})]
+    index = 0
+    if reply.thinking:
+        reasoning = [{"text": reply.thinking}, {"signature": "scripted-signature"}]
+        for delta in reasoning:
+            out.append(
+                event("contentBlockDelta", {"contentBlockIndex": index, "delta": {"reasoningContent": delta}})
+            )
+        out.append(event("contentBlockStop", {"contentBlockIndex": index}))
+        index += 1
+    pieces = reply.text_pieces()
+    for piece in pieces:
+        out.append(event("contentBlockDelta", {"contentBlockIndex": index, "delta": {"text": piece}}))
+    if pieces:
+        out.append(event("contentBlockStop", {"contentBlockIndex": index}))
+        index += 1
+    for call in reply.calls:
+        start = {"toolUse": {"toolUseId": call.id, "name": call.name}}
+        out.append(event("contentBlockStart", {"contentBlockIndex": index, "start": start}))
+        delta = {"toolUse": {"input": json.dumps(call.arguments)}}
+        out.append(event("contentBlockDelta", {"contentBlockIndex": index, "delta": delta}))
+        out.append(event("contentBlockStop", {"contentBlockIndex": index}))
+        index += 1
+    out.append(event("messageStop", {"stopReason": "tool_use" if reply.calls else "end_turn"}))
+    usage = {
+        "inputTokens": reply.input_tokens,
+        "outputTokens": reply.output_tokens,
+        "totalTokens": reply.input_tokens + reply.output_tokens,
+    }
+    out.append(event("metadata", {"usage": usage, "metrics": {"latencyMs": 120}}))
+    return b"".join(out)
+
+
+_BINARY: dict[str, Callable[[ScriptedReply], bytes]] = {"bedrock-converse-stream": _bedrock}
 _RENDERERS: dict[str, Callable[[ScriptedReply], str]] = {
     "openai-completions": _chat,
     "mistral-conversations": lambda r: _chat(r, mistral=True),
@@ -266,9 +307,11 @@ _RENDERERS: dict[str, Callable[[ScriptedReply], str]] = {
     "google-vertex": _google,
     "anthropic-vertex": _anthropic,
 }
-APIS: tuple[str, ...] = tuple(_RENDERERS)
+APIS: tuple[str, ...] = (*_RENDERERS, *_BINARY)
 
 
 def sse_body(api: str, reply: ScriptedReply) -> bytes:
-    """The streamed body ``api``'s server would send for ``reply``."""
-    return _RENDERERS[api](reply).encode("utf-8")
+    """The streamed body ``api``'s server would send for ``reply`` (SSE, or Bedrock's binary
+    event stream)."""
+    binary = _BINARY.get(api)
+    return binary(reply) if binary is not None else _RENDERERS[api](reply).encode("utf-8")
