@@ -16,9 +16,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from urllib.parse import parse_qsl, quote, urlsplit
 
 ALGORITHM = "AWS4-HMAC-SHA256"
@@ -142,13 +142,13 @@ def sign(
     body: bytes,
     region: str,
     service: str,
-    now: datetime | None = None,
+    now: float | None = None,
 ) -> dict[str, str]:
     """``headers`` plus host, x-amz-date, x-amz-content-sha256, x-amz-security-token (with a
     session token) and the Authorization that signs them and ``content-type``; other headers
-    go unsigned, so a proxy or client adding its own cannot break the signature."""
-    moment = (now or datetime.now(UTC)).astimezone(UTC)
-    amz_date = moment.strftime("%Y%m%dT%H%M%SZ")
+    go unsigned, so a proxy or client adding its own cannot break the signature. ``now``:
+    seconds since the epoch (default: the clock; datetime is not imported for a timestamp)."""
+    amz_date = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(time.time() if now is None else now))
     payload_hash = _sha256(body)
     out = {k.lower(): v for k, v in headers.items() if k.lower() not in ("authorization", "host")}
     out.update({"host": host_of(url), "x-amz-date": amz_date, "x-amz-content-sha256": payload_hash})

@@ -33,6 +33,9 @@ _PRELUDE = struct.Struct(">III")
 _FIXED = {0: 0, 1: 0, 2: 1, 3: 2, 4: 4, 5: 8, 8: 8, 9: 16}
 
 
+_seen: dict[bytes, dict[str, str]] = {}  # decoded header blocks, never changed once made
+
+
 class FramingError(ValueError):
     """Bytes that are not an event stream message; the message is one line."""
 
@@ -117,7 +120,12 @@ class EventStreamDecoder:
                         f"event stream message CRC mismatch (expected {message_crc:08x}, computed {computed:08x})"
                     )
                 start = at + PRELUDE
-                headers = decode_headers(buffer[start : start + headers_length])
+                raw = buffer[start : start + headers_length]
+                headers = _seen.get(raw)
+                if headers is None:
+                    headers = decode_headers(raw)
+                    if len(_seen) < 64:  # a stream repeats a handful of header blocks
+                        _seen[raw] = headers
                 events.append(event_of(headers, buffer[start + headers_length : at + total - 4]))
                 at += total
         except FramingError as error:

@@ -89,7 +89,7 @@ def test_sign_adds_the_amz_headers_and_signs_the_body_and_session_token() -> Non
         body=body,
         region="eu-west-1",
         service="bedrock",
-        now=datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC),
+        now=datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC).timestamp(),
     )
     assert out["host"] == "127.0.0.1:8123" and out["x-amz-date"] == "20260102T030405Z"
     assert out["x-amz-content-sha256"] == hashlib.sha256(body).hexdigest()

@@ -282,8 +282,8 @@ def _bedrock(reply: ScriptedReply) -> bytes:
     for call in reply.calls:
         start = {"toolUse": {"toolUseId": call.id, "name": call.name}}
         out.append(event("contentBlockStart", {"contentBlockIndex": index, "start": start}))
-        delta = {"toolUse": {"input": json.dumps(call.arguments)}}
-        out.append(event("contentBlockDelta", {"contentBlockIndex": index, "delta": delta}))
+        arguments = {"toolUse": {"input": json.dumps(call.arguments)}}
+        out.append(event("contentBlockDelta", {"contentBlockIndex": index, "delta": arguments}))
         out.append(event("contentBlockStop", {"contentBlockIndex": index}))
         index += 1
     out.append(event("messageStop", {"stopReason": "tool_use" if reply.calls else "end_turn"}))

@@ -19,17 +19,17 @@ base URL follows it when it is a standard ``bedrock-runtime`` endpoint (a models
 
 from __future__ import annotations
 
-import configparser
-import json
-import shlex
-import subprocess
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from tau_ai.apis.bedrock import endpoint_region
-from tau_ai.aws_sigv4 import AwsCredentials
 from tau_ai.model import Model
+
+if TYPE_CHECKING:  # imported where used: a session that is not on Bedrock never loads them
+    import configparser
+
+    from tau_ai.aws_sigv4 import AwsCredentials
 
 API = "bedrock-converse-stream"
 PROCESS_TIMEOUT = 60.0
@@ -44,6 +44,8 @@ def _home(environ: Mapping[str, str]) -> Path:
 
 
 def _read_ini(path: Path) -> configparser.ConfigParser:
+    import configparser
+
     parser = configparser.ConfigParser(interpolation=None)
     try:
         parser.read_string(path.read_text(encoding="utf-8"), source=str(path))
@@ -84,6 +86,8 @@ def bedrock_model(model: Model, environ: Mapping[str, str]) -> Model:
     """``model`` with the configured region (and the standard endpoint of that region)."""
     if model.api != API:
         return model
+    from tau_ai.apis.bedrock import endpoint_region
+
     region = region_of(environ)
     if not region:
         return model
@@ -96,6 +100,12 @@ def bedrock_model(model: Model, environ: Mapping[str, str]) -> Model:
 
 def process_credentials(command: str, profile: str) -> AwsCredentials:
     """The credentials a ``credential_process`` command prints (AWS's JSON, ``Version`` 1)."""
+    import json
+    import shlex
+    import subprocess
+
+    from tau_ai.aws_sigv4 import AwsCredentials
+
     try:
         done = subprocess.run(
             shlex.split(command), capture_output=True, text=True, timeout=PROCESS_TIMEOUT, check=False
@@ -118,6 +128,8 @@ def process_credentials(command: str, profile: str) -> AwsCredentials:
 
 def aws_key(environ: Mapping[str, str]) -> str | None:
     """The Bedrock provider key from the environment (see the module docstring), or None."""
+    from tau_ai.aws_sigv4 import AwsCredentials
+
     bearer = environ.get("AWS_BEARER_TOKEN_BEDROCK", "").strip()
     if bearer:
         return f"Bearer {bearer}"

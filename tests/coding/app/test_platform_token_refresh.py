@@ -35,7 +35,9 @@ class TokenEndpoint:
     def respond(self, request: RecordedRequest, index: int) -> Scripted:
         self.issued.append(f"tok-{index + 1}")
         body = {"access_token": self.issued[-1], "token_type": "Bearer", "expires_in": LIFETIME}
-        return Scripted(headers={"content-type": "application/json"}, body=json.dumps(body).encode(), chunked=False)
+        return Scripted(
+            headers={"content-type": "application/json"}, body=json.dumps(body).encode(), chunked=False
+        )
 
 
 def fetcher(url: str) -> Token:

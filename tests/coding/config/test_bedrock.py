@@ -11,7 +11,9 @@ from tau_ai.aws_sigv4 import AwsCredentials
 from tau_ai.model import Model
 from tau_coding.config.bedrock import BedrockConfigError, aws_key, bedrock_model, bedrock_sign_in
 
-CATALOGUE = Model("m", "bedrock-converse-stream", "amazon-bedrock", "https://bedrock-runtime.us-east-1.amazonaws.com")
+CATALOGUE = Model(
+    "m", "bedrock-converse-stream", "amazon-bedrock", "https://bedrock-runtime.us-east-1.amazonaws.com"
+)
 
 
 def _aws(tmp_path: Path, config: str = "", credentials: str = "") -> dict[str, str]:
@@ -55,7 +57,9 @@ def test_a_failing_credential_process_is_one_line(tmp_path: Path) -> None:
 
 
 def test_an_sso_profile_says_how_to_use_it(tmp_path: Path) -> None:
-    env = _aws(tmp_path, config="[profile corp]\nsso_session = corp\nsso_account_id = 1\nregion = eu-west-1\n")
+    env = _aws(
+        tmp_path, config="[profile corp]\nsso_session = corp\nsso_account_id = 1\nregion = eu-west-1\n"
+    )
     with pytest.raises(BedrockConfigError, match="credential_process = aws configure export-credentials"):
         aws_key({**env, "AWS_PROFILE": "corp"})
 
@@ -71,7 +75,9 @@ def test_the_region_moves_a_standard_endpoint_and_keeps_a_custom_one(tmp_path: P
     moved = bedrock_model(CATALOGUE, env)
     assert moved.base_url == "https://bedrock-runtime.eu-west-3.amazonaws.com"
     assert moved.compat["awsRegion"] == "eu-west-3"
-    custom = bedrock_model(Model("m", "bedrock-converse-stream", "amazon-bedrock", "https://vpce-1.example"), env)
+    custom = bedrock_model(
+        Model("m", "bedrock-converse-stream", "amazon-bedrock", "https://vpce-1.example"), env
+    )
     assert custom.base_url == "https://vpce-1.example" and custom.compat["awsRegion"] == "eu-west-3"
     profile = _aws(tmp_path, config="[default]\nregion = sa-east-1\n")
     assert bedrock_model(CATALOGUE, profile).compat["awsRegion"] == "sa-east-1"
