@@ -256,47 +256,13 @@ def _responses(reply: ScriptedReply) -> str:
     return "".join(out)
 
 
-def _bedrock(reply: ScriptedReply) -> bytes:
-    """Bedrock's ConverseStream: event stream messages (``tau_ai.eventstream``)."""
-    from tau_ai.eventstream import encode_event
+def bedrock_body(reply: ScriptedReply) -> bytes:
+    from tau_ai.testing.scripted_bedrock import converse_stream
 
-    def event(kind: str, value: dict[str, Any]) -> bytes:
-        return encode_event(kind, json.dumps(value, separators=(",", ":")).encode())
-
-    out = [event("messageStart", {"role": "assistant"})]
-    index = 0
-    if reply.thinking:
-        reasoning = [{"text": reply.thinking}, {"signature": "scripted-signature"}]
-        for delta in reasoning:
-            out.append(
-                event("contentBlockDelta", {"contentBlockIndex": index, "delta": {"reasoningContent": delta}})
-            )
-        out.append(event("contentBlockStop", {"contentBlockIndex": index}))
-        index += 1
-    pieces = reply.text_pieces()
-    for piece in pieces:
-        out.append(event("contentBlockDelta", {"contentBlockIndex": index, "delta": {"text": piece}}))
-    if pieces:
-        out.append(event("contentBlockStop", {"contentBlockIndex": index}))
-        index += 1
-    for call in reply.calls:
-        start = {"toolUse": {"toolUseId": call.id, "name": call.name}}
-        out.append(event("contentBlockStart", {"contentBlockIndex": index, "start": start}))
-        arguments = {"toolUse": {"input": json.dumps(call.arguments)}}
-        out.append(event("contentBlockDelta", {"contentBlockIndex": index, "delta": arguments}))
-        out.append(event("contentBlockStop", {"contentBlockIndex": index}))
-        index += 1
-    out.append(event("messageStop", {"stopReason": "tool_use" if reply.calls else "end_turn"}))
-    usage = {
-        "inputTokens": reply.input_tokens,
-        "outputTokens": reply.output_tokens,
-        "totalTokens": reply.input_tokens + reply.output_tokens,
-    }
-    out.append(event("metadata", {"usage": usage, "metrics": {"latencyMs": 120}}))
-    return b"".join(out)
+    return converse_stream(reply)
 
 
-_BINARY: dict[str, Callable[[ScriptedReply], bytes]] = {"bedrock-converse-stream": _bedrock}
+_BINARY: dict[str, Callable[[ScriptedReply], bytes]] = {"bedrock-converse-stream": bedrock_body}
 _RENDERERS: dict[str, Callable[[ScriptedReply], str]] = {
     "openai-completions": _chat,
     "mistral-conversations": lambda r: _chat(r, mistral=True),
