@@ -77,7 +77,9 @@ def test_generated_models_of_a_hand_written_provider_speak_like_its_group_of_tha
     assert generated_claude.api == written_claude.api == "anthropic-messages"
     assert generated_claude.compat.get("bearerAuth") is True  # Copilot's Claude takes a bearer token
     assert generated_claude.headers == written_claude.headers
-    assert copilot["gpt-5.4"].api == "openai-responses" and copilot["gpt-5.4"].headers == written_claude.headers
+    assert (
+        copilot["gpt-5.4"].api == "openai-responses" and copilot["gpt-5.4"].headers == written_claude.headers
+    )
 
 
 def test_hand_written_rows_win_over_generated_ones() -> None:
