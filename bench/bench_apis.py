@@ -2,7 +2,7 @@
 
 A stream of n text deltas is synthesised in the API's own format (chunks shaped like the
 recorded ones), cut into 16 KiB reads as a socket would deliver them, and fed through the
-shared SseDecoder and the API's parser. The number is the best-of-3 time per delta; flat
+shared SseDecoder (Bedrock: its event stream decoder) and the API's parser. The number is the best-of-3 time per delta; flat
 from 100 to 100k deltas means per-delta work does not grow with the reply.
 """
 
@@ -17,6 +17,7 @@ from tau_agent.stream_events import DoneEvent
 from tau_ai.apis import MODULES, wire_api
 from tau_ai.model import Model
 from tau_ai.sse import SseDecoder
+from tau_ai.wire_api import StreamDecoder
 
 READ_SIZE = 16 * 1024
 DELTA = "tok "
@@ -124,7 +125,27 @@ def _google(n: int, *, wrapped: bool = False) -> str:
     return chunk(None) * (n - 1) + chunk("STOP")
 
 
-SYNTHESISERS: dict[str, Callable[[int], str]] = {
+def _bedrock(n: int) -> bytes:
+    """Bedrock's ConverseStream: binary event stream messages, as AWS frames them."""
+    from tau_ai.eventstream import encode_event
+
+    def event(kind: str, value: object) -> bytes:
+        return encode_event(kind, json.dumps(value, separators=(",", ":")).encode())
+
+    delta = event(
+        "contentBlockDelta", {"contentBlockIndex": 0, "delta": {"text": DELTA}, "p": "abcdefghijkl"}
+    )
+    usage = {"inputTokens": 11, "outputTokens": n, "totalTokens": n + 11}
+    return (
+        event("messageStart", {"role": "assistant"})
+        + delta * n
+        + event("contentBlockStop", {"contentBlockIndex": 0})
+        + event("messageStop", {"stopReason": "end_turn"})
+        + event("metadata", {"usage": usage, "metrics": {"latencyMs": 100}})
+    )
+
+
+SYNTHESISERS: dict[str, Callable[[int], str | bytes]] = {
     "openai-completions": _chat,
     "openai-responses": _responses,
     "anthropic-messages": _anthropic,
@@ -137,12 +158,14 @@ SYNTHESISERS: dict[str, Callable[[int], str]] = {
     "azure-openai-responses": _responses,
     "google-vertex": _google,
     "anthropic-vertex": _anthropic,
+    "bedrock-converse-stream": _bedrock,
 }
 
 
 def _parse(api: str, reads: list[bytes]) -> DoneEvent:
-    parser = wire_api(api).new_parser(Model("bench", api, "bench", "http://127.0.0.1"))
-    decoder = SseDecoder()
+    wire = wire_api(api)
+    parser = wire.new_parser(Model("bench", api, "bench", "http://127.0.0.1"))
+    decoder: StreamDecoder = wire.new_decoder() if wire.new_decoder is not None else SseDecoder()
     last = None
     for read in reads:
         for event in decoder.feed(read):
@@ -156,7 +179,8 @@ def _parse(api: str, reads: list[bytes]) -> DoneEvent:
 
 def delta_cost(api: str, n: int, repeats: int = 3) -> float:
     """Microseconds per text delta to decode and parse a synthesised n-delta stream."""
-    body = SYNTHESISERS[api](n).encode()
+    raw = SYNTHESISERS[api](n)
+    body = raw if isinstance(raw, bytes) else raw.encode()
     reads = [body[i : i + READ_SIZE] for i in range(0, len(body), READ_SIZE)]
     best = float("inf")
     for _ in range(repeats):

@@ -37,8 +37,14 @@ def one_char_pieces(n: int) -> list[str]:
 
 
 def event_offsets(body: bytes) -> list[int]:
-    """Byte offsets just after every SSE event: sending the body split there puts each
-    event in an HTTP chunk of its own."""
+    """Byte offsets just after every SSE event (or Bedrock event stream message): sending the
+    body split there puts each event in an HTTP chunk of its own."""
+    if body[:1] == b"\x00":  # an event stream: each message starts with its length
+        offsets, at = [], 0
+        while at < len(body):
+            at += int.from_bytes(body[at : at + 4], "big")
+            offsets.append(at)
+        return offsets
     return [m.end() for m in _EVENT_END.finditer(body)]
 
 

@@ -9,8 +9,10 @@ it copies facts, not code. ``--from`` reads an unpacked package directory (the o
 Node evaluates the facts module (it is JavaScript data), so ``node`` and ``npm`` must be on PATH.
 
 Rules:
-* Providers whose models come from a subscription login (``SKIPPED``) are left out: the login
-  code hand-writes their rows under src/tau_ai/catalog/, and hand-written rows win.
+* Every provider is kept, the subscription logins' too (Pi's Copilot and Codex models are static
+  facts in the package, not a list fetched at login); hand-written rows beside the login code
+  win, and lend their headers and compat to the generated models of the same API. Providers
+  in ``SKIPPED`` (Cloud Code Assist logins whose models Tau hand-writes entirely) are left out.
 * Each provider keeps its most common (api, base URL) pair as its default; a model that differs
   carries its own ``api``/``base_url`` in its extras, as it does ``compat`` and ``headers``.
 * Hand-written rows in src/tau_ai/catalog/*.py stay authoritative at load time (catalog/__init__).
@@ -34,8 +36,8 @@ from typing import Any
 PACKAGE = "@mariozechner/pi-ai"
 DEFAULT_VERSION = "0.73.1"
 OUT = Path(__file__).resolve().parent.parent / "src" / "tau_ai" / "catalog" / "generated.json"
-# Reached through OAuth/subscription logins; their rows are hand-written beside the login code.
-SKIPPED = frozenset({"openai-codex", "github-copilot", "google-gemini-cli", "google-antigravity"})
+# Cloud Code Assist logins: their rows are hand-written beside the login code.
+SKIPPED = frozenset({"google-gemini-cli", "google-antigravity"})
 _DUMP = (
     "import(process.argv[1]).then(m => process.stdout.write(JSON.stringify(m.MODELS)))"
     ".catch(e => { console.error(String(e)); process.exit(1); })"

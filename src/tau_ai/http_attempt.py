@@ -19,7 +19,7 @@ from tau_agent.stream_events import AssistantMessageEvent, ErrorEvent
 from tau_ai.model import Model
 from tau_ai.retry import is_retryable_error_text
 from tau_ai.sse import SseDecoder, SseEvent
-from tau_ai.wire_api import WireApi, WireParser
+from tau_ai.wire_api import StreamDecoder, WireApi, WireParser
 
 if TYPE_CHECKING:
     import httpx
@@ -288,7 +288,8 @@ async def _consume(
         if head.strip():
             break
     start = head.lstrip()
-    labelled_sse = "event-stream" in response.headers.get("content-type", "")
+    own_decoder = attempt.wire.new_decoder
+    labelled_sse = own_decoder is not None or "event-stream" in response.headers.get("content-type", "")
     if start[:1] in (b"{", b"[") or (start and not labelled_sse and not _SSE_START.match(start)):
         raw = await _read_capped(chunks, head, max_error_bytes)
         status = _status_in_body(raw, response.status_code)
@@ -298,7 +299,7 @@ async def _consume(
         return Failure(text, status, response.headers)
 
     parser = attempt.start()
-    decoder = SseDecoder()
+    decoder: StreamDecoder = own_decoder() if own_decoder is not None else SseDecoder()
     feed = parser.feed
 
     def step(events: list[SseEvent]) -> tuple[bool, Failure | None]:

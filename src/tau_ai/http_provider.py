@@ -81,6 +81,9 @@ class HttpProvider:
     body is read. ``rng`` and ``clock`` are seams for exact tests of the retry waits.
     ``on_request``, if given, sees each request once before it is first sent and returns the
     request to send (the same or a replacement); retries resend what it returned.
+    ``on_unauthorized``, if given, is called once per request when the server answers 401,
+    with the request as first built (before ``on_request``), and returns the request to send
+    instead (fresh credentials): that one is sent at once, and a second 401 is final.
     """
 
     def __init__(
@@ -98,9 +101,11 @@ class HttpProvider:
         rng: Callable[[], float] = random.random,
         clock: Callable[[], float] = time.time,
         on_request: RequestHook | None = None,
+        on_unauthorized: RequestHook | None = None,
     ) -> None:
         self._model = model
         self._on_request = on_request
+        self._on_unauthorized = on_unauthorized
         self._wire = wire
         self._requests = RequestCache(model, wire)  # keeps the converted history between requests
         self._api_key = api_key
@@ -221,20 +226,25 @@ class HttpProvider:
         deliver: Callable[[_Batch], None],
     ) -> None:
         model = self._model
-        spec = self._requests.build(context, options, self._api_key)
+        built = spec = self._requests.build(context, options, self._api_key)
         if self._on_request is not None:
-            spec = await self._on_request(spec)
+            spec = await self._on_request(built)
         headers = merge_headers(spec.headers, model.headers, options.headers)
         body = encode_body(spec.body)
         client = self._http_client()
         retries, waited = 0, 0.0
+        sign = self._wire.sign
+        reauth = self._on_unauthorized
         while True:
+            sent = (
+                headers if sign is None else sign(model, self._api_key, spec.method, spec.url, headers, body)
+            )
             failure = await run_attempt(
                 client,
                 attempt,
                 method=spec.method,
                 url=spec.url,
-                headers=headers,
+                headers=sent,
                 body=body,
                 deliver=deliver,
                 connect_timeout=self._connect_timeout,
@@ -243,6 +253,12 @@ class HttpProvider:
             )
             if failure is None:
                 return
+            if failure.status == 401 and reauth is not None:
+                spec, reauth = await reauth(built), None  # fresh credentials, once per request
+                headers = merge_headers(spec.headers, model.headers, options.headers)
+                body = encode_body(spec.body)
+                attempt.reset()
+                continue
             delay = self._plan(failure, retries + 1, waited) if options.retry else None
             if delay is None:
                 deliver(attempt.give_up(self._give_up_text(failure) if options.retry else failure.message))

@@ -23,13 +23,27 @@ import dataclasses
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal, TypeVar, get_args
+from typing import Annotated, Any, Literal, TypeAlias, TypeVar, get_args
 
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
-from tau_ai.model import ApiName, Model
+from tau_ai.model import Model
 
+# The wire APIs a models.json provider or model may name.
+ApiName: TypeAlias = Literal[
+    "openai-completions",
+    "openai-responses",
+    "openai-codex-responses",
+    "anthropic-messages",
+    "google-generative-ai",
+    "google-gemini-cli",
+    "mistral-conversations",
+    "azure-openai-responses",
+    "google-vertex",
+    "anthropic-vertex",
+    "bedrock-converse-stream",
+]
 API_NAMES: tuple[str, ...] = get_args(ApiName)
 
 # None counts as absent, as in Pi; a present value must be the right kind.

@@ -82,6 +82,18 @@ class IncrementalRequests:
     build_request: Callable[[Model, Context, StreamOptions, str | None, list[Any]], HttpRequestSpec]
 
 
+class StreamDecoder(Protocol):
+    """Response body bytes -> events, split anywhere (``tau_ai.sse.SseDecoder`` is one)."""
+
+    def feed(self, chunk: bytes) -> list[SseEvent]: ...
+
+    def flush(self) -> list[SseEvent]: ...
+
+
+RequestSigner = Callable[[Model, "str | None", str, str, Mapping[str, str], bytes], Mapping[str, str]]
+"""``(model, api_key, method, url, headers, body) -> headers``: the final headers of one attempt."""
+
+
 @dataclass(frozen=True, slots=True)
 class WireApi:
     """The pure half of one API.
@@ -90,6 +102,9 @@ class WireApi:
     ``new_parser(model)`` makes a parser for one response; ``error_message(status, body)``
     extracts the provider's own message from an error body (capped, one line).
     ``incremental``, when given, lets a caller keep converted messages between requests.
+    ``new_decoder``, when given, makes the body decoder of one response (default: SSE; a body
+    that is not SSE-shaped is then not reported as a wrong answer). ``sign``, when given, sees
+    the exact bytes and headers of every attempt just before it is sent (AWS SigV4).
     """
 
     name: str
@@ -98,3 +113,5 @@ class WireApi:
     error_message: Callable[[int, bytes], str]
     extra: Mapping[str, Any] = field(default_factory=dict)
     incremental: IncrementalRequests | None = None
+    new_decoder: Callable[[], StreamDecoder] | None = None
+    sign: RequestSigner | None = None

@@ -62,13 +62,24 @@ def test_the_catalogue_covers_every_provider_and_model_count_of_pi() -> None:
     ours: dict[str, int] = {}
     for m in builtin_models():
         ours[m.provider] = ours.get(m.provider, 0) + 1
-    # The login providers' rows are hand-written beside the logins (another module); all the rest are here.
     for provider, count in pi_counts.items():
         if provider not in data["skipped"]:
             assert ours.get(provider, 0) >= count, provider
     skipped = sum(pi_counts[p] for p in data["skipped"])
     assert sum(ours.values()) + skipped >= sum(pi_counts.values())
     assert len(set(ours) | set(data["skipped"])) >= len(pi_counts)
+    assert data["skipped"] == [] and sum(ours.values()) >= sum(pi_counts.values())  # Copilot and Codex too
+
+
+def test_generated_models_of_a_hand_written_provider_speak_like_its_group_of_that_api() -> None:
+    copilot = {m.id: m for m in builtin_models() if m.provider == "github-copilot"}
+    generated_claude, written_claude = copilot["claude-opus-4.6"], copilot["claude-sonnet-4.5"]
+    assert generated_claude.api == written_claude.api == "anthropic-messages"
+    assert generated_claude.compat.get("bearerAuth") is True  # Copilot's Claude takes a bearer token
+    assert generated_claude.headers == written_claude.headers
+    assert (
+        copilot["gpt-5.4"].api == "openai-responses" and copilot["gpt-5.4"].headers == written_claude.headers
+    )
 
 
 def test_hand_written_rows_win_over_generated_ones() -> None:

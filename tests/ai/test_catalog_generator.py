@@ -46,11 +46,11 @@ def test_rows_keep_the_facts_and_only_the_extras_that_differ(generator: ModuleTy
             "b": _facts("b"),
             "c": _facts("c", api="anthropic-messages", baseUrl="https://host.example", compat={"x": 1}),
         },
-        "github-copilot": {"g": _facts("g")},
+        "google-gemini-cli": {"g": _facts("g")},
     }
     out = generator.convert("9.9.9", source)
     assert out["source"] == "@mariozechner/pi-ai@9.9.9"
-    assert out["pi_counts"] == {"github-copilot": 1, "host": 3} and out["skipped"] == ["github-copilot"]
+    assert out["pi_counts"] == {"google-gemini-cli": 1, "host": 3} and out["skipped"] == ["google-gemini-cli"]
     host = out["providers"]["host"]
     assert (host["api"], host["base_url"]) == ("openai-completions", "https://host.example/v1")
     assert host["models"][0] == ["a", "A", True, True, 100_000, 8_000, 1, 2.5, 0.1, 0]
@@ -59,7 +59,7 @@ def test_rows_keep_the_facts_and_only_the_extras_that_differ(generator: ModuleTy
         "base_url": "https://host.example",
         "compat": {"x": 1},
     }
-    assert "github-copilot" not in out["providers"]
+    assert "google-gemini-cli" not in out["providers"]
     assert json.loads(generator.render(out)) == out
 
 

@@ -110,7 +110,7 @@ def test_bad_entries_are_reported_in_one_line_each_and_the_rest_still_loads() ->
         "models.json: providers.local.models[5].cost.input: expected a price of zero or more, got -1",
         "models.json: providers.weird.api: unknown API 'carrier-pigeon'; expected one of openai-completions, "
         "openai-responses, openai-codex-responses, anthropic-messages, google-generative-ai, google-gemini-cli, "
-        "mistral-conversations, azure-openai-responses, google-vertex, anthropic-vertex",
+        "mistral-conversations, azure-openai-responses, google-vertex, anthropic-vertex, bedrock-converse-stream",
         "models.json: providers.nourl.models[0]: no baseUrl for 'y' (set it on the model or the provider)",
         "models.json: providers.empty: not a built-in provider, so it needs a models list",
         "models.json: providers.openai.modelOverrides.gpt-99: openai has no built-in model 'gpt-99'",

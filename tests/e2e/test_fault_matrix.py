@@ -24,6 +24,7 @@ OTHER_APIS = (
     "anthropic-messages",
     "google-generative-ai",
     "mistral-conversations",
+    "bedrock-converse-stream",
 )
 
 

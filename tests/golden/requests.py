@@ -113,6 +113,16 @@ MODELS = {
         max_tokens=64_000,
         compat={"vertexProject": "my-project", "vertexLocation": "global"},
     ),
+    "bedrock-converse-stream": Model(
+        "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+        "bedrock-converse-stream",
+        "amazon-bedrock",
+        "https://bedrock-runtime.us-east-1.amazonaws.com",
+        name="Claude Sonnet 4.5 (US)",
+        reasoning=True,
+        input=("text", "image"),
+        max_tokens=64_000,
+    ),
     "mistral-conversations": Model(
         "magistral-medium-latest",
         "mistral-conversations",
@@ -149,6 +159,7 @@ SIGNATURES: dict[str, tuple[str | None, str | None, str, str | None]] = {
     "google-generative-ai": ("CiQBthoughtsig", "CiQBtextsig", "call_resp_1", "CiQBcallsig"),
     "google-gemini-cli": ("CiQBthoughtsig", "CiQBtextsig", "call_resp_1", "CiQBcallsig"),
     "mistral-conversations": (None, None, "aB3dE5gH7", None),
+    "bedrock-converse-stream": ("EqQBCkYIBRgCsig", None, "tooluse_kZJMlvQmRJ6eAyJE5GIl7Q", None),
     "google-vertex": ("CiQBthoughtsig", "CiQBtextsig", "call_resp_1", "CiQBcallsig"),
     "anthropic-vertex": ("EqQBCkYIBRgCsig", None, "toolu_01A", None),
 }
@@ -266,6 +277,20 @@ def extra_cases() -> dict[str, tuple[str, Model, Context, StreamOptions]]:
         model = replace(MODELS["openai-completions"], provider=host, base_url=url, id=f"{host}-model")
         context, _ = contexts("openai-completions", model)["tool_call_result"]
         out[f"host_{host}"] = ("openai-completions", model, context, StreamOptions(thinking_level="medium"))
+    bedrock = MODELS["bedrock-converse-stream"]
+    opus = replace(
+        bedrock, id="global.anthropic.claude-opus-4-6-v1", name="Claude Opus 4.6", max_tokens=128_000
+    )
+    context, _ = contexts("bedrock-converse-stream", opus)["thinking_replay"]
+    out["adaptive_opus_4_6"] = ("bedrock-converse-stream", opus, context, high)
+    deepseek = replace(bedrock, id="deepseek.r1-v1:0", name="DeepSeek-R1", input=("text",), max_tokens=32_768)
+    context, _ = contexts("bedrock-converse-stream", deepseek)["thinking_replay"]
+    out["non_claude_reasoning"] = (
+        "bedrock-converse-stream",
+        deepseek,
+        context,
+        StreamOptions(thinking_level="high"),
+    )
     custom = replace(
         MODELS["openai-completions"],
         base_url="http://127.0.0.1:9999/v1",

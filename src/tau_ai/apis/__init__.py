@@ -21,11 +21,11 @@ MODULES = {
     "azure-openai-responses": "tau_ai.apis.azure_openai",
     "google-vertex": "tau_ai.apis.google_vertex",
     "anthropic-vertex": "tau_ai.apis.anthropic_vertex",
+    "bedrock-converse-stream": "tau_ai.apis.bedrock",
 }
 
 # Wire APIs the catalogue lists models for that this version does not speak yet (name -> what it is).
 PLANNED: dict[str, str] = {
-    "bedrock-converse-stream": "Amazon Bedrock's Converse stream",
     "openai-codex-responses": "the ChatGPT (Codex) Responses backend",
 }
 

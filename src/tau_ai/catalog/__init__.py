@@ -4,8 +4,8 @@ Two sources, merged on first use: hand-written rows (``anthropic.py``, ``openai.
 values were checked against the providers' published lists) and ``generated.json``, written by
 ``scripts/regenerate_catalog.py`` from the public model facts of ``@mariozechner/pi-ai``.
 Hand-written rows win: a model both have keeps its hand-written values, and the generated
-models of a hand-written provider take that provider's API and base URL. The generated file
-leaves out the subscription-login providers (their rows are hand-written beside the logins).
+models of a hand-written provider take the base URL, headers and compat of the hand-written
+group speaking their API (Copilot's editor headers, its bearer auth for Claude).
 
 Nothing is read at import: ``builtin_models()`` loads the generated file once, when a model is
 first resolved or listed. A user's models.json can override any value (``tau_ai.models_config``).
@@ -63,7 +63,7 @@ def _all() -> tuple[Model, ...]:
 
     written = [model for rows in PROVIDERS for model in rows.models()]
     taken = {(m.provider, m.id) for m in written}
-    extra = generated_models(skip=taken, providers={p.provider: p for p in PROVIDERS})
+    extra = generated_models(skip=taken, providers=PROVIDERS)
     return (*written, *extra)
 
 

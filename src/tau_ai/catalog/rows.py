@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TypeAlias
 
 from tau_ai.model import Model, ModelCost
 
 # id, name, reasoning, images, context window, max output, input, output, cache read, cache write
-Row: TypeAlias = tuple[str, str, bool, bool, int, int, float, float, float, float]
+Row = tuple[str, str, bool, bool, int, int, float, float, float, float]
 
 
 @dataclass(frozen=True, slots=True)

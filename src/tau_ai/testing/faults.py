@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from typing import Literal
 
+from tau_ai.eventstream import encode_event, encode_exception
 from tau_ai.testing.replay_server import Scripted
 
 JSON_HEADERS = {"content-type": "application/json"}
@@ -49,6 +50,8 @@ CONTENT_MARK = b"Let me look."
 ARGS_MARK = b"config.py"
 
 _OVERLOADED = "Overloaded"
+_NOT_JSON = b'{"choices": [{"delta": {"content": "Hel'
+BEDROCK = "bedrock-converse-stream"
 
 _OVERFLOW_BODIES: dict[str, object] = {
     "openai-completions": {
@@ -101,6 +104,7 @@ _OVERFLOW_BODIES: dict[str, object] = {
             "message": "prompt is too long: 208310 tokens > 200000 maximum",
         },
     },
+    "bedrock-converse-stream": {"message": "Input is too long for requested model."},
     "mistral-conversations": {
         "object": "error",
         "message": "Prompt contains 40000 tokens and 0 draft tokens, too large for model with 32768 "
@@ -137,6 +141,8 @@ def error_json(api: str, message: str, kind: str = "overloaded_error", code: int
         body = {"error": {"code": code, "message": message, "status": "UNAVAILABLE"}}
     elif api == "mistral-conversations":
         body = {"object": "error", "message": message, "type": kind, "code": code}
+    elif api == BEDROCK:  # AWS names the error's type in a header, x-amzn-ErrorType
+        body = {"message": message}
     else:
         body = {"error": {"message": message, "type": kind, "code": kind}}
     return json.dumps(body).encode()
@@ -144,6 +150,8 @@ def error_json(api: str, message: str, kind: str = "overloaded_error", code: int
 
 def stream_error_event(api: str) -> bytes:
     """An "overloaded" error event as ``api``'s server sends it inside a stream."""
+    if api == BEDROCK:
+        return encode_exception("serviceUnavailableException", b'{"message":"The model is overloaded."}')
     if api in ("anthropic-messages", "anthropic-vertex"):
         data = {"type": "error", "error": {"type": "overloaded_error", "message": _OVERLOADED}}
         return b"event: error\ndata: " + json.dumps(data).encode() + b"\n\n"
@@ -162,8 +170,18 @@ def stream_error_event(api: str) -> bytes:
     return b"data: " + json.dumps(data).encode() + b"\n\n"
 
 
+def _message_end(body: bytes, at: int) -> int:
+    """The offset just past the event stream message (Bedrock) that contains byte ``at``."""
+    end = 0
+    while end <= at:
+        end += int.from_bytes(body[end : end + 4], "big")
+    return end
+
+
 def _event_end(body: bytes, at: int) -> int:
-    """The offset just past the SSE event that contains byte ``at``."""
+    """The offset just past the SSE event, or Bedrock's binary message, that contains byte ``at``."""
+    if body[:1] == b"\x00":  # an event stream's first byte: lengths stay under 16 MiB
+        return _message_end(body, at)
     ends = [i + len(sep) for sep in (b"\n\n", b"\r\n\r\n") if (i := body.find(sep, at)) >= 0]
     if not ends:
         raise ValueError("no event boundary after the mark")
@@ -180,6 +198,9 @@ def _after_text(body: bytes) -> int:
 def _malformed(api: str, body: bytes) -> bytes:
     """``body`` with a chunk that is not JSON before any content (after the first event, which
     opens the message, except in Gemini's stream, whose first event already carries text)."""
+    if api == BEDROCK:
+        first = _event_end(body, 0)
+        return body[:first] + encode_event("contentBlockDelta", _NOT_JSON) + body[first:]
     gemini = api in ("google-generative-ai", "google-vertex")
     first = 0 if gemini else _event_end(body, 0)
     sep = b"\r\n\r\n" if gemini else b"\n\n"
@@ -190,7 +211,7 @@ def _malformed(api: str, body: bytes) -> bytes:
         "azure-openai-responses": b"response.output_text.delta",
     }
     head = b"event: " + name[api] + sep[: len(sep) // 2] if api in name else b""
-    return body[:first] + head + b'data: {"choices": [{"delta": {"content": "Hel' + sep + body[first:]
+    return body[:first] + head + b"data: " + _NOT_JSON + sep + body[first:]
 
 
 def fault_response(api: str, fault: str, body: bytes) -> Scripted:

@@ -256,6 +256,13 @@ def _responses(reply: ScriptedReply) -> str:
     return "".join(out)
 
 
+def bedrock_body(reply: ScriptedReply) -> bytes:
+    from tau_ai.testing.scripted_bedrock import converse_stream
+
+    return converse_stream(reply)
+
+
+_BINARY: dict[str, Callable[[ScriptedReply], bytes]] = {"bedrock-converse-stream": bedrock_body}
 _RENDERERS: dict[str, Callable[[ScriptedReply], str]] = {
     "openai-completions": _chat,
     "mistral-conversations": lambda r: _chat(r, mistral=True),
@@ -266,9 +273,11 @@ _RENDERERS: dict[str, Callable[[ScriptedReply], str]] = {
     "google-vertex": _google,
     "anthropic-vertex": _anthropic,
 }
-APIS: tuple[str, ...] = tuple(_RENDERERS)
+APIS: tuple[str, ...] = (*_RENDERERS, *_BINARY)
 
 
 def sse_body(api: str, reply: ScriptedReply) -> bytes:
-    """The streamed body ``api``'s server would send for ``reply``."""
-    return _RENDERERS[api](reply).encode("utf-8")
+    """The streamed body ``api``'s server would send for ``reply`` (SSE, or Bedrock's binary
+    event stream)."""
+    binary = _BINARY.get(api)
+    return binary(reply) if binary is not None else _RENDERERS[api](reply).encode("utf-8")

@@ -15,12 +15,13 @@ from tau_ai.models_config import ModelsConfig
 from tau_coding.app.models_file import load_models
 from tau_coding.app.options import ConfigurationError, MissingCredentials, Options
 from tau_coding.config.auth import AuthError, AuthStore, KeyResolver, missing_key_message, resolve_api_key
-from tau_coding.config.azure import API as AZURE
-from tau_coding.config.azure import AzureConfigError, azure_model, entra_bearer
+from tau_coding.config.azure import AzureConfigError, azure_model
+from tau_coding.config.bedrock import BedrockConfigError, bedrock_model
 from tau_coding.config.model_resolve import ModelNotFoundError, resolve_model
 from tau_coding.config.paths import TauPaths
+from tau_coding.config.platform_keys import PlatformKeys
 from tau_coding.config.settings import Settings
-from tau_coding.config.vertex import VertexConfigError, vertex_bearer, vertex_model
+from tau_coding.config.vertex import VertexConfigError, vertex_model
 from tau_coding.session.settings_choice import Pinned, SessionSettings, resumed_settings
 
 # When nothing names a model: the first provider with a key, and its everyday model.
@@ -63,6 +64,9 @@ DEFAULT_MODELS: dict[str, str] = {
 }
 
 
+PLATFORM_ERRORS = (AzureConfigError, VertexConfigError, BedrockConfigError)
+
+
 def is_local_model(model: Model) -> bool:
     host = urlparse(model.base_url).hostname or ""
     return host in ("localhost", "127.0.0.1", "::1") or host.endswith(".local")
@@ -103,14 +107,6 @@ def choose_model(
     )
 
 
-# Cloud platforms whose providers sign in with a token when no key is configured.
-PLATFORM_TOKENS: dict[str, Callable[[Mapping[str, str]], str | None]] = {
-    AZURE: entra_bearer,
-    "google-vertex": vertex_bearer,
-    "google-vertex-anthropic": vertex_bearer,
-}
-
-
 def platform_settings(environ: Mapping[str, str]) -> Callable[[Model, str | None], Model]:
     """``model`` (to be used with ``key``) with its cloud platform's settings from the
     environment: Azure's endpoint, api-version and deployment, Vertex's project and location.
@@ -119,8 +115,10 @@ def platform_settings(environ: Mapping[str, str]) -> Callable[[Model, str | None
     def apply(model: Model, key: str | None) -> Model:
         try:
             with_key = key is not None and not key.startswith("Bearer ")
-            return vertex_model(azure_model(model, environ), environ, with_key=with_key)
-        except (AzureConfigError, VertexConfigError) as exc:
+            return bedrock_model(
+                vertex_model(azure_model(model, environ), environ, with_key=with_key), environ
+            )
+        except PLATFORM_ERRORS as exc:
             raise ConfigurationError(str(exc)) from exc
 
     return apply
@@ -185,12 +183,16 @@ def settings_chooser(
 
 
 def key_lookup(
-    options: Options, config: ModelsConfig, paths: TauPaths, environ: Mapping[str, str]
+    options: Options,
+    config: ModelsConfig,
+    paths: TauPaths,
+    environ: Mapping[str, str],
+    platform: PlatformKeys | None = None,
 ) -> Callable[[str], str | None]:
-    """The API key for a provider (``--api-key``, auth.json, environment, models.json), or None."""
+    """The API key for a provider (``--api-key``, auth.json, environment, models.json), else
+    a cloud platform's sign-in (``platform``: its tokens are refreshed as they expire), or None."""
     resolver = KeyResolver(environ)
-
-    bearer: dict[str, str | None] = {}  # an Entra ID token is fetched once per process
+    platform_keys = platform or PlatformKeys(environ)
 
     def key_for(provider: str) -> str | None:
         configured = config.providers.get(provider)
@@ -204,14 +206,11 @@ def key_lookup(
             )
         except AuthError as exc:
             raise ConfigurationError(str(exc)) from exc
-        sign_in = PLATFORM_TOKENS.get(provider)
-        if key is None and sign_in is not None:
-            if provider not in bearer:
-                try:
-                    bearer[provider] = sign_in(environ)
-                except (AzureConfigError, VertexConfigError) as exc:
-                    raise ConfigurationError(str(exc)) from exc
-            return bearer[provider]
+        if key is None and platform_keys.handles(provider):
+            try:
+                return platform_keys.key(provider)
+            except PLATFORM_ERRORS as exc:
+                raise ConfigurationError(str(exc)) from exc
         return key
 
     return key_for

@@ -49,6 +49,7 @@ from tau_coding.config.auth import (
     missing_key_message,
 )
 from tau_coding.config.paths import TauPaths
+from tau_coding.config.platform_keys import PlatformKeys
 from tau_coding.config.settings import load_settings
 from tau_coding.extensions.api import ExtensionAPI
 from tau_coding.extensions.approval_dialog import DialogApprover
@@ -158,7 +159,8 @@ def build_session(
         config = ModelsConfig(
             [*config.models, *(m for r in custom.values() for m in r.models)], config.providers, config.errors
         )
-    key_for = key_lookup(options, config, paths, environ)
+    platform_keys = PlatformKeys(environ)
+    key_for = key_lookup(options, config, paths, environ, platform_keys)
     choose = settings_chooser(options, settings, config, custom, key_for, warn)
 
     tools = [tool for owner, tool in builtin.registry.tools.values() if owner == BUILTIN]
@@ -200,7 +202,7 @@ def build_session(
         log.close()
         raise
     retry = RetrySettings.from_settings(settings.get)
-    make = provider_factory or http_providers(retry, host, key_for)
+    make = provider_factory or http_providers(retry, host, key_for, platform_keys.invalidate)
 
     def provider_for(m: Model) -> ModelProvider:
         """The registered provider of ``m``: an extension's, else the built-in extension's."""
@@ -288,21 +290,30 @@ def http_providers(
     retry: RetrySettings,
     host: ExtensionHostPort | None = None,
     key_for: Callable[[str], str | None] | None = None,
+    refused: Callable[[str], None] | None = None,
 ) -> Callable[[Model, str | None], ModelProvider]:
     """HTTP providers with the ``retry.provider.*`` limits, whose requests pass through the
     ``before_provider_request`` handlers of ``host``'s extensions when there is one. With
-    ``key_for``, a subscription login's token is looked up again before each request, so a
-    long session goes on with the refreshed token (config/oauth/store.py)."""
+    ``key_for``, a subscription login's token, or a cloud platform's expiring sign-in token, is
+    looked up again before each request, so a long session goes on with the refreshed token
+    (config/oauth/store.py, config/cloud_token.py); ``refused(provider)`` forgets a platform
+    token the server answered 401 to, and the request is sent once more with a fresh one."""
 
     def make(model: Model, api_key: str | None) -> ModelProvider:
         from tau_coding.config.oauth.models import with_login
         from tau_coding.config.oauth.providers import LOGIN_PROVIDER_IDS
+        from tau_coding.config.platform_keys import REFRESHED
         from tau_coding.extensions.http_provider import http_provider
 
-        renew = None
-        if key_for is not None and api_key and model.provider in LOGIN_PROVIDER_IDS:
+        renew, reauth = None, None
+        signed_in = model.provider in REFRESHED and api_key is not None and api_key.startswith("Bearer ")
+        if key_for is not None and api_key and (model.provider in LOGIN_PROVIDER_IDS or signed_in):
             renew = functools.partial(key_for, model.provider)
-        return http_provider(with_login(model, api_key), api_key, host=host, retry=retry, renew_key=renew)
+        if refused is not None and renew is not None and signed_in:
+            reauth = functools.partial(refused, model.provider)
+        return http_provider(
+            with_login(model, api_key), api_key, host=host, retry=retry, renew_key=renew, refused=reauth
+        )
 
     return make
 

@@ -7,9 +7,12 @@ the app can show them (one line each) and carry on.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, TypeAlias
 
-Severity: TypeAlias = Literal["warning", "error"]
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~10 ms); mypy knows the name
+if TYPE_CHECKING:
+    from typing import Literal, TypeAlias
+
+    Severity: TypeAlias = Literal["warning", "error"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -168,9 +168,16 @@ def resolve_api_key(
     return None
 
 
+# Providers whose credentials are not one key variable: what to set instead.
+SIGN_IN_HINTS = {
+    "amazon-bedrock": "set AWS_PROFILE, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_BEARER_TOKEN_BEDROCK",
+}
+
+
 def missing_key_message(provider: str) -> str:
     names = ENV_KEYS.get(provider)
     how = f"set {names[0]}" if names else 'add an "apiKey" for it in models.json'
+    how = SIGN_IN_HINTS.get(provider, how)
     from tau_coding.config.oauth.providers import login_providers
 
     if provider in login_providers({}):

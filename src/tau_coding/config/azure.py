@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from tau_ai.model import Model
+from tau_coding.config.cloud_token import Token, as_token
 
 API = "azure-openai-responses"
 ENTRA_SCOPE = "https://cognitiveservices.azure.com/.default"
@@ -68,7 +69,7 @@ def azure_model(model: Model, environ: Mapping[str, str]) -> Model:
     return replace(model, base_url=url, compat=compat)
 
 
-def default_credential_token() -> str:
+def default_credential_token() -> Token:
     """A token from azure-identity's DefaultAzureCredential (env, workload identity, managed
     identity, Azure CLI, ...); azure-identity is imported here, only when Entra ID is used."""
     try:
@@ -79,21 +80,31 @@ def default_credential_token() -> str:
             "(pip install 'tau-agent-harness[azure]') for Entra ID sign-in"
         ) from exc
     try:
-        token: str = DefaultAzureCredential().get_token(ENTRA_SCOPE).token
+        access = DefaultAzureCredential().get_token(ENTRA_SCOPE)
     except Exception as exc:  # azure-identity raises many kinds; the user needs one line
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         raise AzureConfigError(f"Entra ID sign-in failed: {first}") from exc
-    return token
+    return Token(str(access.token), float(access.expires_on))
+
+
+def entra_token(
+    environ: Mapping[str, str], fetch: Callable[[], str | Token] = default_credential_token
+) -> Token | None:
+    """``"Bearer <token>"`` for Azure when no key is configured, with its expiry:
+    AZURE_OPENAI_AD_TOKEN, else ``fetch()`` when an Azure endpoint is configured; None when
+    Azure is not set up at all."""
+    token = environ.get("AZURE_OPENAI_AD_TOKEN", "").strip()
+    if token:
+        return Token(f"Bearer {token}")
+    if not base_url(environ):
+        return None
+    fetched = as_token(fetch())
+    return Token(f"Bearer {fetched.value}", fetched.expires_at)
 
 
 def entra_bearer(
-    environ: Mapping[str, str], fetch: Callable[[], str] = default_credential_token
+    environ: Mapping[str, str], fetch: Callable[[], str | Token] = default_credential_token
 ) -> str | None:
-    """``"Bearer <token>"`` for Azure when no key is configured: AZURE_OPENAI_AD_TOKEN, else
-    ``fetch()`` when an Azure endpoint is configured; None when Azure is not set up at all."""
-    token = environ.get("AZURE_OPENAI_AD_TOKEN", "").strip()
-    if token:
-        return f"Bearer {token}"
-    if not base_url(environ):
-        return None
-    return f"Bearer {fetch()}"
+    """``entra_token``'s key without its expiry."""
+    token = entra_token(environ, fetch)
+    return token.value if token is not None else None

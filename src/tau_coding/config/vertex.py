@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from datetime import UTC
 from pathlib import Path
 
 from tau_ai.model import Model
+from tau_coding.config.cloud_token import REREAD, Token, as_token
 
 APIS = ("google-vertex", "anthropic-vertex")
 SCOPE = "https://www.googleapis.com/auth/cloud-platform"
@@ -47,7 +49,7 @@ def vertex_model(model: Model, environ: Mapping[str, str], *, with_key: bool = F
     return replace(model, compat=compat)
 
 
-def adc_token() -> str:
+def adc_token() -> Token:
     """An access token from application-default credentials (google-auth, imported here only)."""
     try:
         import google.auth  # type: ignore[import-not-found,import-untyped,unused-ignore]
@@ -63,12 +65,21 @@ def adc_token() -> str:
     except Exception as exc:  # google-auth raises many kinds; the user needs one line
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         raise VertexConfigError(f"Google application-default credentials failed: {first}") from exc
-    return str(credentials.token)
+    expiry = credentials.expiry  # a naive UTC datetime, or None
+    expires_at = expiry.replace(tzinfo=UTC).timestamp() if expiry is not None else None
+    return Token(str(credentials.token), expires_at)
 
 
-def vertex_bearer(environ: Mapping[str, str], fetch: Callable[[], str] = adc_token) -> str | None:
-    """``"Bearer <token>"`` for Vertex: from gcloud's access-token file, else ``fetch()`` when a
-    project is configured; None when Vertex is not set up at all."""
+def vertex_bearer(environ: Mapping[str, str], fetch: Callable[[], str | Token] = adc_token) -> str | None:
+    """``vertex_token``'s key without its expiry."""
+    token = vertex_token(environ, fetch)
+    return token.value if token is not None else None
+
+
+def vertex_token(environ: Mapping[str, str], fetch: Callable[[], str | Token] = adc_token) -> Token | None:
+    """``"Bearer <token>"`` for Vertex with its expiry: from gcloud's access-token file (read
+    again before every request: gcloud keeps it fresh), else ``fetch()`` when a project is
+    configured; None when Vertex is not set up at all."""
     token_file = environ.get("CLOUDSDK_AUTH_ACCESS_TOKEN_FILE", "").strip()
     if token_file:
         try:
@@ -78,7 +89,8 @@ def vertex_bearer(environ: Mapping[str, str], fetch: Callable[[], str] = adc_tok
                 f"CLOUDSDK_AUTH_ACCESS_TOKEN_FILE: cannot read {token_file}: {exc}"
             ) from exc
         if token:
-            return f"Bearer {token}"
+            return Token(f"Bearer {token}", REREAD)
     if not project_of(environ):
         return None
-    return f"Bearer {fetch()}"
+    fetched = as_token(fetch())
+    return Token(f"Bearer {fetched.value}", fetched.expires_at)

@@ -27,12 +27,14 @@ def http_provider(
     host: ExtensionHostPort | None = None,
     retry: RetrySettings | None = None,
     renew_key: Callable[[], str | None] | None = None,
+    refused: Callable[[], None] | None = None,
 ) -> ModelProvider:
     """An HttpProvider for ``model`` speaking ``wire`` (default: the model's own API), with
     the ``retry.provider.*`` limits of ``retry`` (default: Tau's). ``renew_key``, when given,
     is asked (in a worker thread) for the current key before each request; a different key
-    replaces ``api_key`` in the request's headers. A model whose API Tau does not speak is a
-    ValueError with a one-line message."""
+    replaces ``api_key`` in the request's headers. ``refused``, given with ``renew_key``, is
+    called when the server answers 401 (the key is then renewed and the request sent once
+    more). A model whose API Tau does not speak is a ValueError with a one-line message."""
     from tau_ai.apis import unsupported_api, wire_api
     from tau_ai.http_provider import HttpProvider
     from tau_coding.session.reply_retry import DEFAULT_IDLE_TIMEOUT, RetrySettings
@@ -43,13 +45,17 @@ def http_provider(
 
     limits = retry or RetrySettings()
     hook = request_hook(host, model.provider, model.id) if host is not None else None
+    unauthorized = None
     if renew_key is not None and api_key:
         hook = key_renewing_hook(api_key, renew_key, hook)
+        if refused is not None:
+            unauthorized = refusal_hook(refused, hook)
     return HttpProvider(
         model,
         wire or wire_api(model.api),
         api_key=api_key,
         on_request=hook,
+        on_unauthorized=unauthorized,
         retry=limits.provider_policy(),
         idle_timeout=limits.idle_timeout(DEFAULT_IDLE_TIMEOUT),
     )
@@ -102,5 +108,18 @@ def key_renewing_hook(api_key: str, renew: Callable[[], str | None], then: Any =
         if old and new and new != old:
             spec = replace(spec, headers={n: v.replace(old, new) for n, v in spec.headers.items()})
         return await then(spec) if then is not None else spec
+
+    return hook
+
+
+def refusal_hook(refused: Callable[[], None], renewing: Any) -> Any:
+    """An HttpProvider ``on_unauthorized`` hook: forget the refused key, then build the request
+    again through ``renewing`` (a ``key_renewing_hook``), which fetches a fresh one."""
+    import asyncio
+
+    async def hook(spec: HttpRequestSpec) -> HttpRequestSpec:
+        await asyncio.to_thread(refused)
+        result: HttpRequestSpec = await renewing(spec)
+        return result
 
     return hook

@@ -146,6 +146,32 @@ SHAPES = {
 }
 
 
+BEDROCK_TYPES = [
+    "messageStart",
+    "contentBlockStart",
+    "contentBlockDelta",
+    "contentBlockStop",
+    "messageStop",
+    "metadata",
+    "throttlingException",
+    "malformed",
+]
+BEDROCK = obj(
+    role=TEXT,
+    contentBlockIndex=JSON,
+    start=obj(toolUse=obj(toolUseId=TEXT, name=TEXT) | JSON),
+    delta=obj(
+        text=TEXT,
+        toolUse=obj(input=TEXT) | JSON,
+        reasoningContent=obj(text=TEXT, signature=TEXT, redactedContent=TEXT) | JSON,
+    ),
+    stopReason=st.sampled_from(["end_turn", "tool_use", "max_tokens", "guardrail_intervened"]) | JSON,
+    usage=obj(inputTokens=JSON, outputTokens=JSON, cacheReadInputTokens=JSON) | JSON,
+    message=TEXT,
+)
+SHAPES["bedrock-converse-stream"] = BEDROCK
+
+
 def events_for(api: str) -> st.SearchStrategy[list[SseEvent]]:
     data = st.one_of(
         SHAPES[api].map(json.dumps),
@@ -154,6 +180,9 @@ def events_for(api: str) -> st.SearchStrategy[list[SseEvent]]:
         st.just("[DONE]"),
         st.just("{"),
     )
+    if api == "bedrock-converse-stream":  # event stream messages: a type and a message type
+        kinds = st.sampled_from(["event", "event", "event", "exception", "error"])
+        return st.lists(st.builds(SseEvent, st.sampled_from(BEDROCK_TYPES), data, kinds), max_size=12)
     names = st.sampled_from(["message", "error", "content_block_delta", "ping"])
     return st.lists(st.builds(SseEvent, names, data), max_size=12)
 

@@ -1,0 +1,168 @@
+"""Amazon Bedrock settings and credentials from the environment (AWS's standard names).
+
+Credentials, first found wins, resolved to the provider key ``tau_ai.apis.bedrock`` reads:
+
+1. ``AWS_BEARER_TOKEN_BEDROCK``: a Bedrock API key, sent as a bearer token;
+2. ``AWS_ACCESS_KEY_ID`` + ``AWS_SECRET_ACCESS_KEY`` (+ ``AWS_SESSION_TOKEN``);
+3. the profile ``AWS_PROFILE`` names (else ``default``) in ``~/.aws/credentials`` and
+   ``~/.aws/config`` (``AWS_SHARED_CREDENTIALS_FILE``, ``AWS_CONFIG_FILE``): static keys, or a
+   ``credential_process`` command whose JSON output gives them (an SSO profile works through
+   ``credential_process = aws configure export-credentials --profile NAME --format process``);
+   a profile that only has ``sso_*`` or ``role_arn`` settings is a one-line error saying so;
+4. ``AWS_BEDROCK_SKIP_AUTH=1``: no credentials (a proxy that signs for you).
+
+Container, web-identity and instance-metadata credentials are not read. The region is
+``AWS_REGION``, ``AWS_DEFAULT_REGION``, the profile's ``region``, else the model's; the model's
+base URL follows it when it is a standard ``bedrock-runtime`` endpoint (a models.json
+``baseUrl`` elsewhere, a VPC endpoint or proxy, is kept).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tau_ai.model import Model
+
+if TYPE_CHECKING:  # imported where used: a session that is not on Bedrock never loads them
+    import configparser
+
+    from tau_ai.aws_sigv4 import AwsCredentials
+
+API = "bedrock-converse-stream"
+PROCESS_TIMEOUT = 60.0
+
+
+class BedrockConfigError(ValueError):
+    """The AWS settings cannot be used; the message is one line."""
+
+
+def _home(environ: Mapping[str, str]) -> Path:
+    return Path(environ.get("HOME") or Path.home())
+
+
+def _read_ini(path: Path) -> configparser.ConfigParser:
+    import configparser
+
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read_string(path.read_text(encoding="utf-8"), source=str(path))
+    except FileNotFoundError:
+        pass
+    except (OSError, configparser.Error) as exc:
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise BedrockConfigError(f"cannot read {path}: {first}") from exc
+    return parser
+
+
+def profile_settings(environ: Mapping[str, str]) -> tuple[str, dict[str, str]]:
+    """(profile name, its settings from the credentials file over the config file)."""
+    name = environ.get("AWS_PROFILE", "").strip() or "default"
+    home = _home(environ)
+    config = _read_ini(Path(environ.get("AWS_CONFIG_FILE") or home / ".aws" / "config"))
+    credentials = _read_ini(Path(environ.get("AWS_SHARED_CREDENTIALS_FILE") or home / ".aws" / "credentials"))
+    settings: dict[str, str] = {}
+    section = name if name == "default" else f"profile {name}"
+    for source, key in ((config, section), (config, name), (credentials, name)):
+        if source.has_section(key):
+            settings.update(source.items(key))
+    return name, settings
+
+
+def region_of(environ: Mapping[str, str]) -> str:
+    """The configured region, or "" when none is."""
+    region = (environ.get("AWS_REGION") or environ.get("AWS_DEFAULT_REGION") or "").strip()
+    if region:
+        return region
+    try:
+        return profile_settings(environ)[1].get("region", "").strip()
+    except BedrockConfigError:
+        return ""
+
+
+def bedrock_model(model: Model, environ: Mapping[str, str]) -> Model:
+    """``model`` with the configured region (and the standard endpoint of that region)."""
+    if model.api != API:
+        return model
+    from tau_ai.apis.bedrock import endpoint_region
+
+    region = region_of(environ)
+    if not region:
+        return model
+    base_url = model.base_url
+    if endpoint_region(base_url) is not None:
+        suffix = ".amazonaws.com.cn" if region.startswith("cn-") else ".amazonaws.com"
+        base_url = f"https://bedrock-runtime.{region}{suffix}"
+    return replace(model, base_url=base_url, compat={**model.compat, "awsRegion": region})
+
+
+def process_credentials(command: str, profile: str) -> AwsCredentials:
+    """The credentials a ``credential_process`` command prints (AWS's JSON, ``Version`` 1)."""
+    import json
+    import shlex
+    import subprocess
+
+    from tau_ai.aws_sigv4 import AwsCredentials
+
+    try:
+        done = subprocess.run(
+            shlex.split(command), capture_output=True, text=True, timeout=PROCESS_TIMEOUT, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired, ValueError) as exc:
+        raise BedrockConfigError(f"AWS profile {profile}: credential_process failed: {exc}") from exc
+    if done.returncode != 0:
+        why = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
+        raise BedrockConfigError(f"AWS profile {profile}: credential_process failed: {why}")
+    try:
+        data = json.loads(done.stdout)
+        return AwsCredentials(
+            str(data["AccessKeyId"]), str(data["SecretAccessKey"]), str(data.get("SessionToken") or "")
+        )
+    except (ValueError, KeyError, TypeError) as exc:
+        raise BedrockConfigError(
+            f"AWS profile {profile}: credential_process printed no AccessKeyId/SecretAccessKey JSON"
+        ) from exc
+
+
+def aws_key(environ: Mapping[str, str]) -> str | None:
+    """The Bedrock provider key from the environment (see the module docstring), or None."""
+    from tau_ai.aws_sigv4 import AwsCredentials
+
+    bearer = environ.get("AWS_BEARER_TOKEN_BEDROCK", "").strip()
+    if bearer:
+        return f"Bearer {bearer}"
+    key_id, secret = (
+        environ.get("AWS_ACCESS_KEY_ID", "").strip(),
+        environ.get("AWS_SECRET_ACCESS_KEY", "").strip(),
+    )
+    if key_id and secret:
+        return AwsCredentials(key_id, secret, environ.get("AWS_SESSION_TOKEN", "").strip()).as_key()
+    name, settings = profile_settings(environ)
+    if settings.get("aws_access_key_id") and settings.get("aws_secret_access_key"):
+        return AwsCredentials(
+            settings["aws_access_key_id"].strip(),
+            settings["aws_secret_access_key"].strip(),
+            settings.get("aws_session_token", "").strip(),
+        ).as_key()
+    if settings.get("credential_process"):
+        return process_credentials(settings["credential_process"], name).as_key()
+    if any(k.startswith("sso_") or k == "role_arn" for k in settings):
+        raise BedrockConfigError(
+            f"AWS profile {name}: SSO and assumed-role profiles are not read directly; add "
+            f"credential_process = aws configure export-credentials --profile {name} --format process"
+        )
+    return None
+
+
+def bedrock_sign_in(environ: Mapping[str, str]) -> str | None:
+    """``aws_key`` for the key lookup: None when AWS is not set up; with ``AWS_BEDROCK_SKIP_AUTH=1``
+    and nothing else, a placeholder so the provider counts as usable (requests go unsigned)."""
+    key = aws_key(environ)
+    if key is None and environ.get("AWS_BEDROCK_SKIP_AUTH") == "1":
+        return ""
+    return key
+
+
+__all__ = ["API", "BedrockConfigError", "aws_key", "bedrock_model", "bedrock_sign_in", "region_of"]

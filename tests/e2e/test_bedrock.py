@@ -1,0 +1,190 @@
+"""``tau`` against a local server standing in for Amazon Bedrock: it checks each request's SigV4
+signature (or bearer token) and answers with a real event stream."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from tau_ai.aws_sigv4 import AwsCredentials, authorization
+from tau_ai.eventstream import encode_event, encode_exception
+from tau_ai.testing.replay_server import RecordedRequest, ReplayServerThread, Scripted
+from tau_ai.testing.scripted_streams import ScriptedCall, ScriptedReply, sse_body
+
+API = "bedrock-converse-stream"
+MODEL = "amazon-bedrock/us.anthropic.claude-sonnet-4-5-20250929-v1:0"
+PATH = "/model/us.anthropic.claude-sonnet-4-5-20250929-v1%3A0/converse-stream"
+KEYS = {
+    "AWS_ACCESS_KEY_ID": "AKIDTEST",
+    "AWS_SECRET_ACCESS_KEY": "secret/key+1",
+    "AWS_SESSION_TOKEN": "session-1",
+}
+_AUTH = re.compile(
+    r"AWS4-HMAC-SHA256 Credential=([^/]+)/(\d{8})/([^/]+)/bedrock/aws4_request, SignedHeaders=([^,]+), Signature="
+)
+DENIED = Scripted(
+    403,
+    {"content-type": "application/json"},
+    b'{"message":"The request signature we calculated does not match"}',
+)
+
+
+def signature_problem(request: RecordedRequest, secret: str) -> str | None:
+    """What is wrong with ``request``'s SigV4 signature, recomputed as AWS does; None if right."""
+    header = request.headers.get("authorization", "")
+    match = _AUTH.match(header)
+    if match is None:
+        return f"no SigV4 authorization: {header!r}"
+    key_id, _date, region, signed = match.groups()
+    if request.headers.get("x-amz-content-sha256") != hashlib.sha256(request.body).hexdigest():
+        return "the body hash does not match the body"
+    names = signed.split(";")
+    if not {"host", "x-amz-date", "x-amz-content-sha256"} <= set(names):
+        return f"too little signed: {signed}"
+    expected = authorization(
+        AwsCredentials(key_id, secret, request.headers.get("x-amz-security-token", "")),
+        method=request.method,
+        url=f"http://{request.headers['host']}{request.path}",
+        headers={name: request.headers[name] for name in names},
+        payload_hash=request.headers["x-amz-content-sha256"],
+        region=region,
+        service="bedrock",
+        amz_date=request.headers["x-amz-date"],
+    )
+    return None if expected == header else "signature mismatch"
+
+
+def signed_by(secret: str, replies: list[Scripted]) -> Callable[[RecordedRequest, int], Scripted]:
+    def respond(request: RecordedRequest, index: int) -> Scripted:
+        if signature_problem(request, secret) is not None:
+            return DENIED
+        return replies[min(index, len(replies) - 1)]
+
+    return respond
+
+
+def _run(tmp_path: Path, url: str, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    home = tmp_path / ".tau"
+    home.mkdir(exist_ok=True)
+    (home / "models.json").write_text(json.dumps({"providers": {"amazon-bedrock": {"baseUrl": url}}}))
+    (tmp_path / "config.py").write_text("PORT = 9090\n")
+    clean = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY") and not k.startswith("AWS_")}
+    clean.pop("TAU_HOME", None)
+    clean.update({"HOME": str(tmp_path), "TAU_HOME": str(home), "AWS_REGION": "eu-central-1", **env})
+    return subprocess.run(
+        [sys.executable, "-m", "tau_coding", "--no-session", "--model", MODEL, *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+        env=clean,
+    )
+
+
+def _body(reply: ScriptedReply) -> Scripted:
+    return Scripted(headers={"content-type": "application/vnd.amazon.eventstream"}, body=sse_body(API, reply))
+
+
+READ = ScriptedReply(
+    text="Let me look.",
+    thinking="The port is in config.py.",
+    calls=[ScriptedCall("tooluse_1", "read", {"path": "config.py"})],
+)
+ANSWER = ScriptedReply(text="The port is 9090.", input_tokens=321, output_tokens=7)
+
+
+def test_a_signed_tool_turn_and_answer_with_env_credentials(tmp_path: Path) -> None:
+    replies = [_body(READ), _body(ANSWER)]
+    with ReplayServerThread(signed_by(KEYS["AWS_SECRET_ACCESS_KEY"], replies)) as server:
+        out = _run(tmp_path, server.url, KEYS, "--mode", "json", "Which port?")
+        requests = list(server.requests)
+    assert out.returncode == 0, out.stderr
+    assert [signature_problem(r, KEYS["AWS_SECRET_ACCESS_KEY"]) for r in requests] == [None, None]
+    first, second = requests
+    assert first.path == PATH and first.headers["x-amz-security-token"] == "session-1"
+    assert "/eu-central-1/bedrock/" in first.headers["authorization"]
+    sent = second.json()["messages"]
+    assert sent[1]["content"][0]["reasoningContent"]["reasoningText"] == {
+        "text": "The port is in config.py.",
+        "signature": "scripted-signature",
+    }
+    assert sent[2]["content"][0]["toolResult"]["toolUseId"] == "tooluse_1"
+    assert "9090" in json.dumps(sent[2]["content"][0]["toolResult"]["content"])
+    ends = [json.loads(line) for line in out.stdout.splitlines() if '"agent_end"' in line]
+    final = ends[-1]["messages"][-1]
+    assert final["content"][-1]["text"] == "The port is 9090."
+    assert (
+        final["usage"]["input"] == 321
+        and final["usage"]["output"] == 7
+        and final["usage"]["cost"]["total"] > 0
+    )
+
+
+def test_static_keys_and_region_from_the_aws_profile(tmp_path: Path) -> None:
+    aws = tmp_path / ".aws"
+    aws.mkdir()
+    (aws / "credentials").write_text(
+        "[work]\naws_access_key_id = AKIDWORK\naws_secret_access_key = work-secret\n"
+    )
+    (aws / "config").write_text("[profile work]\nregion = ap-south-1\n")
+    with ReplayServerThread(signed_by("work-secret", [_body(ANSWER)])) as server:
+        out = _run(tmp_path, server.url, {"AWS_PROFILE": "work", "AWS_REGION": ""}, "-p", "hi")
+        [request] = server.requests
+    assert out.returncode == 0 and out.stdout == "The port is 9090.\n", out.stderr
+    assert "Credential=AKIDWORK/" in request.headers["authorization"]
+    assert "/ap-south-1/bedrock/" in request.headers["authorization"]
+    assert "x-amz-security-token" not in request.headers
+
+
+def test_credentials_from_a_profiles_credential_process(tmp_path: Path) -> None:
+    script = tmp_path / "creds.py"
+    output = {
+        "Version": 1,
+        "AccessKeyId": "AKIDPROC",
+        "SecretAccessKey": "proc-secret",
+        "SessionToken": "proc-token",
+    }
+    script.write_text(f"import json\nprint(json.dumps({output!r}))\n")
+    aws = tmp_path / ".aws"
+    aws.mkdir()
+    (aws / "config").write_text(f"[default]\ncredential_process = {sys.executable} {script}\n")
+    with ReplayServerThread(signed_by("proc-secret", [_body(ANSWER)])) as server:
+        out = _run(tmp_path, server.url, {}, "-p", "hi")
+        [request] = server.requests
+    assert out.returncode == 0 and out.stdout == "The port is 9090.\n", out.stderr
+    assert request.headers["x-amz-security-token"] == "proc-token"
+
+
+def test_a_bedrock_api_key_is_sent_as_a_bearer_token(tmp_path: Path) -> None:
+    with ReplayServerThread([_body(ANSWER)]) as server:
+        out = _run(tmp_path, server.url, {**KEYS, "AWS_BEARER_TOKEN_BEDROCK": "bedrock-api-key"}, "-p", "hi")
+        [request] = server.requests
+    assert out.returncode == 0 and out.stdout == "The port is 9090.\n", out.stderr
+    assert (
+        request.headers["authorization"] == "Bearer bedrock-api-key" and "x-amz-date" not in request.headers
+    )
+
+
+def test_a_wrong_secret_is_refused_in_one_line(tmp_path: Path) -> None:
+    with ReplayServerThread(signed_by("the-real-secret", [_body(ANSWER)])) as server:
+        out = _run(tmp_path, server.url, KEYS, "-p", "hi")
+        assert len(server.requests) == 1  # a 403 is not retried
+    assert out.returncode == 1 and out.stdout == ""
+    assert out.stderr.count("\n") == 1 and "403" in out.stderr and "signature" in out.stderr, out.stderr
+
+
+def test_an_exception_inside_the_stream_ends_the_run_with_its_words(tmp_path: Path) -> None:
+    body = encode_event("messageStart", b'{"role":"assistant"}')
+    body += encode_event("contentBlockDelta", b'{"contentBlockIndex":0,"delta":{"text":"Partly"}}')
+    body += encode_exception("validationException", b'{"message":"Input is too long for requested model."}')
+    with ReplayServerThread(signed_by(KEYS["AWS_SECRET_ACCESS_KEY"], [Scripted(body=body)])) as server:
+        out = _run(tmp_path, server.url, KEYS, "-p", "hi")
+        assert len(server.requests) >= 1
+    assert out.returncode == 1
+    assert "Validation error: Input is too long for requested model." in out.stderr, out.stderr
