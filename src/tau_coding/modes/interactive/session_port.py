@@ -12,17 +12,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
+from typing import Any
 
 from tau_agent.content import text_of
 from tau_agent.events import AgentEvent
 from tau_agent.messages import AgentMessage, BashExecutionMessage, CustomMessage, UserMessage
 from tau_agent.provider import THINKING_LEVELS, ThinkingLevel
-from tau_coding.modes.interactive.session_port_control import ControlPort
+from tau_coding.modes.interactive.auto_title import AutoTitler
+from tau_coding.modes.interactive.session_port_control import AuthService, ControlPort
 from tau_coding.modes.interactive.session_port_login import subscription_login, subscription_logins
 from tau_coding.modes.interactive.session_port_rewind import RewindPortMixin
 from tau_coding.permissions.modes import next_mode, parse_mode
 from tau_coding.session.coding_session import CodingSession
+from tau_coding.session.control import SessionControl
 from tau_coding.session.events import (
     AutoRetryEndEvent,
     AutoRetryStartEvent,
@@ -35,7 +38,23 @@ from tau_coding.tui.port import CommandResult, CommandSpec, QueuedMessages, Sess
 
 
 class CodingSessionPort(ControlPort, RewindPortMixin):
-    """Implements ``SessionPort``; the control's models are what /model may switch to."""
+    """Implements ``SessionPort``; the control's models are what /model may switch to.
+    ``titles`` names an unnamed session after its first exchange (``auto_title.py``)."""
+
+    def __init__(
+        self,
+        control: SessionControl,
+        *,
+        auth: AuthService | None = None,
+        settings: Callable[[], Mapping[str, Any]] = dict,
+        scoped: Sequence[str] = (),
+    ) -> None:
+        super().__init__(control, auth=auth, settings=settings, scoped=scoped)
+        self.titles = AutoTitler(
+            lambda: self.session,
+            control.available_models,
+            lambda: self._settings().get("autoTitle", True) is not False,
+        )
 
     @property
     def session(self) -> CodingSession:
@@ -87,6 +106,7 @@ class CodingSessionPort(ControlPort, RewindPortMixin):
                 if shown is not None:
                     yield shown
             await task  # the session's own error, if it ended with one
+            self.titles.after_run()
         finally:
             unsubscribe()
             if not task.done():

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 
+from rich.markdown import Markdown
 from rich.table import Table
 from rich.text import Text
 
 from tau_agent.messages import AssistantMessage
+from tau_coding import __version__
+from tau_coding.common.changelog import changelog_text
 from tau_coding.tui.keymap import ACTIONS
 from tau_coding.tui.port import CommandSpec
 from tau_coding.tui.screens.model_picker import ModelPicker
@@ -33,6 +36,7 @@ BUILTIN = [
     CommandSpec("copy", "Copy the last answer to the clipboard"),
     CommandSpec("theme", "Switch theme (dark, light, high-contrast, yours)", "[name]"),
     CommandSpec("hotkeys", "Show keyboard shortcuts"),
+    CommandSpec("changelog", "Show what changed in each Tau release"),
     *session_commands.SPECS,
     CommandSpec("quit", "Quit Tau"),
     CommandSpec("exit", "Quit Tau"),
@@ -114,6 +118,14 @@ async def _copy(app: CommandHost, args: str) -> None:
 
 async def _hotkeys(app: CommandHost, args: str) -> None:
     await app.push_screen(TextPanel("Keyboard shortcuts", hotkeys_table(app.keymap)))
+
+
+async def _changelog(app: CommandHost, args: str) -> None:
+    text = changelog_text()
+    if text is None:
+        app.notice("This installation of Tau has no CHANGELOG.md.", "warning")
+        return
+    await app.push_screen(TextPanel(f"Changelog (Tau {__version__})", Markdown(text)))
 
 
 async def _session(app: CommandHost, args: str) -> None:
@@ -201,6 +213,7 @@ HANDLERS: dict[str, Handler] = {
     "name": _name,
     "copy": _copy,
     "hotkeys": _hotkeys,
+    "changelog": _changelog,
     "session": _session,
     "model": _model,
     "thinking": _thinking,
