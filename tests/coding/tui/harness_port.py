@@ -241,6 +241,9 @@ class HarnessSessionAdapter:
         info = self.info()
         return [("model", info.model_label), ("thinking", info.thinking_level)]
 
+    def apply_setting(self, key: str, value: object) -> None:
+        """Nothing to apply: a bare harness reads no settings."""
+
     def login(self, provider: str, key: str) -> CommandResult:
         return CommandResult("Storing keys is not available here.", is_error=True)
 

@@ -134,3 +134,23 @@ def test_an_update_is_one_line_at_start_and_changelog_shows_the_file(tmp_path: P
         rig.keys("Escape")
     saved = json.loads((tmp_path / "home" / ".tau" / "settings.json").read_text())
     assert saved["lastChangelogVersion"] == __version__ and saved["quietStartup"] is True
+
+
+def test_settings_are_changed_with_the_keys_and_saved(tmp_path: Path) -> None:
+    settings = {"quietStartup": True, "mine": "kept"}
+    with tau(tmp_path, [_answer("unused")], settings, [{"id": "m"}]) as rig:
+        rig.type("/settings")
+        rig.wait_editor("/settings")
+        rig.keys("Enter")
+        screen = rig.tmux.wait_for("Steering messages (Enter)")
+        assert "Auto-compaction" in screen and "local/m" in screen
+        rig.keys(*["Down"] * 8, "Enter")  # Steering messages
+        rig.tmux.wait_for("(now one-at-a-time)")
+        rig.keys("Down", "Enter")  # "all"
+        _gone(rig, "(now one-at-a-time)")
+        rig.keys("Escape")
+        _gone(rig, "Steering messages (Enter)")
+        rig.keys("C-d")
+        rig.tmux.wait_for("TAU-EXITED-0")
+    saved = json.loads((tmp_path / "home" / ".tau" / "settings.json").read_text())
+    assert saved["steeringMode"] == "all" and saved["mine"] == "kept"

@@ -215,6 +215,16 @@ class CodingSessionPort(ControlPort, RewindPortMixin):
     def set_session_name(self, name: str) -> None:
         self.session.set_name(name)
 
+    def apply_setting(self, key: str, value: object) -> None:
+        if key == "steeringMode" and isinstance(value, str):
+            self.control.set_steering_mode(value)
+        elif key == "followUpMode" and isinstance(value, str):
+            self.control.set_follow_up_mode(value)
+        elif key == "compaction.enabled" and isinstance(value, bool):
+            self.control.set_auto_compaction(value)
+        elif key == "retry.enabled" and isinstance(value, bool):
+            self.session.set_auto_retry(value)
+
     def resume_hint(self) -> str | None:
         if self.session.session_file is None or not self.session.session_file.exists():
             return None

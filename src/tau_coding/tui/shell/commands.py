@@ -22,10 +22,9 @@ from tau_coding.tui.keymap import ACTIONS
 from tau_coding.tui.port import CommandSpec
 from tau_coding.tui.screens.model_picker import ModelPicker
 from tau_coding.tui.screens.text_panel import TextPanel
-from tau_coding.tui.shell import session_commands
+from tau_coding.tui.shell import session_commands, settings_command
 from tau_coding.tui.shell.command_host import CommandHost
 from tau_coding.tui.summaries import tokens
-from tau_coding.tui.widgets.tool_row import ToolRow
 
 BUILTIN = [
     CommandSpec("model", "Pick the model (or /model provider/id)", "[name]"),
@@ -199,11 +198,7 @@ async def _theme(app: CommandHost, args: str) -> None:
     if wanted not in names:
         app.notice(f"Themes: {', '.join(names)}", "warning")
         return
-    app.theme = f"tau-{wanted}"
-    for row in app.query(ToolRow):  # diffs are drawn in the theme's colours
-        row.recolor()
-    app.notice(f"Theme: {wanted}")
-    app.remember({"theme": wanted})
+    settings_command.switch_theme(app, wanted)
 
 
 HANDLERS: dict[str, Handler] = {
