@@ -28,7 +28,11 @@ PRICED = [  # a big and a small model on one provider: the small one writes titl
 
 @contextmanager
 def tau(
-    tmp_path: Path, replies: list[Scripted], settings: dict[str, object], models: list[dict[str, object]]
+    tmp_path: Path,
+    replies: list[Scripted],
+    settings: dict[str, object],
+    models: list[dict[str, object]],
+    env: dict[str, str] | None = None,
 ) -> Iterator[Rig]:
     project, home = tmp_path / "project", tmp_path / "home"
     project.mkdir()
@@ -38,7 +42,7 @@ def tau(
         provider = {"baseUrl": server.url, "api": API, "apiKey": "k", "models": models}
         (home / ".tau" / "models.json").write_text(json.dumps({"providers": {"local": provider}}))
         tmux = Tmux(tmp_path / "tmux.sock")
-        _launch(tmux, project, home, "--model", f"local/{models[0]['id']}")
+        _launch(tmux, project, home, "--model", f"local/{models[0]['id']}", env=env)
         try:
             tmux.wait_for("Ask anything")
             yield Rig(tmux, server, home)

@@ -15,11 +15,12 @@ import contextlib
 from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
-from tau_agent.content import text_of
+from tau_agent.content import ImageContent, text_of
 from tau_agent.events import AgentEvent
 from tau_agent.messages import AgentMessage, BashExecutionMessage, CustomMessage, UserMessage
 from tau_agent.provider import THINKING_LEVELS, ThinkingLevel
 from tau_coding.modes.interactive.auto_title import AutoTitler
+from tau_coding.modes.interactive.prompt_images import images_to_send
 from tau_coding.modes.interactive.session_port_control import AuthService, ControlPort
 from tau_coding.modes.interactive.session_port_login import subscription_login, subscription_logins
 from tau_coding.modes.interactive.session_port_rewind import RewindPortMixin
@@ -77,11 +78,19 @@ class CodingSessionPort(ControlPort, RewindPortMixin):
     def is_running(self) -> bool:
         return self.session.is_running
 
-    async def prompt(self, text: str) -> AsyncGenerator[AgentEvent | RunNotice, None]:
+    async def prompt(
+        self, text: str, images: Sequence[ImageContent] = ()
+    ) -> AsyncGenerator[AgentEvent | RunNotice, None]:
         """The run's events, with a retry announced the moment its wait begins.
 
         The session yields a retry's start with the next event it streams, which comes only
-        after the wait; heard from its listener, the screen can count the wait down."""
+        after the wait; heard from its listener, the screen can count the wait down. ``images``
+        go as the settings say (``prompt_images.py``); a line for each one left out comes first."""
+        model = self.session.model
+        text_only = None if model.supports_images else f"{model.provider}/{model.id}"
+        images, problems = images_to_send(images, self._settings(), text_only) if images else ([], [])
+        for problem in problems:
+            yield RunNotice(problem, "warning")
         heard: asyncio.Queue[SessionEvent | None] = asyncio.Queue()
         early: list[SessionEvent] = []
 
@@ -92,7 +101,7 @@ class CodingSessionPort(ControlPort, RewindPortMixin):
 
         async def pump() -> None:
             try:
-                async for event in self.session.prompt(text):
+                async for event in self.session.prompt(text, images):
                     if not any(event is seen for seen in early):
                         heard.put_nowait(event)
             finally:

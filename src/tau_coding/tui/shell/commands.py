@@ -61,6 +61,7 @@ HOTKEYS = [
     ("Ctrl+L", "model picker"),
     ("Ctrl+P", "next model (the /scoped-models list, else all)"),
     ("Ctrl+G", "edit the prompt in $VISUAL / $EDITOR"),
+    ("Ctrl+V", "paste the clipboard's image (an image file's path attaches it too)"),
     ("Esc Esc", "on an empty editor while idle: the session tree"),
     ("Ctrl+C", "clear the editor; twice to quit"),
     ("Ctrl+D", "quit (on an empty editor)"),
