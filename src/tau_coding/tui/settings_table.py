@@ -36,8 +36,8 @@ EDITABLE: tuple[SettingSpec, ...] = (
     SettingSpec("retry.enabled", "Auto-retry", SWITCH, "true"),
     SettingSpec("hideThinkingBlock", "Hide thinking blocks", SWITCH, "true"),
     SettingSpec("doubleEscapeAction", "Esc Esc opens", ("tree", "fork", "rewind", "none"), "tree"),
-    SettingSpec("steeringMode", "Steering messages (Enter)", ("one-at-a-time", "all"), "one-at-a-time"),
-    SettingSpec("followUpMode", "Follow-up messages (Alt+Enter)", ("one-at-a-time", "all"), "one-at-a-time"),
+    SettingSpec("steeringMode", "Steering (Enter)", ("one-at-a-time", "all"), "one-at-a-time"),
+    SettingSpec("followUpMode", "Follow-ups (Alt+Enter)", ("one-at-a-time", "all"), "one-at-a-time"),
     SettingSpec("autoTitle", "Automatic session titles", SWITCH, "true"),
     SettingSpec("quietStartup", "Quiet start-up", SWITCH, "false"),
     SettingSpec(
@@ -95,5 +95,5 @@ def saved_changes(spec: SettingSpec, value: object) -> dict[str, object]:
     return {spec.key: value}
 
 
-def row_text(label: str, value: str, width: int = 32) -> str:
+def row_text(label: str, value: str, width: int = 25) -> str:
     return f"{label:<{width}} {value}"

@@ -146,14 +146,14 @@ def test_settings_are_changed_with_the_keys_and_saved(tmp_path: Path) -> None:
         rig.type("/settings")
         rig.wait_editor("/settings")
         rig.keys("Enter")
-        screen = rig.tmux.wait_for("Steering messages (Enter)")
+        screen = rig.tmux.wait_for("Steering (Enter)")
         assert "Auto-compaction" in screen and "local/m" in screen
-        rig.keys(*["Down"] * 8, "Enter")  # Steering messages
+        rig.keys(*["Down"] * 8, "Enter")  # Steering
         rig.tmux.wait_for("(now one-at-a-time)")
         rig.keys("Down", "Enter")  # "all"
         _gone(rig, "(now one-at-a-time)")
         rig.keys("Escape")
-        _gone(rig, "Steering messages (Enter)")
+        _gone(rig, "Steering (Enter)")
         rig.keys("C-d")
         rig.tmux.wait_for("TAU-EXITED-0")
     saved = json.loads((tmp_path / "home" / ".tau" / "settings.json").read_text())

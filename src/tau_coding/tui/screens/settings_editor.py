@@ -47,6 +47,7 @@ class SettingsEditor(ModalScreen[None]):
                 *(row_text(s.label, v) for s, v in zip(self._specs, self._values, strict=True)),
                 ALL_SETTINGS,
                 id="settings-list",
+                classes="picker-list",
             )
             yield Static("Enter change · Esc close", classes="dialog-hint")
 
