@@ -29,8 +29,11 @@ class Rig:
         *,
         reloadable: bool = True,
         auto_title: bool = False,
+        settings: dict[str, object] | None = None,
     ) -> None:
-        """``auto_title``: name the session after its first exchange (off: names stay as tests set them)."""
+        """``auto_title``: name the session after its first exchange (off: names stay as tests set
+        them); ``settings``: more of the port's effective settings."""
+        more = dict(settings or {})
         self.root = tmp_path
         self.project = tmp_path / "project"
         self.project.mkdir(parents=True, exist_ok=True)
@@ -47,7 +50,7 @@ class Rig:
         self.port = CodingSessionPort(
             self.control,
             auth=AuthStore(self.auth_file),
-            settings=lambda: {"theme": "dark", "retry": {"enabled": True}, "autoTitle": auto_title},
+            settings=lambda: {"theme": "dark", "retry": {"enabled": True}, "autoTitle": auto_title, **more},
         )
 
     def session(self, log: object) -> CodingSession:

@@ -100,3 +100,15 @@ async def test_escape_in_the_picker_changes_nothing(tmp_path: Path) -> None:
         await until(pilot, lambda: isinstance(app.screen, SettingsEditor))
         assert _row(app, "followUpMode").endswith(" one-at-a-time")
     assert not settings_file.exists()
+
+
+async def test_hide_thinking_block_false_shows_thinking_from_the_start(tmp_path: Path) -> None:
+    hidden = TauApp(Rig(tmp_path / "a").port, home="/home/user", list_files=None)
+    async with hidden.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert not hidden.transcript.has_class("-show-thinking")  # Tau's default: hidden
+    rig = Rig(tmp_path / "b", settings={"hideThinkingBlock": False})
+    app = TauApp(rig.port, home="/home/user", list_files=None)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.transcript.has_class("-show-thinking")

@@ -22,7 +22,7 @@ from tau_coding.tui.history import PromptHistory
 from tau_coding.tui.key_encodings import install as install_key_encodings
 from tau_coding.tui.key_encodings import normalized_key
 from tau_coding.tui.port import SessionPort
-from tau_coding.tui.shell import commands, permission_mode, session_commands
+from tau_coding.tui.shell import commands, permission_mode, session_commands, settings_command
 from tau_coding.tui.shell.key_actions import KeyActions
 from tau_coding.tui.state import (
     NoticeTone,
@@ -159,6 +159,7 @@ class TauApp(KeyActions):
             # App.bind has no ``priority`` in this Textual; the bindings map underneath does.
             self._bindings.bind(key, f"extension_shortcut({key!r})", description or key, priority=True)
         self.editor.menu = self.query_one(CompletionMenu)
+        settings_command.apply_at_start(self)
         self.state = from_messages(self.port.messages, self.port.render_custom)
         self.editor.focus()
         await self.paint()

@@ -86,6 +86,13 @@ async def change(app: CommandHost, spec: SettingSpec, choice: str) -> str:
     return choice
 
 
+def apply_at_start(app: CommandHost) -> None:
+    """What the TUI itself reads from the settings when it opens: ``hideThinkingBlock: false``
+    shows thinking blocks from the start (Tau hides them unless told)."""
+    if dict(app.port.settings()).get("hideThinkingBlock") == "False":
+        app.show_thinking(True)
+
+
 async def show_all(app: CommandHost) -> None:
     table = Table.grid(padding=(0, 2))
     for key, value in app.port.settings():
