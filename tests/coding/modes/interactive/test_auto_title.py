@@ -28,6 +28,10 @@ async def test_the_first_exchange_names_the_session_from_its_prompt(tmp_path: Pa
     path = rig.control.session.session_file
     assert path is not None
     assert '"type":"session_info"' in path.read_text().replace(" ", "")  # stored as Pi stores a name
+    exported = rig.port.export_html(str(tmp_path / "out.html"))
+    assert not exported.is_error
+    html = (tmp_path / "out.html").read_text()
+    assert "<title>Fix the parser</title>" in html and "<h1>Fix the parser</h1>" in html
 
 
 async def test_a_name_the_user_gave_wins(tmp_path: Path) -> None:
