@@ -106,6 +106,9 @@ class SettingsFile(_Struct):
     default_model: Text = UNSET
     default_thinking_level: Literal["off", "minimal", "low", "medium", "high", "xhigh"] | UnsetType = UNSET
     hide_thinking_block: Flag = UNSET
+    auto_title: Flag = (
+        UNSET  # Tau's: name a session after its first exchange (modes/interactive/auto_title.py)
+    )
     double_escape_action: Literal["tree", "fork", "rewind", "none"] | UnsetType = UNSET  # "rewind": Tau's
     theme: Text = UNSET
     quiet_startup: Flag = UNSET

@@ -279,6 +279,11 @@ class CodingSession(SessionRun):
     def set_name(self, name: str) -> None:
         self.log.set_name(name)
 
+    def provider_for(self, model: Model) -> ModelProvider:
+        """A provider for ``model`` built as the session builds its own (keys, headers, retries),
+        for a side request such as a session title."""
+        return self._provider_factory(model)
+
     # -- user shell commands ---------------------------------------------------------------------
 
     async def run_bash(

@@ -7,13 +7,14 @@ error, never a provider failure, which arrives as data) ends with ``RunFinished.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from textual.app import App
 from textual.message import Message
 from textual.worker import Worker
 
+from tau_agent.content import ImageContent
 from tau_agent.events import AgentEvent
 from tau_coding.tui.items import RunNotice
 from tau_coding.tui.port import ConversationPort
@@ -33,13 +34,15 @@ class RunFinished(Message):
         self.error = error
 
 
-def start_run(app: App[Any], port: ConversationPort, text: str) -> Worker[None]:
-    """Run ``port.prompt(text)`` in a worker; every event becomes an ``AgentEventMessage``."""
+def start_run(
+    app: App[Any], port: ConversationPort, text: str, images: Sequence[ImageContent] = ()
+) -> Worker[None]:
+    """Run ``port.prompt(text, images)`` in a worker; every event becomes an ``AgentEventMessage``."""
 
     async def run() -> None:
         error: str | None = None
         try:
-            async for event in port.prompt(text):
+            async for event in port.prompt(text, images):
                 app.post_message(AgentEventMessage(event))
         except Exception as exc:  # shown to the user; the app must survive a broken session
             error = f"{type(exc).__name__}: {exc}"

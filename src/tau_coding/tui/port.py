@@ -21,6 +21,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
+from tau_agent.content import ImageContent
 from tau_agent.events import AgentEvent
 from tau_agent.messages import AgentMessage, BashExecutionMessage, CustomMessage
 from tau_coding.tui.items import RunNotice
@@ -123,9 +124,10 @@ class ConversationPort(Protocol):
     @property
     def is_running(self) -> bool: ...
 
-    def prompt(self, text: str) -> AsyncIterator[AgentEvent | RunNotice]:
-        """Start a run with ``text`` as the user's message; events flow as the iterator is consumed
-        (with a ``RunNotice`` where the session has something to say, e.g. a retry)."""
+    def prompt(self, text: str, images: Sequence[ImageContent] = ()) -> AsyncIterator[AgentEvent | RunNotice]:
+        """Start a run with ``text`` (and ``images``) as the user's message; events flow as the
+        iterator is consumed (with a ``RunNotice`` where the session has something to say, e.g.
+        a retry, or images it did not send)."""
         ...
 
     def steer(self, text: str) -> None:
@@ -268,6 +270,12 @@ class AccountPort(Protocol):
 
     def settings(self) -> Sequence[tuple[str, str]]:
         """Effective settings as (key, value) rows for the /settings screen."""
+        ...
+
+    def apply_setting(self, key: str, value: object) -> None:
+        """Put a setting the /settings editor just saved into force now where the session can
+        (``steeringMode``, ``followUpMode``, ``compaction.enabled``, ``retry.enabled``); the
+        others take effect where they are next read."""
         ...
 
     def login(self, provider: str, key: str) -> CommandResult: ...

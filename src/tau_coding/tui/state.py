@@ -54,6 +54,7 @@ from tau_coding.tui.items import (
     UsageTotals,
     UserItem,
 )
+from tau_coding.tui.terminal_images import image_line, placeholder
 
 
 @dataclass(slots=True)
@@ -114,7 +115,7 @@ def from_messages(
 def add_message(state: TuiState, message: AgentMessage) -> None:
     """Append a finished message from the record (history, or ``!cmd`` output)."""
     if isinstance(message, UserMessage):
-        state.add(UserItem(text_of(message.content, image="[image]")))
+        state.add(UserItem(text_of(message.content, image=placeholder, sep="\n")))
     elif isinstance(message, AssistantMessage):
         state.add(AssistantItem(message, done=True))
         for call in message.tool_calls:
@@ -161,7 +162,7 @@ def _finish_tool(
     item.status = "error" if is_error else "ok"
     if ended is not None:
         item.ended = ended
-    item.output = text_of(content)
+    item.output = text_of(content, image=image_line)
     item.details = details
     state._open_tools.discard(call_id)
     state.touch(index)
@@ -260,7 +261,7 @@ def _on_message_start(state: TuiState, message: AgentMessage) -> None:
                 del state.queue[i]
                 state._queue_changed = True
                 break
-        state.add(UserItem(text))
+        state.add(UserItem(text_of(message.content, image=placeholder, sep="\n")))
     elif not isinstance(message, ToolResultMessage):
         add_message(state, message)
 

@@ -33,3 +33,16 @@ def test_a_malformed_file_is_left_alone_with_one_line(tmp_path: Path) -> None:
     path.write_text("[1]")
     assert "not a JSON object" in (update_settings(path, {"theme": "light"}) or "")
     assert path.read_text() == "[1]"
+
+
+def test_a_dotted_key_sets_that_key_inside_its_object_and_keeps_its_siblings(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    path.write_text(json.dumps({"compaction": {"reserveTokens": 9}, "images": "not an object"}))
+    assert update_settings(path, {"compaction.enabled": False, "images.autoResize": True}) is None
+    assert json.loads(path.read_text()) == {
+        "compaction": {"reserveTokens": 9, "enabled": False},
+        "images": {"autoResize": True},
+    }
+    before = path.stat().st_mtime_ns
+    assert update_settings(path, {"compaction.enabled": False}) is None  # unchanged: not rewritten
+    assert path.stat().st_mtime_ns == before

@@ -11,7 +11,7 @@ import asyncio
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from pathlib import Path
 
-from tau_agent.content import text_of
+from tau_agent.content import ImageContent, TextContent, text_of
 from tau_agent.events import AgentEvent
 from tau_agent.harness import AgentHarness
 from tau_agent.messages import AgentMessage, BashExecutionMessage, CustomMessage, UserMessage
@@ -64,8 +64,8 @@ class HarnessSessionAdapter:
     def is_running(self) -> bool:
         return self.harness.is_running
 
-    def prompt(self, text: str) -> AsyncIterator[AgentEvent]:
-        return self.harness.prompt(text)
+    def prompt(self, text: str, images: Sequence[ImageContent] = ()) -> AsyncIterator[AgentEvent]:
+        return self.harness.prompt([TextContent(text), *images] if images else text)
 
     def steer(self, text: str) -> None:
         self.harness.steer(text)
@@ -240,6 +240,9 @@ class HarnessSessionAdapter:
     def settings(self) -> Sequence[tuple[str, str]]:
         info = self.info()
         return [("model", info.model_label), ("thinking", info.thinking_level)]
+
+    def apply_setting(self, key: str, value: object) -> None:
+        """Nothing to apply: a bare harness reads no settings."""
 
     def login(self, provider: str, key: str) -> CommandResult:
         return CommandResult("Storing keys is not available here.", is_error=True)

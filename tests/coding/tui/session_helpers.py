@@ -22,7 +22,18 @@ THIRD = Model("third-model", "other", "other", "http://127.0.0.1")
 class Rig:
     """A project directory, its session store, an auth.json, and the port over them."""
 
-    def __init__(self, tmp_path: Path, replies: Sequence[ReplyLike] = (), *, reloadable: bool = True) -> None:
+    def __init__(
+        self,
+        tmp_path: Path,
+        replies: Sequence[ReplyLike] = (),
+        *,
+        reloadable: bool = True,
+        auto_title: bool = False,
+        settings: dict[str, object] | None = None,
+    ) -> None:
+        """``auto_title``: name the session after its first exchange (off: names stay as tests set
+        them); ``settings``: more of the port's effective settings."""
+        more = dict(settings or {})
         self.root = tmp_path
         self.project = tmp_path / "project"
         self.project.mkdir(parents=True, exist_ok=True)
@@ -39,7 +50,7 @@ class Rig:
         self.port = CodingSessionPort(
             self.control,
             auth=AuthStore(self.auth_file),
-            settings=lambda: {"theme": "dark", "retry": {"enabled": True}},
+            settings=lambda: {"theme": "dark", "retry": {"enabled": True}, "autoTitle": auto_title, **more},
         )
 
     def session(self, log: object) -> CodingSession:

@@ -16,6 +16,7 @@ from tau_agent.testing import FakeProvider
 from tau_coding.tui.screens.fork_picker import ForkPicker
 from tau_coding.tui.screens.scoped_models import ScopedModels
 from tau_coding.tui.screens.session_picker import SessionPicker
+from tau_coding.tui.screens.settings_editor import SettingsEditor
 from tau_coding.tui.screens.text_panel import TextPanel
 from tau_coding.tui.screens.text_prompt import TextPrompt
 from tau_coding.tui.screens.tree_view import TreeScreen
@@ -352,6 +353,10 @@ async def test_settings_panel_lists_effective_settings(tmp_path: Path) -> None:
     app = make_app(Rig(tmp_path).port)
     async with app.run_test(size=SIZE) as pilot:
         await command(pilot, app, "/settings")
+        await until(pilot, lambda: isinstance(app.screen, SettingsEditor))
+        rows = app.screen.query_one(OptionList)
+        rows.highlighted = rows.option_count - 1  # "All effective settings…"
+        await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, TextPanel))
         body = app.screen.query_one(".panel-body", Static)
         console = Console(width=100, record=True, file=io.StringIO())

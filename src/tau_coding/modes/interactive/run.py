@@ -46,6 +46,7 @@ def run_interactive(
     from textual.theme import Theme
 
     from tau_coding.config.settings_update import update_settings
+    from tau_coding.modes.interactive.session_port import CodingSessionPort
     from tau_coding.tui.keymap import load_keybindings
     from tau_coding.tui.shell.app import TauApp
     from tau_coding.tui.theme.user_themes import load_user_themes
@@ -64,6 +65,12 @@ def run_interactive(
         return themes, problems
 
     themes, problems = load_themes()
+    if tau_home is not None:
+        from tau_coding import __version__
+        from tau_coding.modes.interactive.changelog_notice import changelog_notice
+
+        if (updated := changelog_notice(tau_home / "settings.json", __version__)) is not None:
+            notices = [updated, *notices]
     keymap, key_problems = load_keybindings(tau_home / "keybindings.json") if tau_home else ({}, [])
     app = TauApp(
         port,
@@ -88,6 +95,8 @@ def run_interactive(
         ui.bind(TuiUI(TuiDialogs(app), app))
     if builtins is not None:
         builtins.bind(app)
+    if isinstance(port, CodingSessionPort):  # a title made in the background shows at once
+        port.titles.listeners.append(app.refresh_footer)
     try:
         hint = app.run()
     finally:

@@ -12,17 +12,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
+from typing import Any
 
-from tau_agent.content import text_of
+from tau_agent.content import ImageContent, text_of
 from tau_agent.events import AgentEvent
 from tau_agent.messages import AgentMessage, BashExecutionMessage, CustomMessage, UserMessage
 from tau_agent.provider import THINKING_LEVELS, ThinkingLevel
-from tau_coding.modes.interactive.session_port_control import ControlPort
+from tau_coding.modes.interactive.auto_title import AutoTitler
+from tau_coding.modes.interactive.prompt_images import images_to_send
+from tau_coding.modes.interactive.session_port_control import AuthService, ControlPort
 from tau_coding.modes.interactive.session_port_login import subscription_login, subscription_logins
 from tau_coding.modes.interactive.session_port_rewind import RewindPortMixin
 from tau_coding.permissions.modes import next_mode, parse_mode
 from tau_coding.session.coding_session import CodingSession
+from tau_coding.session.control import SessionControl
 from tau_coding.session.events import (
     AutoRetryEndEvent,
     AutoRetryStartEvent,
@@ -35,7 +39,23 @@ from tau_coding.tui.port import CommandResult, CommandSpec, QueuedMessages, Sess
 
 
 class CodingSessionPort(ControlPort, RewindPortMixin):
-    """Implements ``SessionPort``; the control's models are what /model may switch to."""
+    """Implements ``SessionPort``; the control's models are what /model may switch to.
+    ``titles`` names an unnamed session after its first exchange (``auto_title.py``)."""
+
+    def __init__(
+        self,
+        control: SessionControl,
+        *,
+        auth: AuthService | None = None,
+        settings: Callable[[], Mapping[str, Any]] = dict,
+        scoped: Sequence[str] = (),
+    ) -> None:
+        super().__init__(control, auth=auth, settings=settings, scoped=scoped)
+        self.titles = AutoTitler(
+            lambda: self.session,
+            control.available_models,
+            lambda: self._settings().get("autoTitle", True) is not False,
+        )
 
     @property
     def session(self) -> CodingSession:
@@ -58,11 +78,19 @@ class CodingSessionPort(ControlPort, RewindPortMixin):
     def is_running(self) -> bool:
         return self.session.is_running
 
-    async def prompt(self, text: str) -> AsyncGenerator[AgentEvent | RunNotice, None]:
+    async def prompt(
+        self, text: str, images: Sequence[ImageContent] = ()
+    ) -> AsyncGenerator[AgentEvent | RunNotice, None]:
         """The run's events, with a retry announced the moment its wait begins.
 
         The session yields a retry's start with the next event it streams, which comes only
-        after the wait; heard from its listener, the screen can count the wait down."""
+        after the wait; heard from its listener, the screen can count the wait down. ``images``
+        go as the settings say (``prompt_images.py``); a line for each one left out comes first."""
+        model = self.session.model
+        text_only = None if model.supports_images else f"{model.provider}/{model.id}"
+        images, problems = images_to_send(images, self._settings(), text_only) if images else ([], [])
+        for problem in problems:
+            yield RunNotice(problem, "warning")
         heard: asyncio.Queue[SessionEvent | None] = asyncio.Queue()
         early: list[SessionEvent] = []
 
@@ -73,7 +101,7 @@ class CodingSessionPort(ControlPort, RewindPortMixin):
 
         async def pump() -> None:
             try:
-                async for event in self.session.prompt(text):
+                async for event in self.session.prompt(text, images):
                     if not any(event is seen for seen in early):
                         heard.put_nowait(event)
             finally:
@@ -87,6 +115,7 @@ class CodingSessionPort(ControlPort, RewindPortMixin):
                 if shown is not None:
                     yield shown
             await task  # the session's own error, if it ended with one
+            self.titles.after_run()
         finally:
             unsubscribe()
             if not task.done():
@@ -194,6 +223,16 @@ class CodingSessionPort(ControlPort, RewindPortMixin):
 
     def set_session_name(self, name: str) -> None:
         self.session.set_name(name)
+
+    def apply_setting(self, key: str, value: object) -> None:
+        if key == "steeringMode" and isinstance(value, str):
+            self.control.set_steering_mode(value)
+        elif key == "followUpMode" and isinstance(value, str):
+            self.control.set_follow_up_mode(value)
+        elif key == "compaction.enabled" and isinstance(value, bool):
+            self.control.set_auto_compaction(value)
+        elif key == "retry.enabled" and isinstance(value, bool):
+            self.session.set_auto_retry(value)
 
     def resume_hint(self) -> str | None:
         if self.session.session_file is None or not self.session.session_file.exists():

@@ -14,7 +14,7 @@ from textual.await_complete import AwaitComplete
 from textual.containers import Vertical
 from textual.theme import Theme
 
-from tau_agent.content import text_of
+from tau_agent.content import ImageContent, text_of
 from tau_agent.messages import UserMessage
 from tau_coding.tui.bridge import AgentEventMessage, FrameScheduler, RunFinished, start_run
 from tau_coding.tui.files import project_files
@@ -22,7 +22,7 @@ from tau_coding.tui.history import PromptHistory
 from tau_coding.tui.key_encodings import install as install_key_encodings
 from tau_coding.tui.key_encodings import normalized_key
 from tau_coding.tui.port import SessionPort
-from tau_coding.tui.shell import commands, permission_mode, session_commands
+from tau_coding.tui.shell import commands, permission_mode, session_commands, settings_command
 from tau_coding.tui.shell.key_actions import KeyActions
 from tau_coding.tui.state import (
     NoticeTone,
@@ -159,6 +159,7 @@ class TauApp(KeyActions):
             # App.bind has no ``priority`` in this Textual; the bindings map underneath does.
             self._bindings.bind(key, f"extension_shortcut({key!r})", description or key, priority=True)
         self.editor.menu = self.query_one(CompletionMenu)
+        settings_command.apply_at_start(self)
         self.state = from_messages(self.port.messages, self.port.render_custom)
         self.editor.focus()
         await self.paint()
@@ -315,11 +316,16 @@ class TauApp(KeyActions):
             else:
                 self.run_worker(self._bash(submission), group="bash")
         else:
-            self.send(message.text, follow_up=message.follow_up)
+            self.send(message.text, follow_up=message.follow_up, images=message.images)
 
-    def send(self, text: str, *, follow_up: bool = False) -> None:
-        """Start a run, or, while one is going, steer it (Enter) or queue a follow-up (Alt+Enter)."""
+    def send(self, text: str, *, follow_up: bool = False, images: Sequence[ImageContent] = ()) -> None:
+        """Start a run, or, while one is going, steer it (Enter) or queue a follow-up (Alt+Enter);
+        ``images`` go with a prompt that starts a run (steering carries text only)."""
         if self.state.status != "idle" or self.port.is_running:
+            if images:
+                self.notice(
+                    "Images go with a prompt sent while idle; this message went without them.", "warning"
+                )
             if follow_up:
                 self.port.follow_up(text)
             else:
@@ -328,7 +334,7 @@ class TauApp(KeyActions):
             self._scheduler.request()
             return
         set_status(self.state, "running")
-        start_run(self, self.port, text)
+        start_run(self, self.port, text, images)
         self._scheduler.request()
 
     async def _command(self, submission: Submission) -> None:

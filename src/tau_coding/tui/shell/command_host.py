@@ -53,6 +53,10 @@ class CommandHost(App[str | None]):
     def cycle_thinking(self) -> None:
         raise NotImplementedError
 
+    def show_thinking(self, shown: bool) -> None:
+        """Show or hide the model's thinking blocks (what Ctrl+T toggles)."""
+        raise NotImplementedError
+
     def send(self, text: str, *, follow_up: bool = False) -> None:
         """Start a run with ``text`` (or steer / queue it while one is going)."""
         raise NotImplementedError

@@ -11,18 +11,20 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 
+from rich.markdown import Markdown
 from rich.table import Table
 from rich.text import Text
 
 from tau_agent.messages import AssistantMessage
+from tau_coding import __version__
+from tau_coding.common.changelog import changelog_text
 from tau_coding.tui.keymap import ACTIONS
 from tau_coding.tui.port import CommandSpec
 from tau_coding.tui.screens.model_picker import ModelPicker
 from tau_coding.tui.screens.text_panel import TextPanel
-from tau_coding.tui.shell import session_commands
+from tau_coding.tui.shell import session_commands, settings_command
 from tau_coding.tui.shell.command_host import CommandHost
 from tau_coding.tui.summaries import tokens
-from tau_coding.tui.widgets.tool_row import ToolRow
 
 BUILTIN = [
     CommandSpec("model", "Pick the model (or /model provider/id)", "[name]"),
@@ -33,6 +35,7 @@ BUILTIN = [
     CommandSpec("copy", "Copy the last answer to the clipboard"),
     CommandSpec("theme", "Switch theme (dark, light, high-contrast, yours)", "[name]"),
     CommandSpec("hotkeys", "Show keyboard shortcuts"),
+    CommandSpec("changelog", "Show what changed in each Tau release"),
     *session_commands.SPECS,
     CommandSpec("quit", "Quit Tau"),
     CommandSpec("exit", "Quit Tau"),
@@ -58,6 +61,7 @@ HOTKEYS = [
     ("Ctrl+L", "model picker"),
     ("Ctrl+P", "next model (the /scoped-models list, else all)"),
     ("Ctrl+G", "edit the prompt in $VISUAL / $EDITOR"),
+    ("Ctrl+V", "paste the clipboard's image (an image file's path attaches it too)"),
     ("Esc Esc", "on an empty editor while idle: the session tree"),
     ("Ctrl+C", "clear the editor; twice to quit"),
     ("Ctrl+D", "quit (on an empty editor)"),
@@ -114,6 +118,14 @@ async def _copy(app: CommandHost, args: str) -> None:
 
 async def _hotkeys(app: CommandHost, args: str) -> None:
     await app.push_screen(TextPanel("Keyboard shortcuts", hotkeys_table(app.keymap)))
+
+
+async def _changelog(app: CommandHost, args: str) -> None:
+    text = changelog_text()
+    if text is None:
+        app.notice("This installation of Tau has no CHANGELOG.md.", "warning")
+        return
+    await app.push_screen(TextPanel(f"Changelog (Tau {__version__})", Markdown(text)))
 
 
 async def _session(app: CommandHost, args: str) -> None:
@@ -187,11 +199,7 @@ async def _theme(app: CommandHost, args: str) -> None:
     if wanted not in names:
         app.notice(f"Themes: {', '.join(names)}", "warning")
         return
-    app.theme = f"tau-{wanted}"
-    for row in app.query(ToolRow):  # diffs are drawn in the theme's colours
-        row.recolor()
-    app.notice(f"Theme: {wanted}")
-    app.remember({"theme": wanted})
+    settings_command.switch_theme(app, wanted)
 
 
 HANDLERS: dict[str, Handler] = {
@@ -201,6 +209,7 @@ HANDLERS: dict[str, Handler] = {
     "name": _name,
     "copy": _copy,
     "hotkeys": _hotkeys,
+    "changelog": _changelog,
     "session": _session,
     "model": _model,
     "thinking": _thinking,

@@ -153,8 +153,11 @@ class KeyActions(CommandHost):
         self._transcript_keys().to_bottom()
 
     def action_toggle_thinking(self) -> None:
-        self._show_thinking = not self._show_thinking
-        self.transcript.set_class(self._show_thinking, "-show-thinking")
+        self.show_thinking(not self._show_thinking)
+
+    def show_thinking(self, shown: bool) -> None:
+        self._show_thinking = shown
+        self.transcript.set_class(shown, "-show-thinking")
 
     def action_toggle_tools(self) -> None:
         self._expand_tools = not self._expand_tools

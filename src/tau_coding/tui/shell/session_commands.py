@@ -14,8 +14,6 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from rich.markup import escape
-from rich.table import Table
-from rich.text import Text
 
 from tau_coding.tui.port import CommandResult, CommandSpec
 from tau_coding.tui.rewind_port import REWIND_CHOICES, RewindChoice
@@ -25,9 +23,9 @@ from tau_coding.tui.screens.fork_picker import ForkPicker
 from tau_coding.tui.screens.rewind_picker import RewindPicker
 from tau_coding.tui.screens.scoped_models import ScopedModels
 from tau_coding.tui.screens.session_picker import SessionPicker
-from tau_coding.tui.screens.text_panel import TextPanel
 from tau_coding.tui.screens.text_prompt import TextPrompt
 from tau_coding.tui.screens.tree_view import TreeChoice, TreeScreen
+from tau_coding.tui.shell import settings_command
 from tau_coding.tui.shell.command_host import CommandHost
 from tau_coding.tui.state import add_error, set_status
 
@@ -42,7 +40,7 @@ SPECS = [
     CommandSpec("clone", "Continue in a copy of this session"),
     CommandSpec("import", "Continue in a copy of a session file", "<path>"),
     CommandSpec("reload", "Re-read settings, models, prompts and skills"),
-    CommandSpec("settings", "Show the effective settings"),
+    CommandSpec("settings", "Change settings (theme, model, thinking, modes, …)"),
     CommandSpec("login", "Log in to a subscription, or store an API key", "[provider] [key]"),
     CommandSpec("logout", "Forget a login or a stored API key", "<provider>"),
     CommandSpec("scoped-models", "Choose the models Ctrl+P cycles through"),
@@ -207,13 +205,6 @@ async def reload(app: CommandHost, args: str) -> None:
             app.notice(problem, "warning")
 
 
-async def settings(app: CommandHost, args: str) -> None:
-    table = Table.grid(padding=(0, 2))
-    for key, value in app.port.settings():
-        table.add_row(Text(key, style="bold"), value)
-    await app.push_screen(TextPanel("Settings (user, then project, merged)", table))
-
-
 async def login(app: CommandHost, args: str) -> None:
     provider, _, key = args.strip().partition(" ")
     subscriptions = {name: (what, on) for name, what, on in app.port.subscription_logins()}
@@ -312,7 +303,7 @@ HANDLERS = {
     "clone": clone,
     "import": import_session,
     "reload": reload,
-    "settings": settings,
+    "settings": settings_command.settings,
     "login": login,
     "logout": logout,
     "scoped-models": scoped_models,

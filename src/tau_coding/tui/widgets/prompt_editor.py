@@ -3,11 +3,13 @@
 Enter sends (``Submitted``), Shift+Enter or Ctrl+J starts a new line, Alt+Enter sends as a
 follow-up. Ctrl+Y puts back what the last Ctrl+K, Ctrl+U or Ctrl+W removed. Up/Down walk the history from the first/last line, or move in an open completion
 list. ``/`` completes commands and their arguments, ``@`` completes project files fuzzily,
-Tab completes paths. A large paste shows as ``[paste #N ...]`` and is expanded on send.
+Tab completes paths. A large paste shows as ``[paste #N ...]`` and is expanded on send. Ctrl+V pastes
+the clipboard's image as ``[image #N]``; images named as files in the text go along too.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -21,6 +23,9 @@ from textual.message import Message
 from textual.widgets import TextArea
 from textual.widgets.text_area import EditResult, Location
 
+from tau_agent.content import ImageContent
+from tau_coding.tui.attachments import ImageAttachments
+from tau_coding.tui.clipboard_image import ClipboardError, read_clipboard_image
 from tau_coding.tui.completion import (
     Candidate,
     argument_candidates,
@@ -60,15 +65,18 @@ class PromptEditor(TextArea):
         Binding("escape", "close_menu", show=False),
         Binding("ctrl+d", "quit_if_empty", show=False),
         Binding("ctrl+y", "yank", "Yank", show=False, id="yank"),
+        Binding("ctrl+v", "paste_image", "Paste image", show=False, id="paste_image"),
     ]
 
     class Submitted(Message):
-        """The user sent ``text`` (pastes expanded); ``follow_up`` for Alt+Enter."""
+        """The user sent ``text`` (pastes expanded); ``follow_up`` for Alt+Enter; ``images``
+        pasted (their ``[image #N]`` markers in the text) or named as files in it."""
 
-        def __init__(self, text: str, follow_up: bool) -> None:
+        def __init__(self, text: str, follow_up: bool, images: Sequence[ImageContent] = ()) -> None:
             super().__init__()
             self.text = text
             self.follow_up = follow_up
+            self.images = images
 
     class QuitRequested(Message):
         """Ctrl+D on an empty editor."""
@@ -80,6 +88,7 @@ class PromptEditor(TextArea):
         self.sources = sources
         self.prompt_history = history
         self.pastes = PasteStore()
+        self.attachments = ImageAttachments()
         self.menu: CompletionMenu | None = None
         self._files: list[str] | None = None
         self._menu_for: tuple[str, tuple[int, int]] | None = None
@@ -140,11 +149,27 @@ class PromptEditor(TextArea):
         if not typed.strip():
             return
         text = self.pastes.expand(typed)
+        images = self.attachments.take(text, self.sources.cwd)
         self.prompt_history.add(text)
         self.pastes.clear()
         self.clear()
         self._close_menu()
-        self.post_message(self.Submitted(text, follow_up))
+        self.post_message(self.Submitted(text, follow_up, images))
+
+    def action_paste_image(self) -> None:
+        """Ctrl+V: the clipboard's image as an ``[image #N]`` marker (a line says why not)."""
+
+        async def paste() -> None:
+            try:
+                data, mime = await read_clipboard_image(os.environ)
+            except ClipboardError as exc:
+                self.app.notify(str(exc), severity="warning")
+                return
+            marker = self.attachments.add(data, mime)
+            if result := self._replace_via_keyboard(marker, *self.selection):
+                self.move_cursor(result.end_location)
+
+        self.run_worker(paste(), group="clipboard", exclusive=True)
 
     def action_delete_to_start_of_line(self) -> None:
         with self._killing():
