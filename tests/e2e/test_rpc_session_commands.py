@@ -56,7 +56,9 @@ async def test_bash_output_reaches_the_next_prompt_and_abort_bash_stops_a_comman
         assert result == {"output": "from-the-user\n", "exitCode": 0, "cancelled": False, "truncated": False}
         assert (await tau.bash("true"))["output"] == ""
         marker = project.root / "started"
-        await tau.send({"id": "slow", "type": "bash", "command": f"echo early; touch {marker}; sleep 10; echo late"})
+        await tau.send(
+            {"id": "slow", "type": "bash", "command": f"echo early; touch {marker}; sleep 10; echo late"}
+        )
         await _until(marker.exists)
         await tau.request("abort_bash")
         slow = await tau.wait_for("response")

@@ -23,6 +23,7 @@ from tau_agent.harness import AgentBusyError, QueueMode
 from tau_agent.messages import AssistantMessage, UserMessage
 from tau_agent.provider import THINKING_LEVELS, ThinkingLevel
 from tau_agent.session.entries import MessageEntry, SessionHeader
+from tau_agent.session.jsonl import JsonlSessionStorage
 from tau_agent.session.log import SessionLog, branch_entries
 from tau_agent.session.storage import InMemorySessionStorage
 from tau_ai.model import Model
@@ -34,7 +35,7 @@ from tau_coding.session.compaction.context_usage import ContextUsage
 from tau_coding.session.compaction.result import CompactionResult
 from tau_coding.session.rewind import RewindOutcome, checkpoints_of, find, rewind
 from tau_coding.session.store.listing import SessionInfo
-from tau_coding.session.store.manager import SessionManager
+from tau_coding.session.store.manager import SessionManager, SessionNotFoundError
 
 # Levels cycled through on a reasoning model; "xhigh" is set explicitly, never cycled into.
 CYCLED_LEVELS: tuple[ThinkingLevel, ...] = ("off", "minimal", "low", "medium", "high")
@@ -73,6 +74,9 @@ class SessionControl:
         # Told when the transcript becomes another path: new, switched or forked session, a
         # move in the tree (state derived from the path, such as the task list, follows).
         self.path_changed: list[Callable[[CodingSession], None]] = []
+        # Sessions left before their file was written (a fork of the first message, a new
+        # session), by path: switching back continues them instead of failing on a missing file.
+        self._unwritten: dict[Path, SessionLog] = {}
         if rebuild is not None:
             session.reloader = self.reload  # ``/reload`` typed as a prompt means this reload
 
@@ -90,7 +94,11 @@ class SessionControl:
             log.close()
             raise
         if old is not log:
-            old.close()
+            storage = old.storage
+            if isinstance(storage, JsonlSessionStorage) and not storage.on_disk and not storage.read_only:
+                self._unwritten[storage.path.absolute()] = old  # closing it would free nothing
+            else:
+                old.close()
         self.path_moved()
 
     def path_moved(self) -> None:
@@ -115,10 +123,27 @@ class SessionControl:
     def switch_session(self, ref: str | Path) -> None:
         """Continue in another session file (a path or an id prefix), with the model and
         thinking level it records (``CodingSession.use_log``). A session started in another
-        directory that still exists continues there (tools, files, the footer), as in Pi."""
+        directory that still exists continues there (tools, files, the footer), as in Pi.
+
+        A session this control left before its file was written (a new session, a fork of the
+        first message) is continued from memory; another path ending ``.jsonl`` with no file
+        starts a new session to be written there with its first reply, as Pi does."""
         self._ensure_idle("switch sessions")
-        path = self.manager.resolve(ref)
-        if self.session.session_file is not None and path == self.session.session_file.resolve():
+        named = Path(ref).expanduser().absolute()
+        current = self.session.session_file
+        if current is not None and named == current.absolute():
+            return
+        if (unwritten := self._unwritten.pop(named, None)) is not None:
+            self._replace_log(unwritten, restore=True)
+            return
+        try:
+            path = self.manager.resolve(ref)
+        except SessionNotFoundError:
+            if not str(ref).endswith(".jsonl"):
+                raise
+            self._replace_log(self.manager.new_at(named))  # Pi: a session file to be written there
+            return
+        if current is not None and path == current.resolve():
             return
         self._replace_log(self.manager.open(path), restore=True)
         recorded = self.session.log.header.cwd
