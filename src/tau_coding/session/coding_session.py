@@ -165,6 +165,13 @@ class CodingSession(SessionRun):
         storage = self.log.storage
         return storage.path if isinstance(storage, JsonlSessionStorage) else None
 
+    def write_session_file(self) -> None:
+        """Make the session file exist now, before its first reply (a no-op once written, or
+        for a session that is not stored); OSError if it cannot be written."""
+        storage = self.log.storage
+        if isinstance(storage, JsonlSessionStorage):
+            storage.write_now()
+
     def subscribe(self, listener: SessionListener) -> Callable[[], None]:
         """Call ``listener`` with every event of every prompt, in order, as it happens."""
         self._listeners = (*self._listeners, listener)
