@@ -29,6 +29,7 @@ from tau_agent.session.storage import InMemorySessionStorage
 from tau_ai.model import Model
 from tau_coding.checkpoints.changes import FileChange
 from tau_coding.checkpoints.git import CheckpointError
+from tau_coding.config.model_scope import ScopedModel
 from tau_coding.session.checkpointing import RewindPoint
 from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.compaction.context_usage import ContextUsage
@@ -77,6 +78,8 @@ class SessionControl:
         # Sessions left before their file was written (a fork of the first message, a new
         # session), by path: switching back continues them instead of failing on a missing file.
         self._unwritten: dict[Path, SessionLog] = {}
+        # What cycle_model goes through (``--models``, ``enabledModels``); empty: every model.
+        self.scoped: list[ScopedModel] = []
         if rebuild is not None:
             session.reloader = self.reload  # ``/reload`` typed as a prompt means this reload
 
@@ -120,14 +123,15 @@ class SessionControl:
         else:
             self._replace_log(self.manager.new(parent_session))
 
-    def switch_session(self, ref: str | Path) -> None:
+    def switch_session(self, ref: str | Path, *, create: bool = False) -> None:
         """Continue in another session file (a path or an id prefix), with the model and
         thinking level it records (``CodingSession.use_log``). A session started in another
         directory that still exists continues there (tools, files, the footer), as in Pi.
 
         A session this control left before its file was written (a new session, a fork of the
-        first message) is continued from memory; another path ending ``.jsonl`` with no file
-        starts a new session to be written there with its first reply, as Pi does."""
+        first message) is continued from memory. With ``create``, another path ending
+        ``.jsonl`` with no file starts a new session to be written there with its first reply,
+        as Pi's RPC does; without, it is SessionNotFoundError."""
         self._ensure_idle("switch sessions")
         named = Path(ref).expanduser().absolute()
         current = self.session.session_file
@@ -139,7 +143,7 @@ class SessionControl:
         try:
             path = self.manager.resolve(ref)
         except SessionNotFoundError:
-            if not str(ref).endswith(".jsonl"):
+            if not (create and str(ref).endswith(".jsonl")):
                 raise
             self._replace_log(self.manager.new_at(named))  # Pi: a session file to be written there
             return
@@ -235,7 +239,11 @@ class SessionControl:
         raise ControlError(f"Model not found: {provider}/{model_id}")
 
     def cycle_model(self) -> Model | None:
-        """The next available model after the current one (None when there is no other)."""
+        """The next model after the current one (None when there is no other): of ``scoped``
+        when it holds any available model, each switching to its own thinking level when it
+        names one (Pi's ``--models sonnet:high,haiku:low``); else of every available model."""
+        if self.scoped:
+            return self._cycle_scoped()
         models = self.available_models()
         current = self.session.model
         keys = [(m.provider, m.id) for m in models]
@@ -249,6 +257,21 @@ class SessionControl:
             index = 0
         self.session.set_model(models[index])
         return models[index]
+
+    def _cycle_scoped(self) -> Model | None:
+        available = {(m.provider, m.id): m for m in self.available_models()}
+        scope = [s for s in self.scoped if (s.model.provider, s.model.id) in available]
+        if len(scope) < 2:
+            return None
+        current = self.session.model
+        keys = [(s.model.provider, s.model.id) for s in scope]
+        here = (current.provider, current.id)
+        chosen = scope[(keys.index(here) + 1) % len(scope) if here in keys else 0]
+        model = available[(chosen.model.provider, chosen.model.id)]
+        self.session.set_model(model)
+        if chosen.thinking_level is not None:
+            self.session.set_thinking_level(chosen.thinking_level if model.reasoning else "off")
+        return model
 
     def set_thinking_level(self, level: str) -> None:
         if level not in THINKING_LEVELS:

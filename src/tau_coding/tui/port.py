@@ -204,6 +204,11 @@ class ModelPort(Protocol):
 
     def set_scoped_models(self, labels: Sequence[str]) -> None: ...
 
+    def scoped_level(self, label: str) -> str | None:
+        """The thinking level Ctrl+P switches to with scoped model ``label`` (``--models x:high``);
+        None keeps the current level."""
+        ...
+
 
 class StoredSessionsPort(Protocol):
     """This session's file and the others: /new, /name, /resume, /export, /compact, /reload."""

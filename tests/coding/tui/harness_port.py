@@ -258,3 +258,6 @@ class HarnessSessionAdapter:
 
     def set_scoped_models(self, labels: Sequence[str]) -> None:
         self._scoped = [label for label in labels if label in self._providers]
+
+    def scoped_level(self, label: str) -> str | None:
+        return None
