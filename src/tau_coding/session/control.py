@@ -30,6 +30,7 @@ from tau_ai.model import Model
 from tau_coding.checkpoints.changes import FileChange
 from tau_coding.checkpoints.git import CheckpointError
 from tau_coding.config.model_scope import ScopedModel
+from tau_coding.permissions.modes import PermissionMode
 from tau_coding.session.checkpointing import RewindPoint
 from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.compaction.context_usage import ContextUsage
@@ -41,6 +42,9 @@ from tau_coding.session.store.manager import SessionManager, SessionNotFoundErro
 # Levels cycled through on a reasoning model; "xhigh" is set explicitly, never cycled into.
 CYCLED_LEVELS: tuple[ThinkingLevel, ...] = ("off", "minimal", "low", "medium", "high")
 QUEUE_MODES: tuple[QueueMode, ...] = ("all", "one-at-a-time")
+
+
+PLAN_APPROVED = "The user approved the plan. Carry it out now."
 
 
 class ControlError(ValueError):
@@ -78,6 +82,8 @@ class SessionControl:
         # Sessions left before their file was written (a fork of the first message, a new
         # session), by path: switching back continues them instead of failing on a missing file.
         self._unwritten: dict[Path, SessionLog] = {}
+        # Writes an approved plan's steps as the task list and says how many (the app sets it).
+        self.plan_to_todos: Callable[[CodingSession, str], int] | None = None
         # What cycle_model goes through (``--models``, ``enabledModels``); empty: every model.
         self.scoped: list[ScopedModel] = []
         if rebuild is not None:
@@ -314,6 +320,24 @@ class SessionControl:
                 "percent": round(usage.percent, 1),
             }
         return stats
+
+    def approve_plan(self, mode: PermissionMode) -> str:
+        """The user approved the plan (the last reply) made in plan mode: its steps become the
+        task list (``plan_to_todos``), the permission mode becomes ``mode``, and the returned
+        message is what the frontend sends so the model carries the plan out."""
+        gate = self.session.permissions
+        if gate is None or gate.mode != "plan":
+            raise ControlError("there is no plan to approve: the session is not in plan mode")
+        if mode == "plan":
+            raise ControlError("approving a plan leaves plan mode: choose another mode")
+        self._ensure_idle("approve the plan")
+        plan = self.last_assistant_text() or ""
+        steps = self.plan_to_todos(self.session, plan) if self.plan_to_todos is not None else 0
+        gate.set_mode(mode)
+        if not steps:
+            return PLAN_APPROVED
+        self.path_moved()  # the list in force changed: frontends show the new one
+        return f"{PLAN_APPROVED} Its {steps} steps are the task list now: keep it current with the todo tool."
 
     def last_assistant_text(self) -> str | None:
         for message in reversed(self.session.messages):

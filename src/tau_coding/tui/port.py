@@ -300,6 +300,11 @@ class PermissionPort(Protocol):
         """Switch to ``mode`` (a name ``permissions.modes.parse_mode`` knows)."""
         ...
 
+    def approve_plan(self, mode: str) -> str:
+        """The user approved the plan made in plan mode: its steps become the task list and the
+        mode becomes ``mode``. Returns the message to send so the model carries the plan out."""
+        ...
+
 
 class RewindPort(Protocol):
     """Checkpoints of the files: /rewind, and Esc Esc when ``doubleEscapeAction`` says so."""
