@@ -221,7 +221,8 @@ def _provider(
     models = [_patch(m, shared) for m in builtins]
     overrides = provider.model_overrides if isinstance(provider.model_overrides, dict) else {}
     for model_id, patch in overrides.items():
-        spot = f"{where}.modelOverrides.{model_id}"
+        shown = model_id if model_id.isprintable() else repr(model_id)  # the error stays one line
+        spot = f"{where}.modelOverrides.{shown}"
         index = next((i for i, m in enumerate(models) if m.id == model_id), None)
         try:
             if index is None:

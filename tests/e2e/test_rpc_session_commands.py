@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -50,16 +52,29 @@ async def test_bash_output_reaches_the_next_prompt_and_abort_bash_stops_a_comman
     async with server(API, [ScriptedReply(text="Seen it.")]) as srv:
         project.configure(srv.url)
         tau = await start(project)
-        result = await tau.bash("echo from-the-user")
-        assert result == {"output": "from-the-user", "exitCode": 0, "cancelled": False, "truncated": False}
-        await tau.send({"id": "slow", "type": "bash", "command": "sleep 10; echo late"})
+        result = await tau.bash("echo from-the-user")  # Pi's output: as written, newline kept
+        assert result == {"output": "from-the-user\n", "exitCode": 0, "cancelled": False, "truncated": False}
+        assert (await tau.bash("true"))["output"] == ""
+        marker = project.root / "started"
+        await tau.send(
+            {"id": "slow", "type": "bash", "command": f"echo early; touch {marker}; sleep 10; echo late"}
+        )
+        await _until(marker.exists)
         await tau.request("abort_bash")
         slow = await tau.wait_for("response")
         assert slow[-1]["id"] == "slow", slow
-        assert slow[-1]["data"]["cancelled"] is True, slow
+        # Pi's abort: the output so far, cancelled, and no exit code at all
+        assert slow[-1]["data"] == {"output": "early\n", "cancelled": True, "truncated": False}, slow
         await tau.prompt_and_wait("What did I run?")
         assert "Ran `echo from-the-user`" in json.dumps(srv.requests[0].json())
         assert await tau.close() == 0
+
+
+async def _until(ready: Callable[[], bool], limit: float = 20.0) -> None:
+    deadline = asyncio.get_running_loop().time() + limit
+    while not ready():
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.02)
 
 
 async def test_fork_tree_labels_names_export_and_switching(tmp_path: Path) -> None:

@@ -26,7 +26,7 @@ async def test_an_untrusted_project_shell_path_is_not_used_and_the_user_is_told(
         project.configure(srv.url)
         tau = await start(project)
         result = await tau.bash("echo safe")
-        assert result["output"] == "safe"
+        assert result["output"] == "safe\n"  # as written, as in Pi
         assert await tau.close() == 0
     assert not marker.exists()
     assert "shellPath ignored: the project is not trusted" in await tau.stderr_text()
@@ -39,6 +39,6 @@ async def test_a_trusted_project_shell_path_is_used(tmp_path: Path) -> None:
     async with server(API, [ScriptedReply(text="ok")]) as srv:
         project.configure(srv.url)
         tau = await start(project, "--trust-project")
-        assert (await tau.bash("echo trusted"))["output"] == "trusted"
+        assert (await tau.bash("echo trusted"))["output"] == "trusted\n"
         assert await tau.close() == 0
     assert marker.read_text() == "pwned\n"

@@ -222,6 +222,13 @@ class JsonlSessionStorage:
         """Whether the file exists yet (False while a new session waits for its first reply)."""
         return self._fd is not None or (self._read_only and self._path.exists())
 
+    def write_now(self) -> None:
+        """Write the file now if it waits for its first reply (the header and what is held; a
+        Claude Code hook's ``transcript_path`` must exist). Later entries append as usual;
+        OSError if the file cannot be made (nothing changes then)."""
+        if self._buffered and self._fd is None:
+            self._create_file()
+
     def append(self, entry: SessionEntry) -> None:
         """Record ``entry``: all or nothing. If the write fails (a full disk, say) the entry is
         not recorded, the exception propagates, and the file is left as valid as before."""

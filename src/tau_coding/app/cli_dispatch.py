@@ -159,6 +159,35 @@ def _options(args: Any, *, can_ask: bool = False) -> Any:
     )
 
 
+def _scope_models(control: Any, flag: str | None, enabled: object) -> list[str]:
+    """Set what cycling goes through from ``--models`` (else the ``enabledModels`` setting);
+    returns a warning per pattern that matches no available model."""
+    from tau_coding.config.model_scope import resolve_model_scope, split_patterns
+
+    if flag:
+        patterns = split_patterns(flag)
+    else:
+        patterns = [str(p) for p in enabled] if isinstance(enabled, list) else []
+    if not patterns:
+        return []
+    control.scoped, warnings = resolve_model_scope(patterns, control.available_models())
+    return warnings
+
+
+def _enabled_models(args: Any) -> object:
+    if args.models:
+        return None
+    from tau_coding.config.paths import TauPaths
+    from tau_coding.config.settings import load_settings
+    from tau_coding.extensions.trust import project_is_trusted
+
+    paths = TauPaths.from_env(os.environ, Path.cwd())
+    trusted = project_is_trusted(paths.tau_home, paths.cwd, trust_flag=bool(args.trust_project))
+    return load_settings(paths.user_settings, paths.project_settings, project_trusted=trusted)[0].get(
+        "enabledModels"
+    )
+
+
 def _warn(message: str) -> None:
     sys.stderr.write(warning_line(message))
 
@@ -183,6 +212,8 @@ def _rpc_mode(args: Any) -> int:
     except ConfigurationError as exc:
         return _fail(str(exc))
     control.session.input_source = "rpc"
+    for warning in _scope_models(control, args.models, _enabled_models(args)):
+        _warn(warning)
     return asyncio.run(run_rpc(control, protect_stdout(), ui))
 
 
@@ -233,15 +264,13 @@ def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
     control.session.input_source = "interactive"
     trusted = project_is_trusted(paths.tau_home, cwd, trust_flag=bool(args.trust_project))
     settings = load_settings(paths.user_settings, paths.project_settings, project_trusted=trusted)[0]
-    models_flag = [p.strip() for p in (args.models or "").split(",") if p.strip()]
-    scoped = models_flag or settings.get("enabledModels") or []
+    notices.extend(_scope_models(control, args.models, settings.get("enabledModels")))
     port = CodingSessionPort(
         control,
         auth=AuthStore(paths.auth_file),
         settings=lambda: (
             load_settings(paths.user_settings, paths.project_settings, project_trusted=trusted)[0].values
         ),
-        scoped=[str(pattern) for pattern in scoped],
     )
     theme = settings.get("theme")
     try:

@@ -20,6 +20,7 @@ from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.control import SessionControl
 from tau_coding.todo.extension import show_todos
 from tau_coding.todo.items import todos_on_path
+from tau_coding.todo.plan import record_plan
 
 ProviderMaker = Callable[[Model, str | None], ModelProvider]
 
@@ -89,6 +90,7 @@ def open_controlled_session(
         models=lambda: available_models(options, environ, cwd, warn=warn),
         rebuild=rebuild,
     )
+    control.plan_to_todos = lambda current, plan: record_plan(current.log, plan)  # the plan's steps: the list
     if ui is not None:  # the task list shown is the one on the path, at start and after each move
         bridge = ui
 

@@ -164,6 +164,13 @@ class CodingSession(SessionRun):
         storage = self.log.storage
         return storage.path if isinstance(storage, JsonlSessionStorage) else None
 
+    def write_session_file(self) -> None:
+        """Make the session file exist now, before its first reply (a no-op once written, or
+        for a session that is not stored); OSError if it cannot be written."""
+        storage = self.log.storage
+        if isinstance(storage, JsonlSessionStorage):
+            storage.write_now()
+
     def subscribe(self, listener: SessionListener) -> Callable[[], None]:
         """Call ``listener`` with every event of every prompt, in order, as it happens."""
         self._listeners = (*self._listeners, listener)
@@ -298,19 +305,21 @@ class CodingSession(SessionRun):
 
         During a run the command runs at once and its message joins the record when the run
         settles (the transcript belongs to the run until then)."""
+        signal = signal or CancellationToken()
         run = await run_command(
             command,
             self.cwd,
             self._tool_settings,
             self._tool_settings.bash_timeout,
-            signal or CancellationToken(),
+            signal,
             on_update or (lambda _: None),
         )
-        message = BashExecutionMessage(
+        cancelled = run.stopped == "aborted" or (not run.started and signal.cancelled)
+        message = BashExecutionMessage(  # Pi's shape: the output as written, no exit code once cancelled
             command=command,
-            output=run.output,
-            exit_code=run.exit_code,
-            cancelled=run.stopped == "aborted",
+            output=run.raw if run.started else run.output,
+            exit_code=None if cancelled else run.exit_code,
+            cancelled=cancelled,
             truncated=run.details.get("truncation") is not None,
             full_output_path=run.details.get("fullOutputPath"),
             exclude_from_context=exclude_from_context,

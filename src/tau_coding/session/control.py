@@ -23,22 +23,28 @@ from tau_agent.harness import AgentBusyError, QueueMode
 from tau_agent.messages import AssistantMessage, UserMessage
 from tau_agent.provider import THINKING_LEVELS, ThinkingLevel
 from tau_agent.session.entries import MessageEntry, SessionHeader
+from tau_agent.session.jsonl import JsonlSessionStorage
 from tau_agent.session.log import SessionLog, branch_entries
 from tau_agent.session.storage import InMemorySessionStorage
 from tau_ai.model import Model
 from tau_coding.checkpoints.changes import FileChange
 from tau_coding.checkpoints.git import CheckpointError
+from tau_coding.config.model_scope import ScopedModel
+from tau_coding.permissions.modes import PermissionMode
 from tau_coding.session.checkpointing import RewindPoint
 from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.compaction.context_usage import ContextUsage
 from tau_coding.session.compaction.result import CompactionResult
 from tau_coding.session.rewind import RewindOutcome, checkpoints_of, find, rewind
 from tau_coding.session.store.listing import SessionInfo
-from tau_coding.session.store.manager import SessionManager
+from tau_coding.session.store.manager import SessionManager, SessionNotFoundError
 
 # Levels cycled through on a reasoning model; "xhigh" is set explicitly, never cycled into.
 CYCLED_LEVELS: tuple[ThinkingLevel, ...] = ("off", "minimal", "low", "medium", "high")
 QUEUE_MODES: tuple[QueueMode, ...] = ("all", "one-at-a-time")
+
+
+PLAN_APPROVED = "The user approved the plan. Carry it out now."
 
 
 class ControlError(ValueError):
@@ -73,6 +79,13 @@ class SessionControl:
         # Told when the transcript becomes another path: new, switched or forked session, a
         # move in the tree (state derived from the path, such as the task list, follows).
         self.path_changed: list[Callable[[CodingSession], None]] = []
+        # Sessions left before their file was written (a fork of the first message, a new
+        # session), by path: switching back continues them instead of failing on a missing file.
+        self._unwritten: dict[Path, SessionLog] = {}
+        # Writes an approved plan's steps as the task list and says how many (the app sets it).
+        self.plan_to_todos: Callable[[CodingSession, str], int] | None = None
+        # What cycle_model goes through (``--models``, ``enabledModels``); empty: every model.
+        self.scoped: list[ScopedModel] = []
         if rebuild is not None:
             session.reloader = self.reload  # ``/reload`` typed as a prompt means this reload
 
@@ -90,7 +103,11 @@ class SessionControl:
             log.close()
             raise
         if old is not log:
-            old.close()
+            storage = old.storage
+            if isinstance(storage, JsonlSessionStorage) and not storage.on_disk and not storage.read_only:
+                self._unwritten[storage.path.absolute()] = old  # closing it would free nothing
+            else:
+                old.close()
         self.path_moved()
 
     def path_moved(self) -> None:
@@ -112,13 +129,31 @@ class SessionControl:
         else:
             self._replace_log(self.manager.new(parent_session))
 
-    def switch_session(self, ref: str | Path) -> None:
+    def switch_session(self, ref: str | Path, *, create: bool = False) -> None:
         """Continue in another session file (a path or an id prefix), with the model and
         thinking level it records (``CodingSession.use_log``). A session started in another
-        directory that still exists continues there (tools, files, the footer), as in Pi."""
+        directory that still exists continues there (tools, files, the footer), as in Pi.
+
+        A session this control left before its file was written (a new session, a fork of the
+        first message) is continued from memory. With ``create``, another path ending
+        ``.jsonl`` with no file starts a new session to be written there with its first reply,
+        as Pi's RPC does; without, it is SessionNotFoundError."""
         self._ensure_idle("switch sessions")
-        path = self.manager.resolve(ref)
-        if self.session.session_file is not None and path == self.session.session_file.resolve():
+        named = Path(ref).expanduser().absolute()
+        current = self.session.session_file
+        if current is not None and named == current.absolute():
+            return
+        if (unwritten := self._unwritten.pop(named, None)) is not None:
+            self._replace_log(unwritten, restore=True)
+            return
+        try:
+            path = self.manager.resolve(ref)
+        except SessionNotFoundError:
+            if not (create and str(ref).endswith(".jsonl")):
+                raise
+            self._replace_log(self.manager.new_at(named))  # Pi: a session file to be written there
+            return
+        if current is not None and path == current.resolve():
             return
         self._replace_log(self.manager.open(path), restore=True)
         recorded = self.session.log.header.cwd
@@ -210,7 +245,11 @@ class SessionControl:
         raise ControlError(f"Model not found: {provider}/{model_id}")
 
     def cycle_model(self) -> Model | None:
-        """The next available model after the current one (None when there is no other)."""
+        """The next model after the current one (None when there is no other): of ``scoped``
+        when it holds any available model, each switching to its own thinking level when it
+        names one (Pi's ``--models sonnet:high,haiku:low``); else of every available model."""
+        if self.scoped:
+            return self._cycle_scoped()
         models = self.available_models()
         current = self.session.model
         keys = [(m.provider, m.id) for m in models]
@@ -224,6 +263,21 @@ class SessionControl:
             index = 0
         self.session.set_model(models[index])
         return models[index]
+
+    def _cycle_scoped(self) -> Model | None:
+        available = {(m.provider, m.id): m for m in self.available_models()}
+        scope = [s for s in self.scoped if (s.model.provider, s.model.id) in available]
+        if len(scope) < 2:
+            return None
+        current = self.session.model
+        keys = [(s.model.provider, s.model.id) for s in scope]
+        here = (current.provider, current.id)
+        chosen = scope[(keys.index(here) + 1) % len(scope) if here in keys else 0]
+        model = available[(chosen.model.provider, chosen.model.id)]
+        self.session.set_model(model)
+        if chosen.thinking_level is not None:
+            self.session.set_thinking_level(chosen.thinking_level if model.reasoning else "off")
+        return model
 
     def set_thinking_level(self, level: str) -> None:
         if level not in THINKING_LEVELS:
@@ -266,6 +320,24 @@ class SessionControl:
                 "percent": round(usage.percent, 1),
             }
         return stats
+
+    def approve_plan(self, mode: PermissionMode) -> str:
+        """The user approved the plan (the last reply) made in plan mode: its steps become the
+        task list (``plan_to_todos``), the permission mode becomes ``mode``, and the returned
+        message is what the frontend sends so the model carries the plan out."""
+        gate = self.session.permissions
+        if gate is None or gate.mode != "plan":
+            raise ControlError("there is no plan to approve: the session is not in plan mode")
+        if mode == "plan":
+            raise ControlError("approving a plan leaves plan mode: choose another mode")
+        self._ensure_idle("approve the plan")
+        plan = self.last_assistant_text() or ""
+        steps = self.plan_to_todos(self.session, plan) if self.plan_to_todos is not None else 0
+        gate.set_mode(mode)
+        if not steps:
+            return PLAN_APPROVED
+        self.path_moved()  # the list in force changed: frontends show the new one
+        return f"{PLAN_APPROVED} Its {steps} steps are the task list now: keep it current with the todo tool."
 
     def last_assistant_text(self) -> str | None:
         for message in reversed(self.session.messages):

@@ -153,6 +153,7 @@ class BashRun:
     stopped: Literal["aborted", "timeout"] | None = None
     details: dict[str, Any] = field(default_factory=dict)
     hint: str | None = None  # a line saying the sandbox may have caused the failure
+    raw: str = ""  # the output within budget as written (trailing newline kept, no notice)
 
     @property
     def status(self) -> str | None:
@@ -258,7 +259,13 @@ async def run_command(
         if launch.confined and stopped is None:
             hint = sandbox_hint(text, code, sandbox)
     return BashRun(
-        text or "(no output)", timeout, exit_code=code, stopped=stopped, details=details, hint=hint
+        text or "(no output)",
+        timeout,
+        exit_code=code,
+        stopped=stopped,
+        details=details,
+        hint=hint,
+        raw=sink.truncated().content,
     )
 
 

@@ -206,6 +206,11 @@ class ModelPort(Protocol):
 
     def set_scoped_models(self, labels: Sequence[str]) -> None: ...
 
+    def scoped_level(self, label: str) -> str | None:
+        """The thinking level Ctrl+P switches to with scoped model ``label`` (``--models x:high``);
+        None keeps the current level."""
+        ...
+
 
 class StoredSessionsPort(Protocol):
     """This session's file and the others: /new, /name, /resume, /export, /compact, /reload."""
@@ -301,6 +306,11 @@ class PermissionPort(Protocol):
 
     def set_permission_mode(self, mode: str) -> None:
         """Switch to ``mode`` (a name ``permissions.modes.parse_mode`` knows)."""
+        ...
+
+    def approve_plan(self, mode: str) -> str:
+        """The user approved the plan made in plan mode: its steps become the task list and the
+        mode becomes ``mode``. Returns the message to send so the model carries the plan out."""
         ...
 
 

@@ -89,6 +89,9 @@ class HarnessSessionAdapter:
     def set_permission_mode(self, mode: str) -> None:
         """Nothing to switch: a bare harness has no permission engine."""
 
+    def approve_plan(self, mode: str) -> str:
+        return "The user approved the plan. Carry it out now."
+
     def info(self) -> SessionInfo:
         provider = self.harness.provider
         return SessionInfo(
@@ -261,3 +264,6 @@ class HarnessSessionAdapter:
 
     def set_scoped_models(self, labels: Sequence[str]) -> None:
         self._scoped = [label for label in labels if label in self._providers]
+
+    def scoped_level(self, label: str) -> str | None:
+        return None

@@ -99,14 +99,15 @@ def test_each_approval_answer_does_what_it_says(tmp_path: Path) -> None:
             tmux.kill()
 
 
-def test_plan_mode_ends_with_an_approval_dialog_that_starts_the_work(tmp_path: Path) -> None:
+def test_plan_mode_refine_then_approve_shows_the_steps_as_the_task_list(tmp_path: Path) -> None:
     project, home = tmp_path / "project", tmp_path / "home"
     project.mkdir()
     (project / "app.py").write_text("x = 0\n")
     edit = {"path": "app.py", "edits": [{"oldText": "x = 0", "newText": "x = 1"}]}
     replies = [
         ScriptedReply(calls=[ScriptedCall("call_000000001", "edit", edit)]),
-        ScriptedReply(text="Plan: 1. set x to 1"),
+        ScriptedReply(text="Plan:\n1. set x to 1"),
+        ScriptedReply(text="Plan:\n1. set x to 1\n2. say it is done"),
         ScriptedReply(calls=[ScriptedCall("call_000000002", "edit", edit)]),
         ScriptedReply(text="Done: x is 1."),
     ]
@@ -117,15 +118,24 @@ def test_plan_mode_ends_with_an_approval_dialog_that_starts_the_work(tmp_path: P
         try:
             tmux.wait_for("⏵⏵ plan")
             _prompt(tmux, "make x one")
-            tmux.wait_for("Plan: 1. set x to 1")
+            tmux.wait_for("Plan:")
             assert (project / "app.py").read_text() == "x = 0\n"  # plan mode refused the edit
+            _choose(tmux, "Refine the plan", 2)
+            tmux.wait_for("What should change in the plan?")
+            _prompt(tmux, "and say when done")
+            tmux.wait_for("say it is done")
+            assert "⏵⏵ plan" in tmux.screen()  # refining kept plan mode
             _choose(tmux, "Approve the plan and start (accept edits)", 1)
             tmux.wait_for("Done: x is 1.")
+            screen = tmux.wait_for("[ ] say it is done")  # the todo panel holds the plan's steps
+            assert "[ ] set x to 1" in screen and "todo 0/2" in screen
             tmux.wait_for("⏵⏵ accept-edits")
         finally:
             tmux.kill()
     assert (project / "app.py").read_text() == "x = 1\n"
     assert "plan mode allows read-only tools only" in _results(server, 1)[0]
-    first, third = (json.dumps(server.requests[i].json()["messages"][0]) for i in (0, 2))
-    assert "# Plan mode" in first and "# Plan mode" not in third
-    assert "The user approved the plan" in json.dumps(server.requests[2].json()["messages"])
+    system = [json.dumps(server.requests[i].json()["messages"][0]) for i in (0, 2, 3)]
+    assert ["# Plan mode" in s for s in system] == [True, True, False]
+    assert "and say when done" in json.dumps(server.requests[2].json()["messages"][-1])
+    approved = json.dumps(server.requests[3].json()["messages"])
+    assert "The user approved the plan" in approved and "2 steps are the task list" in approved

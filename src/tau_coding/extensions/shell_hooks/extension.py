@@ -92,10 +92,20 @@ class ShellHooks:
         hooks = self.config.hooks_for(event, *tool_names)
         if not hooks:
             return HookVerdict()
+        self._write_transcript()
         runs = await asyncio.gather(*(run_hook(h.command, data, self.project, h.timeout) for h in hooks))
         verdict = interpret(event, list(zip(hooks, runs, strict=True)))
         self._warn(verdict)
         return verdict
+
+    def _write_transcript(self) -> None:
+        """Claude Code's contract: ``transcript_path`` exists when a hook runs. A new session's
+        file waits for its first reply (as in Pi), so with hooks it is written now instead."""
+        assert self.tau is not None
+        try:
+            self.tau.session.write_session_file()
+        except OSError as exc:  # the hook still runs; it finds no file, as it would have before
+            self.tau.notify(f"hooks: the session file could not be written: {exc}", "warning")
 
     def _warn(self, verdict: HookVerdict) -> None:
         assert self.tau is not None

@@ -26,7 +26,7 @@ from tau_coding.modes.interactive.session_port_login import subscription_login, 
 from tau_coding.modes.interactive.session_port_rewind import RewindPortMixin
 from tau_coding.permissions.modes import next_mode, parse_mode
 from tau_coding.session.coding_session import CodingSession
-from tau_coding.session.control import SessionControl
+from tau_coding.session.control import PLAN_APPROVED, ControlError, SessionControl
 from tau_coding.session.events import (
     AutoRetryEndEvent,
     AutoRetryStartEvent,
@@ -166,6 +166,16 @@ class CodingSessionPort(ControlPort, RewindPortMixin):
         chosen = parse_mode(mode)
         if self.session.permissions is not None and chosen is not None:
             self.session.permissions.set_mode(chosen)
+
+    def approve_plan(self, mode: str) -> str:
+        chosen = parse_mode(mode)
+        if chosen is None:
+            raise ValueError(f"unknown permission mode {mode!r}")
+        try:
+            return self.control.approve_plan(chosen)
+        except ControlError:  # no longer in plan mode (Shift+Tab meanwhile): approve as asked
+            self.set_permission_mode(mode)
+            return PLAN_APPROVED
 
     def _context_tokens(self) -> int | None:
         """The session's estimate of the context's size; None (unknown) if estimating fails."""

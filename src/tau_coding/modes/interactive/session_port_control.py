@@ -8,7 +8,6 @@ an exception into the TUI. API keys go through an ``AuthService`` the mode passe
 
 from __future__ import annotations
 
-import fnmatch
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
@@ -20,6 +19,7 @@ from tau_agent.session.entries import MessageEntry
 from tau_agent.session.jsonl import SessionLockedError
 from tau_agent.session.log import SessionLog
 from tau_agent.session.storage import SessionReadOnlyError
+from tau_coding.config.model_scope import ScopedModel, resolve_model_scope
 from tau_coding.modes.interactive.tree_rows import tree_rows
 from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.control import ControlError, SessionControl
@@ -50,7 +50,8 @@ class AuthService(Protocol):
 
 
 class ControlPort:
-    """``scoped`` are model labels or patterns (``fnmatch`` over ``provider/id``) for Ctrl+P."""
+    """``scoped``: ``--models`` patterns for Ctrl+P (config/model_scope.py), when the control's
+    ``scoped`` list was not set already."""
 
     def __init__(
         self,
@@ -65,7 +66,8 @@ class ControlPort:
         self._settings = settings
         self._branch = git_branch(control.session.cwd)
         control.reloaded.append(self._moved)
-        self._scoped = self._match(scoped) if scoped else []
+        if scoped:
+            control.scoped = resolve_model_scope(scoped, control.available_models())[0]
 
     def _moved(self, session: CodingSession) -> None:
         """A rebuilt session may run elsewhere (a resumed session from another project)."""
@@ -85,18 +87,18 @@ class ControlPort:
         return CommandResult(f"model: {label}")
 
     def scoped_models(self) -> Sequence[str]:
-        return list(self._scoped)
+        return [scoped.label for scoped in self.control.scoped]
 
     def set_scoped_models(self, labels: Sequence[str]) -> None:
-        self._scoped = self._match(labels)
-
-    def _match(self, patterns: Sequence[str]) -> list[str]:
-        labels = self.models()
-        return [
-            label
-            for label in labels
-            if any(fnmatch.fnmatch(label, p) or fnmatch.fnmatch(label.split("/", 1)[1], p) for p in patterns)
+        """Labels or patterns (``--models``' syntax); a label chosen again keeps its level."""
+        levels = {s.label: s.thinking_level for s in self.control.scoped}
+        chosen = resolve_model_scope(labels, self.control.available_models())[0]
+        self.control.scoped = [
+            s if s.thinking_level is not None else ScopedModel(s.model, levels.get(s.label)) for s in chosen
         ]
+
+    def scoped_level(self, label: str) -> str | None:
+        return next((s.thinking_level for s in self.control.scoped if s.label == label), None)
 
     # -- which session ------------------------------------------------------------------------------
 

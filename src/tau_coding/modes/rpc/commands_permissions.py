@@ -2,7 +2,9 @@
 
 ``get_permission_mode`` answers ``{"permissionMode": ..., "rememberedRules": [...]}``;
 ``set_permission_mode`` takes ``mode`` (Tau's names or Claude Code's) and answers the mode now
-in force. Leaving plan mode is ``set_permission_mode`` once the client approved the plan.
+in force. ``approve_plan`` leaves plan mode the way the TUI's approval does (the plan's steps
+become the task list, and the model is told to carry it out); ``set_permission_mode`` leaves it
+without either.
 Approvals themselves arrive as ``extension_ui_request`` ``select`` dialogs.
 """
 
@@ -39,9 +41,25 @@ async def set_permission_mode(server: RpcServer, fields: Fields, request_id: Any
     return {"permissionMode": gate.mode}
 
 
+async def approve_plan(server: RpcServer, fields: Fields, request_id: Any) -> Any:
+    """Plan mode's approval: the plan's steps become the task list, the mode becomes ``mode``
+    (default ``ask``) and a run starts that carries the plan out; answered when accepted."""
+    name = fields.optional_text("mode") or "ask"
+    mode = parse_mode(name)
+    if mode is None:
+        raise CommandError(f"unknown permission mode {name!r}; known modes: {known_names()}")
+    if server.is_streaming or server.bash_running:
+        raise CommandError("Cannot approve the plan while the agent or a bash command is running")
+    message = server.control.approve_plan(mode)
+    session = server.control.session
+    server.start_run("approve_plan", request_id, lambda: session.prompt(message, []))
+    return {"permissionMode": _gate(server).mode}
+
+
 PERMISSION_HANDLERS: dict[str, Handler] = {
     "get_permission_mode": get_permission_mode,
     "set_permission_mode": set_permission_mode,
+    "approve_plan": approve_plan,
 }
 
 __all__ = ["PERMISSION_HANDLERS"]

@@ -65,7 +65,7 @@ async def cycle_model(server: RpcServer, fields: Fields, request_id: Any) -> Any
     return {
         "model": model_to_dict(model),
         "thinkingLevel": server.control.session.thinking_level,
-        "isScoped": False,
+        "isScoped": bool(server.control.scoped),
     }
 
 
@@ -103,7 +103,7 @@ async def new_session(server: RpcServer, fields: Fields, request_id: Any) -> Any
 async def switch_session(server: RpcServer, fields: Fields, request_id: Any) -> Any:
     path = fields.text("sessionPath", non_empty=True)
     _idle(server, "switch sessions")
-    server.control.switch_session(path)
+    server.control.switch_session(path, create=True)  # Pi: a path with no file yet is a new session
     return {"cancelled": False}
 
 

@@ -172,7 +172,7 @@ class RpcServer:
     async def _run_bash(self, request_id: Any, command: str, token: CancellationToken) -> None:
         if token.cancelled:  # abort_bash came before the command started: nothing ran, nothing recorded
             self._bash = None
-            cancelled = {"output": "", "exitCode": None, "cancelled": True, "truncated": False}
+            cancelled = {"output": "", "cancelled": True, "truncated": False}
             self.out.send(success("bash", request_id, cancelled))
             return
         try:
@@ -182,12 +182,10 @@ class RpcServer:
             return
         finally:
             self._bash = None
-        data: dict[str, Any] = {
-            "output": message.output,
-            "exitCode": message.exit_code,
-            "cancelled": message.cancelled,
-            "truncated": message.truncated,
-        }
+        data: dict[str, Any] = {"output": message.output}
+        if message.exit_code is not None:  # Pi leaves it out when the command was cancelled
+            data["exitCode"] = message.exit_code
+        data |= {"cancelled": message.cancelled, "truncated": message.truncated}
         if message.full_output_path:
             data["fullOutputPath"] = message.full_output_path
         self.out.send(success("bash", request_id, data))

@@ -1,8 +1,8 @@
 """The permission mode in the TUI: Shift+Tab cycles it; a plan is approved in a dialog.
 
-In plan mode, when a run ends the user picks "approve the plan" (the mode becomes ``ask`` or
-``accept-edits`` and the model is told to carry the plan out) or "keep planning" (nothing
-changes; the next prompt refines the plan).
+In plan mode, when a run ends the user picks "approve the plan" (its steps become the task
+list, the mode becomes ``ask`` or ``accept-edits`` and the model is told to carry the plan out)
+or "refine the plan" (the mode stays; the user's feedback is sent as the next prompt).
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from tau_coding.tui.shell.command_host import CommandHost
 
 APPROVE_ASK = "Approve the plan and start (ask before edits)"
 APPROVE_EDITS = "Approve the plan and start (accept edits)"
-KEEP_PLANNING = "Keep planning"
-PLAN_CHOICES = (APPROVE_ASK, APPROVE_EDITS, KEEP_PLANNING)
-APPROVED = "The user approved the plan. Carry it out now."
+REFINE = "Refine the plan"
+PLAN_CHOICES = (APPROVE_ASK, APPROVE_EDITS, REFINE)
+STILL_PLANNING = "Still in plan mode: say what to change, or Shift+Tab to leave it."
 
 
 def cycle(app: CommandHost) -> None:
@@ -33,10 +33,16 @@ def offer_plan(app: CommandHost) -> None:
 
 
 async def _offer(app: CommandHost) -> None:
-    chosen = await TuiDialogs(app).ask_choice("The plan is ready", PLAN_CHOICES)
+    dialogs = TuiDialogs(app)
+    chosen = await dialogs.ask_choice("The plan is ready", PLAN_CHOICES)
+    if chosen == REFINE:
+        feedback = await dialogs.ask_text("What should change in the plan?")
+        if feedback is not None and feedback.strip():
+            app.send(feedback.strip())  # still plan mode: the model revises the plan
+            return
     if chosen not in (APPROVE_ASK, APPROVE_EDITS):
-        app.notice("Still in plan mode: say what to change, or Shift+Tab to leave it.")
+        app.notice(STILL_PLANNING)
         return
-    app.port.set_permission_mode("ask" if chosen == APPROVE_ASK else "accept-edits")
+    message = app.port.approve_plan("ask" if chosen == APPROVE_ASK else "accept-edits")
     app.refresh_footer()
-    app.send(APPROVED)
+    app.send(message)

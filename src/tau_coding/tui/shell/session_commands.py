@@ -266,6 +266,9 @@ def cycle_model(app: CommandHost) -> None:
         app.notify("No other model to switch to.")
         return
     result = app.port.set_model(following)
+    level = None if result.is_error else app.port.scoped_level(following)
+    if level is not None:  # Pi's --models sonnet:high: the scoped model's own level
+        app.port.set_thinking_level(level if level in app.port.thinking_levels() else "off")
     app.refresh_footer()
     if not result.is_error:
         app.remember_model()

@@ -273,6 +273,16 @@ def test_scoped_models_take_labels_or_patterns(tmp_path: Path) -> None:
     assert rig.port.scoped_models() == ["other/third-model"]
 
 
+def test_scoped_models_keep_their_levels_for_ctrl_p(tmp_path: Path) -> None:
+    rig = Rig(tmp_path)
+    rig.port.set_scoped_models(["fake-model:high", "other/*:low", "other-model"])
+    assert rig.port.scoped_models() == ["fake/fake-model", "other/third-model", "fake/other-model"]
+    levels = [rig.port.scoped_level(label) for label in rig.port.scoped_models()]
+    assert levels == ["high", "low", None]
+    rig.port.set_scoped_models(["fake/fake-model", "fake/other-model"])  # chosen again in the picker
+    assert [rig.port.scoped_level(label) for label in rig.port.scoped_models()] == ["high", None]
+
+
 def test_settings_rows_include_session_and_file_settings(tmp_path: Path) -> None:
     rows = dict(Rig(tmp_path).port.settings())
     assert rows["model"] == "fake/fake-model"

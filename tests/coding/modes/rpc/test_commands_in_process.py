@@ -33,8 +33,8 @@ async def test_wrong_field_types_are_errors_naming_the_field(tmp_path: Path) -> 
         ({"type": "fork", "entryId": "nope"}, "no user message with entry id 'nope'"),
         ({"type": "navigate_tree"}, "field 'entryId' must be an entry id or null"),
         (
-            {"type": "switch_session", "sessionPath": "/nowhere/x.jsonl"},
-            "no session file at /nowhere/x.jsonl",
+            {"type": "switch_session", "sessionPath": "/nowhere/x"},
+            "no session file at /nowhere/x",
         ),
         ({"type": 7}, "missing string field 'type'"),
     ]
