@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tau_coding.checkpoints.changes import FileChange, parse_diff
+from tau_coding.checkpoints.first_snapshot import write_first_snapshot
 from tau_coding.checkpoints.git import CheckpointError, Git
 from tau_coding.checkpoints.skips import SkipList, Skipped, classify, still_skipped
 
@@ -76,7 +77,8 @@ class CheckpointStore:
         self.project = project.resolve()
         self.git_dir = store_dir(checkpoints_dir, self.project)
         self.max_file_bytes = max_file_bytes
-        self._git = Git(self.git_dir, self.project, self.git_dir / "tau-index")
+        self._index = self.git_dir / "tau-index"
+        self._git = Git(self.git_dir, self.project, self._index)
         self._skips = SkipList(self.git_dir)
         self._last: Checkpoint | None = None
 
@@ -109,23 +111,32 @@ class CheckpointStore:
         limit = self.max_file_bytes
         before = self._skips.load()
         kept = still_skipped(self.project, before, limit)
+        first = not self._index.exists()
         untracked = _paths(git.run(["ls-files", "-z", "--others", "--exclude-standard"]))
         if len(untracked) > MAX_FILES:
             raise CheckpointError(f"{self.project} holds more than {MAX_FILES} files; no checkpoint taken")
-        modified = _paths(git.run(["diff-files", "--name-only", "-z"]))
-        new = classify(self.project, [*untracked, *modified], limit)
-        skipped = {**kept, **new}
-        if skipped != before:
-            self._skips.save(skipped)
-        if new:
-            git.run(["update-index", "-z", "--force-remove", "--stdin"], stdin=_nul(new))
-        if untracked or modified or skipped != before:
-            # Many new files (the first snapshot): stream them all into one uncompressed pack
-            # instead of one compressed file each; that is most of the first snapshot's cost
-            # (git gc compresses the pack later). A few: loose objects, as usual.
-            bulk = ["-c", "core.bigFileThreshold=1", "-c", "core.compression=0"]
-            many = len(untracked) + len(modified) > BULK_FILES
-            git.run([*(bulk if many else []), "add", "-A", "--ignore-errors", "--", "."], check=False)
+        if first:  # every file is new: read each once, into one pack (first_snapshot.py)
+            new = classify(self.project, [p for p in untracked if p.endswith("/")], limit)
+            objects = self.git_dir / "objects"
+            new |= write_first_snapshot(self.project, untracked, new, limit, objects, self._index)
+            skipped = {**kept, **new}
+            if skipped != before:
+                self._skips.save(skipped)
+        else:
+            modified = _paths(git.run(["diff-files", "--name-only", "-z"]))
+            new = classify(self.project, [*untracked, *modified], limit)
+            skipped = {**kept, **new}
+            if skipped != before:
+                self._skips.save(skipped)
+            if new:
+                git.run(["update-index", "-z", "--force-remove", "--stdin"], stdin=_nul(new))
+            if untracked or modified or skipped != before:
+                # Many new or changed files: stream them into one uncompressed pack instead of
+                # one compressed file each (git gc compresses the pack later). A few: loose
+                # objects, as usual.
+                bulk = ["-c", "core.bigFileThreshold=1", "-c", "core.compression=0"]
+                many = len(untracked) + len(modified) > BULK_FILES
+                git.run([*(bulk if many else []), "add", "-A", "--ignore-errors", "--", "."], check=False)
         tree = git.text(["write-tree"])
         return tree, tuple(Skipped(path, reason) for path, reason in sorted(skipped.items()))
 
