@@ -128,7 +128,7 @@ async def test_a_rewind_of_the_conversation_goes_back_to_before_the_prompt(tmp_p
 
 async def test_a_run_torn_down_before_its_checkpoint_leaves_a_session_without_it(tmp_path: Path) -> None:
     provider = FakeProvider(["Hello."])
-    session, store, manager = _session(tmp_path, provider)
+    session, store, _ = _session(tmp_path, provider)
     events = session.prompt("hi")
     async for event in events:
         if event.type == "message_end":
