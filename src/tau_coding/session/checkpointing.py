@@ -102,8 +102,8 @@ class PendingCheckpoint:
         log.append_custom(CHECKPOINT_ENTRY, entry_data(self._work.result(), "prompt", self.message_id))
 
     def drop(self) -> None:
-        """Forget it (the run ended without its user message written): its failure, if any, is
-        read so that nothing reports it as never retrieved."""
+        """No more recording (the run is over); a failure still to come is read, so asyncio
+        does not report it as never retrieved."""
         self.recorded = True
         self._work.add_done_callback(lambda work: work.cancelled() or work.exception())
 

@@ -1,7 +1,8 @@
 """SessionRun: one prompt's run to its settled end, the part of a CodingSession that drives it.
 
 Compaction before and after the run (and one more try after an overflow), transient failures
-retried after a backoff (agent_retry.py), the stop hooks' continuations, user shell commands
+retried after a backoff (agent_retry.py), the stop hooks' continuations, the prompt's
+checkpoint (taken meanwhile, recorded once it exists: checkpointing.py), user shell commands
 that ran meanwhile joining the record at the end, and ``agent_settled`` last. Every message is
 written to the session file on its ``message_end`` before anybody hears of it (persist, then
 announce). ``CodingSession`` (coding_session.py) is the only subclass; it sets the attributes
@@ -66,7 +67,8 @@ class SessionRun:
         meanwhile (checkpointing.py) and recorded before ``agent_settled``."""
         self.record_settings()
         checkpoints = self.checkpoints if check_first else None
-        mine = self._checkpoint = checkpoints.begin(self._checkpoint_ref()) if checkpoints else None
+        mine = None if checkpoints is None else checkpoints.begin(self._checkpoint_ref())
+        self._checkpoint = mine
         try:
             compactor = self.compactor
             compactor.begin_prompt()
@@ -106,7 +108,7 @@ class SessionRun:
                 self._record_user_message(message)
             yield self._announce(AgentSettledEvent())
         finally:
-            if mine is not None and not mine.recorded:  # torn down: recorded only if it is there
+            if mine is not None:  # if torn down before its end: recorded only if it is there
                 mine.record(self.log)
                 mine.drop()
             if self._checkpoint is mine:
