@@ -6,6 +6,10 @@ file hashed), a checkpoint after 3 files changed (the store's index re-reads onl
 restore that changes 100 files. Each value is CPU time, Tau's and git's together (user+sys of
 this process and its children), the best of several runs: the machine is shared, so wall time
 is noisy, and CPU is what the work costs. Wall times are printed alongside.
+
+And what checkpoints add to a whole ``tau -p`` read-then-answer run (its checkpoint is taken
+while the model is asked; nothing writes, so nothing waits for it): the median wall and CPU of
+runs with checkpoints minus those with ``--no-checkpoints``, alternated in one project.
 """
 
 from __future__ import annotations
@@ -13,17 +17,39 @@ from __future__ import annotations
 import os
 import resource
 import shutil
+import statistics
 import subprocess
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+from bench.bench_process import ANSWER, paired, read_then_answer, read_turn
+from bench.tau_process import Measured, Project
 from tau_coding.checkpoints.store import CheckpointStore
 
 FIRST_TARGET_MS = 3000.0
 INCREMENTAL_TARGET_MS = 150.0
 RESTORE_TARGET_MS = 1000.0
+RUN_EXTRA_WALL_TARGET_MS = 25.0  # "about nothing": within the noise of a whole run
+
+
+def _without_checkpoints(p: Project) -> Measured:
+    return p.run([read_turn(0), ANSWER], ["--no-checkpoints", "-p", "Which port?"])
+
+
+_runs: dict[str, tuple[float, float]] = {}
+
+
+def _run_extra(smoke: bool) -> dict[str, tuple[float, float]]:
+    """(wall ms, cpu ms) that checkpoints add to a read-then-answer run: medians, on minus off."""
+    if not _runs:
+        on, off = paired(read_then_answer, _without_checkpoints, 3 if smoke else 9)
+        for name, pick in (("wall", lambda m: m.wall_ms), ("cpu", lambda m: m.cpu_ms)):
+            with_, without = statistics.median(map(pick, on)), statistics.median(map(pick, off))
+            _runs[name] = (with_ - without, without)
+            print(f"  tau -p read-then-answer {name}: {with_:.0f} ms with checkpoints, {without:.0f} without")
+    return _runs
 
 
 def _cpu() -> float:
@@ -115,5 +141,17 @@ def cases(smoke: bool) -> list[tuple[str, Callable[[], float], str, float | None
             lambda: _run(smoke)["restore"][0],
             "cpu ms",
             RESTORE_TARGET_MS,
+        ),
+        (
+            "checkpoints: extra wall of a tau -p read-then-answer",
+            lambda: _run_extra(smoke)["wall"][0],
+            "ms",
+            RUN_EXTRA_WALL_TARGET_MS,
+        ),
+        (
+            "checkpoints: extra CPU of a tau -p read-then-answer",
+            lambda: _run_extra(smoke)["cpu"][0],
+            "ms",
+            None,
         ),
     ]

@@ -48,14 +48,14 @@ async def test_rpc_lists_checkpoints_and_restores_code_and_conversation(tmp_path
             "gen.txt": "added",
         }
         assert first["linesAdded"] == 3 and first["linesRemoved"] == 1
-        assert (await tau.get_tree())["leafId"] != first["entryId"]
+        assert (await tau.get_tree())["leafId"] != first["leafId"]
 
         result = await tau.restore_checkpoint(listed[1]["id"], "code")
         assert tree_state(root) == after_first and result["text"] is None
         assert {f["path"] for f in result["changedFiles"]} == {"app.py"}
         both = await tau.restore_checkpoint(first["id"], "both")
         assert tree_state(root) == start_state
-        assert both["text"] == "change it" and both["leafId"] == first["entryId"]
+        assert both["text"] == "change it" and both["leafId"] == first["leafId"]
         assert await tau.get_messages() == []
 
         undo = [c for c in await tau.list_checkpoints() if c["kind"] == "before rewind"]

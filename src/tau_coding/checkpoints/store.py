@@ -6,6 +6,11 @@ project's real path>``) with its own index; the project is its work tree. A snap
 checkpoint is that tree as a parentless commit with a ref of its own (``refs/tau/<id>``), so
 ``git gc`` keeps it until retention drops the ref. The id is the commit's hash.
 
+One ``git ls-files`` lists what is new or changed since the index; when nothing is and the
+index is the one the last snapshot left (``tau-tree`` says so), its tree is reused without
+another git process, and the commit and ref are written directly (objects.py), so a checkpoint
+of an unchanged project costs one git process.
+
 ``.gitignore`` files and the project's ``.git/info/exclude`` apply; files above
 ``max_file_bytes`` and nested repositories are left out and named in the checkpoint. Every
 operation holds the store's lock, so two Tau processes in one project take turns.
@@ -22,7 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tau_coding.checkpoints.changes import FileChange, parse_diff
+from tau_coding.checkpoints.first_snapshot import write_first_snapshot
 from tau_coding.checkpoints.git import CheckpointError, Git
+from tau_coding.checkpoints.objects import commit_body, put_file, write_object, write_ref
 from tau_coding.checkpoints.skips import SkipList, Skipped, classify, still_skipped
 
 DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024
@@ -76,8 +83,10 @@ class CheckpointStore:
         self.project = project.resolve()
         self.git_dir = store_dir(checkpoints_dir, self.project)
         self.max_file_bytes = max_file_bytes
-        self._git = Git(self.git_dir, self.project, self.git_dir / "tau-index")
+        self._index = self.git_dir / "tau-index"
+        self._git = Git(self.git_dir, self.project, self._index)
         self._skips = SkipList(self.git_dir)
+        self._last_tree = LastTree(self.git_dir / "tau-tree")
         self._last: Checkpoint | None = None
 
     # -- the store ---------------------------------------------------------------------------------
@@ -109,24 +118,37 @@ class CheckpointStore:
         limit = self.max_file_bytes
         before = self._skips.load()
         kept = still_skipped(self.project, before, limit)
-        untracked = _paths(git.run(["ls-files", "-z", "--others", "--exclude-standard"]))
+        first = not self._index.exists()
+        # "? path": not in the index (and not ignored); "C path": changed or deleted since.
+        listed = git.run(["ls-files", "-z", "-t", "--others", "--modified", "--exclude-standard"])
+        untracked, modified = _listing(listed)
         if len(untracked) > MAX_FILES:
             raise CheckpointError(f"{self.project} holds more than {MAX_FILES} files; no checkpoint taken")
-        modified = _paths(git.run(["diff-files", "--name-only", "-z"]))
-        new = classify(self.project, [*untracked, *modified], limit)
-        skipped = {**kept, **new}
-        if skipped != before:
-            self._skips.save(skipped)
-        if new:
-            git.run(["update-index", "-z", "--force-remove", "--stdin"], stdin=_nul(new))
-        if untracked or modified or skipped != before:
-            # Many new files (the first snapshot): stream them all into one uncompressed pack
-            # instead of one compressed file each; that is most of the first snapshot's cost
-            # (git gc compresses the pack later). A few: loose objects, as usual.
-            bulk = ["-c", "core.bigFileThreshold=1", "-c", "core.compression=0"]
-            many = len(untracked) + len(modified) > BULK_FILES
-            git.run([*(bulk if many else []), "add", "-A", "--ignore-errors", "--", "."], check=False)
-        tree = git.text(["write-tree"])
+        if first:  # every file is new: read each once, into one pack (first_snapshot.py)
+            new = classify(self.project, [p for p in untracked if p.endswith("/")], limit)
+            objects = self.git_dir / "objects"
+            new |= write_first_snapshot(self.project, untracked, new, limit, objects, self._index)
+            skipped = {**kept, **new}
+            if skipped != before:
+                self._skips.save(skipped)
+        else:
+            new = classify(self.project, [*untracked, *modified], limit)
+            skipped = {**kept, **new}
+            if skipped != before:
+                self._skips.save(skipped)
+            if new:
+                git.run(["update-index", "-z", "--force-remove", "--stdin"], stdin=_nul(new))
+            if untracked or modified or skipped != before:
+                # Many new or changed files: stream them into one uncompressed pack instead of
+                # one compressed file each (git gc compresses the pack later). A few: loose
+                # objects, as usual.
+                bulk = ["-c", "core.bigFileThreshold=1", "-c", "core.compression=0"]
+                many = len(untracked) + len(modified) > BULK_FILES
+                git.run([*(bulk if many else []), "add", "-A", "--ignore-errors", "--", "."], check=False)
+        tree = self._last_tree.read(self._index)
+        if tree is None:
+            tree = git.text(["write-tree"])
+            self._last_tree.write(self._index, tree)
         return tree, tuple(Skipped(path, reason) for path, reason in sorted(skipped.items()))
 
     def take(self, *, session: str = "", kind: str = "prompt") -> Checkpoint:
@@ -143,9 +165,10 @@ class CheckpointStore:
 
     def _commit(self, git: Git, tree: str, session: str, kind: str) -> str:
         # The time in nanoseconds keeps two checkpoints of one tree apart (ids are unique).
-        message = f"tau checkpoint ({kind})\n\nsession: {session}\nat: {time.time_ns()}\n"
-        commit = git.run(["commit-tree", tree], stdin=message.encode("utf-8")).decode().strip()
-        git.run(["update-ref", REF_PREFIX + commit, commit])
+        now = time.time_ns()
+        message = f"tau checkpoint ({kind})\n\nsession: {session}\nat: {now}\n"
+        commit = write_object(self.git_dir, "commit", commit_body(tree, message, now // 1_000_000_000))
+        write_ref(self.git_dir, REF_PREFIX + commit, commit)
         return commit
 
     def _tree_of(self, git: Git, checkpoint_id: str) -> str:
@@ -196,8 +219,46 @@ class CheckpointStore:
             return Restored(before, changes)
 
 
-def _paths(output: bytes) -> list[str]:
-    return [p.decode("utf-8", "surrogateescape") for p in output.split(b"\0") if p]
+def _listing(output: bytes) -> tuple[list[str], list[str]]:
+    """The untracked and the changed paths of ``ls-files -z -t -o -m`` output."""
+    untracked: list[str] = []
+    changed: list[str] = []
+    for record in output.split(b"\0"):
+        if record[:2] == b"? ":
+            untracked.append(record[2:].decode("utf-8", "surrogateescape"))
+        elif record[:2] == b"C ":
+            changed.append(record[2:].decode("utf-8", "surrogateescape"))
+    return untracked, changed
+
+
+class LastTree:
+    """The tree the last snapshot wrote, with the index it was written from (its size, time
+    and inode): while the index is unchanged and nothing is listed as new or changed, the tree
+    is the same and ``write-tree`` need not run."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+
+    @staticmethod
+    def _signature(index: Path) -> str | None:
+        try:
+            info = index.stat()
+        except OSError:
+            return None
+        return f"{info.st_size}:{info.st_mtime_ns}:{info.st_ino}"
+
+    def read(self, index: Path) -> str | None:
+        try:
+            signature, tree = self._path.read_text(encoding="ascii").split()
+        except (OSError, ValueError):
+            return None
+        whole = len(tree) == 40 and all(ch in "0123456789abcdef" for ch in tree)  # not torn
+        return tree if whole and signature == self._signature(index) else None
+
+    def write(self, index: Path, tree: str) -> None:
+        signature = self._signature(index)
+        if signature is not None:
+            put_file(self._path, f"{signature} {tree}\n".encode("ascii"))
 
 
 def _nul(paths: dict[str, str]) -> bytes:

@@ -1,8 +1,11 @@
 """Checkpoints as a session records them: ``custom`` entries of type ``tau.checkpoint``. Pure.
 
 Pi and other readers skip custom entries they do not know, so the entries travel with the
-session file (resume, fork) without harm. A ``prompt`` checkpoint is appended just before the
-user message it precedes; a ``before rewind`` one at the leaf a rewind leaves.
+session file (resume, fork) without harm. A ``prompt`` checkpoint is taken while its prompt
+runs, so its entry is appended once it exists, after the prompt's user message, and names that
+message (``message``); entries written by earlier versions have no ``message`` and sit just
+before the user message they belong to. A ``before rewind`` one is appended at the leaf a
+rewind leaves.
 """
 
 from __future__ import annotations
@@ -23,11 +26,12 @@ CheckpointKind = Literal["prompt", "before rewind"]
 
 @dataclass(frozen=True, slots=True)
 class CheckpointRecord:
-    """One checkpoint entry of a session: ``entry_id`` is the custom entry (restoring the
-    conversation moves the leaf there); ``prompt`` is the text of the user message that
-    followed it, if any."""
+    """One checkpoint entry of a session: ``entry_id`` is the custom entry; ``leaf_id`` is
+    where restoring the conversation moves the leaf (just before the prompt; None: before the
+    first entry); ``prompt`` is the text of the user message it belongs to, if any."""
 
     entry_id: str
+    leaf_id: str | None
     checkpoint_id: str
     timestamp: str
     kind: CheckpointKind
@@ -36,15 +40,19 @@ class CheckpointRecord:
     skipped: tuple[Skipped, ...] = ()
 
 
-def entry_data(checkpoint: Checkpoint, kind: CheckpointKind) -> dict[str, Any]:
-    """What the custom entry holds for ``checkpoint``."""
+def entry_data(checkpoint: Checkpoint, kind: CheckpointKind, message: str | None = None) -> dict[str, Any]:
+    """What the custom entry holds for ``checkpoint`` (``message``: the entry id of the user
+    message of the prompt it was taken for)."""
     data: dict[str, Any] = {"id": checkpoint.id, "kind": kind}
+    if message is not None:
+        data["message"] = message
     if checkpoint.skipped:
         data["skipped"] = [{"path": s.path, "reason": s.reason} for s in checkpoint.skipped]
     return data
 
 
-def _record(entry: CustomEntry) -> CheckpointRecord | None:
+def _record(entry: CustomEntry) -> tuple[CheckpointRecord, str | None] | None:
+    """The record of ``entry`` (its leaf is the entry itself) and the message it names."""
     data = entry.data
     if entry.custom_type != CHECKPOINT_ENTRY or not isinstance(data, dict):
         return None
@@ -57,7 +65,9 @@ def _record(entry: CustomEntry) -> CheckpointRecord | None:
         for item in data.get("skipped") or ()
         if isinstance(item, dict)
     )
-    return CheckpointRecord(entry.id, checkpoint_id, entry.timestamp, kind, skipped=skipped)
+    message = data.get("message")
+    record = CheckpointRecord(entry.id, entry.id, checkpoint_id, entry.timestamp, kind, skipped=skipped)
+    return record, message if isinstance(message, str) else None
 
 
 def checkpoint_records(
@@ -67,34 +77,45 @@ def checkpoint_records(
     current ``path`` (each with the prompt that followed it) and every "before rewind" one in
     the session (``everything``), wherever the tree has moved since."""
     records: list[CheckpointRecord] = []
-    pending: CheckpointRecord | None = None
+    pending: CheckpointRecord | None = None  # an entry of an earlier version: before its message
+    messages: dict[str, MessageEntry] = {}
     for entry in path:
         if isinstance(entry, CustomEntry):
-            record = _record(entry)
-            if record is not None and record.kind == "prompt":
+            found = _record(entry)
+            if found is None or found[0].kind != "prompt":
+                continue
+            record, message_id = found
+            if message_id is None:
                 pending = record
+            elif message_id in messages:
+                message = messages[message_id]
+                records.append(_for_message(record, message, message.parent_id))
         elif isinstance(entry, MessageEntry) and isinstance(entry.message, UserMessage):
+            messages[entry.id] = entry
             if pending is not None:
-                text = text_of(entry.message.content)
-                records.append(
-                    CheckpointRecord(
-                        pending.entry_id,
-                        pending.checkpoint_id,
-                        pending.timestamp,
-                        "prompt",
-                        text,
-                        entry.id,
-                        pending.skipped,
-                    )
-                )
+                records.append(_for_message(pending, entry, pending.entry_id))
             pending = None
     for entry in everything:
         if isinstance(entry, CustomEntry):
-            record = _record(entry)
-            if record is not None and record.kind == "before rewind":
-                records.append(record)
+            found = _record(entry)
+            if found is not None and found[0].kind == "before rewind":
+                records.append(found[0])
     order = {entry.id: index for index, entry in enumerate(everything)}
     return sorted(records, key=lambda r: order.get(r.entry_id, -1))
+
+
+def _for_message(record: CheckpointRecord, message: MessageEntry, leaf_id: str | None) -> CheckpointRecord:
+    text = text_of(message.message.content) if isinstance(message.message, UserMessage) else None
+    return CheckpointRecord(
+        record.entry_id,
+        leaf_id,
+        record.checkpoint_id,
+        record.timestamp,
+        "prompt",
+        text,
+        message.id,
+        record.skipped,
+    )
 
 
 __all__ = ["CHECKPOINT_ENTRY", "CheckpointKind", "CheckpointRecord", "checkpoint_records", "entry_data"]

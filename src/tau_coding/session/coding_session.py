@@ -31,7 +31,7 @@ from tau_ai.model import Model
 from tau_coding.permissions.gate import PermissionGate
 from tau_coding.resources.loader import Resources
 from tau_coding.session.agent_retry import AgentRetry
-from tau_coding.session.checkpointing import SessionCheckpoints
+from tau_coding.session.checkpointing import CheckpointWait, PendingCheckpoint, SessionCheckpoints
 from tau_coding.session.compaction.context_usage import ContextUsage
 from tau_coding.session.compaction.result import CompactionResult
 from tau_coding.session.compaction.settings import CompactionSettings
@@ -93,6 +93,7 @@ class CodingSession(SessionRun):
         self.reloader: Callable[[], object] | None = None
         self._hooks_started = False
         self.checkpoints: SessionCheckpoints | None = None  # one before each prompt (composition root)
+        self._checkpoint: PendingCheckpoint | None = None
         state = log.state()
         options = StreamOptions(
             thinking_level=thinking_level,
@@ -110,6 +111,9 @@ class CodingSession(SessionRun):
             steering_mode=steering_mode,
             follow_up_mode=follow_up_mode,
             repaired=True,  # a replayed state answers every tool call (SessionState)
+            # Calls that may change files wait for the prompt's checkpoint (the permission seam
+            # replaces this and waits after its own check).
+            before_tool_call=CheckpointWait(self.checkpoint_ready),
         )
         self.compactor = SessionCompactor(
             log,

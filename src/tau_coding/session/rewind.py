@@ -1,8 +1,8 @@
 """Rewinding a session to a checkpoint: the code, the conversation, both, or a summary.
 
 ``code`` puts the files back (a "before rewind" checkpoint keeps what they were);
-``conversation`` moves the session's leaf to the checkpoint, so the prompt that followed it and
-everything after leave the context (the prompt's text is handed back for the editor); ``both``
+``conversation`` moves the session's leaf to just before the checkpoint's prompt, so that
+prompt and everything after leave the context (its text is handed back for the editor); ``both``
 does the two; ``summarize`` moves the leaf there too but records a summary of the path left
 behind (the branch-summary compaction), leaving the files as they are. Every failure is a
 ``CheckpointError`` whose message is one line.
@@ -59,7 +59,7 @@ async def rewind(
     session: CodingSession,
     checkpoint_id: str,
     restore: str,
-    navigate: Callable[[str], None],
+    navigate: Callable[[str | None], None],
 ) -> RewindOutcome:
     """Rewind ``session`` as ``restore`` says; ``navigate`` moves the conversation's leaf."""
     if restore not in RESTORE_CHOICES:
@@ -72,9 +72,9 @@ async def rewind(
             checkpoints.restore_code, session.log, record.checkpoint_id, session_ref(session)
         )
     if restore in ("conversation", "both"):
-        navigate(record.entry_id)
+        navigate(record.leaf_id)
     elif restore == "summarize":
-        await session.navigate(record.entry_id, summarize=True)
+        await session.navigate(record.leaf_id, summarize=True)
     moved = restore != "code"
     return RewindOutcome(record, restored, record.prompt if moved else None)
 

@@ -1,7 +1,8 @@
 """SessionRun: one prompt's run to its settled end, the part of a CodingSession that drives it.
 
 Compaction before and after the run (and one more try after an overflow), transient failures
-retried after a backoff (agent_retry.py), the stop hooks' continuations, user shell commands
+retried after a backoff (agent_retry.py), the stop hooks' continuations, the prompt's
+checkpoint (taken meanwhile, recorded once it exists: checkpointing.py), user shell commands
 that ran meanwhile joining the record at the end, and ``agent_settled`` last. Every message is
 written to the session file on its ``message_end`` before anybody hears of it (persist, then
 announce). ``CodingSession`` (coding_session.py) is the only subclass; it sets the attributes
@@ -21,7 +22,7 @@ from tau_agent.session.log import SessionLog
 from tau_agent.session.state import ModelRef
 from tau_ai.model import Model
 from tau_coding.session.agent_retry import RETRY_CANCELLED, AgentRetry, step_back_over
-from tau_coding.session.checkpointing import SessionCheckpoints
+from tau_coding.session.checkpointing import PendingCheckpoint, SessionCheckpoints
 from tau_coding.session.compactor import SessionCompactor
 from tau_coding.session.events import AgentSettledEvent, InputHandledEvent, SessionEvent
 from tau_coding.session.hooks import SessionHooks
@@ -44,10 +45,19 @@ class SessionRun:
     _pending: list[SessionEvent]
     _deferred: list[AgentMessage]  # user shell commands that ran during a run
     checkpoints: SessionCheckpoints | None  # a snapshot of the files before each prompt
+    _checkpoint: PendingCheckpoint | None  # the running prompt's, until its entry is written
 
     def _checkpoint_ref(self) -> str:
         """The session a checkpoint belongs to: its file, else its id (CodingSession says)."""
         raise NotImplementedError
+
+    async def checkpoint_ready(self) -> None:
+        """Wait until the running prompt's checkpoint holds the files, and record it (at once
+        when there is none). Whatever may change the files awaits this first."""
+        pending = self._checkpoint
+        if pending is not None:
+            await pending.ready()
+            pending.record(self.log)
 
     async def _drive(
         self,
@@ -58,51 +68,63 @@ class SessionRun:
     ) -> AsyncGenerator[SessionEvent, None]:
         """One prompt to its settled end: compaction before and after, one retry on overflow,
         transient failures retried (``_run_retrying``). ``gate`` (the input hooks) runs first;
-        when it answers the input itself, that answer and agent_settled are the whole run."""
+        when it answers the input itself, that answer and agent_settled are the whole run. A new
+        prompt's checkpoint is taken meanwhile (checkpointing.py) and recorded before
+        ``agent_settled``."""
         if gate is not None:
             handled = await gate()
             if handled is not None:
                 yield self._announce(handled)
                 yield self._announce(AgentSettledEvent())
                 return
-        compactor = self.compactor
         self.record_settings()
-        if check_first and self.checkpoints is not None:
-            await self.checkpoints.before_prompt(self.log, self._checkpoint_ref())
-        compactor.begin_prompt()
-        self.retry.begin_prompt()
-        if check_first and compactor.should_compact():
-            async for event in compactor.auto("threshold"):
-                yield self._announce(event)
-        async for event in self._run_retrying(start()):
-            yield event
-        failed = compactor.overflowed_reply() if compactor.settings.enabled else None
-        if failed is not None:
-            compactor.drop_failed_reply(failed)
-            async for event in compactor.auto("overflow", will_retry=True):
-                yield self._announce(event)
-            if compactor.succeeded:
-                async for event in self._run_retrying(self.harness.continue_()):
-                    yield event
-        if self.hooks is not None:  # a stop hook may keep the run going with a new message
-            for round_ in range(MAX_STOP_CONTINUATIONS):
-                reply = next(
-                    (m for m in reversed(self.harness.messages) if isinstance(m, AssistantMessage)), None
-                )
-                more = await self.hooks.on_stop(round_ > 0, reply)
-                if more is None:
-                    break
-                async for event in self._run_retrying(self.harness.prompt_message(UserMessage(more))):
-                    yield event
-        last = self.harness.messages[-1] if self.harness.messages else None
-        aborted = isinstance(last, AssistantMessage) and last.stop_reason == "aborted"
-        if not aborted and compactor.overflowed_reply() is None and compactor.should_compact():
-            async for event in compactor.auto("threshold"):
-                yield self._announce(event)
-        deferred, self._deferred = self._deferred, []
-        for message in deferred:
-            self._record_user_message(message)
-        yield self._announce(AgentSettledEvent())
+        checkpoints = self.checkpoints if check_first else None
+        mine = None if checkpoints is None else checkpoints.begin(self._checkpoint_ref())
+        self._checkpoint = mine
+        try:
+            compactor = self.compactor
+            compactor.begin_prompt()
+            self.retry.begin_prompt()
+            if check_first and compactor.should_compact():
+                async for event in compactor.auto("threshold"):
+                    yield self._announce(event)
+            async for event in self._run_retrying(start()):
+                yield event
+            failed = compactor.overflowed_reply() if compactor.settings.enabled else None
+            if failed is not None:
+                compactor.drop_failed_reply(failed)
+                async for event in compactor.auto("overflow", will_retry=True):
+                    yield self._announce(event)
+                if compactor.succeeded:
+                    async for event in self._run_retrying(self.harness.continue_()):
+                        yield event
+            if self.hooks is not None:  # a stop hook may keep the run going with a new message
+                for round_ in range(MAX_STOP_CONTINUATIONS):
+                    reply = next(
+                        (m for m in reversed(self.harness.messages) if isinstance(m, AssistantMessage)), None
+                    )
+                    more = await self.hooks.on_stop(round_ > 0, reply)
+                    if more is None:
+                        break
+                    async for event in self._run_retrying(self.harness.prompt_message(UserMessage(more))):
+                        yield event
+            last = self.harness.messages[-1] if self.harness.messages else None
+            aborted = isinstance(last, AssistantMessage) and last.stop_reason == "aborted"
+            if not aborted and compactor.overflowed_reply() is None and compactor.should_compact():
+                async for event in compactor.auto("threshold"):
+                    yield self._announce(event)
+            await self.checkpoint_ready()
+            self._checkpoint = None
+            deferred, self._deferred = self._deferred, []
+            for message in deferred:
+                self._record_user_message(message)
+            yield self._announce(AgentSettledEvent())
+        finally:
+            if mine is not None:  # if torn down before its end: recorded only if it is there
+                mine.record(self.log)
+                mine.drop()
+            if self._checkpoint is mine:
+                self._checkpoint = None
 
     async def _run_retrying(self, run: AsyncIterator[AgentEvent]) -> AsyncGenerator[SessionEvent, None]:
         """Relay ``run``; while it ends with a transient failure, wait, drop the failed reply
@@ -117,7 +139,12 @@ class SessionRun:
                         for pending in self._take_pending():
                             yield pending
                     if isinstance(event, MessageEndEvent):
+                        checkpoint = self._checkpoint
+                        if checkpoint is not None:  # once taken, its entry goes in before this message
+                            checkpoint.record(self.log)
                         self._persist(event.message)  # before announcing
+                        if checkpoint is not None and isinstance(event.message, UserMessage):
+                            checkpoint.message_written(None if self.save_error else self.log.leaf_id)
                         if isinstance(event.message, AssistantMessage):
                             window = self._model.context_window
                             ended = retry.reply_ended(event.message, self.harness.messages, window)

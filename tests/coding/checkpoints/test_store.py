@@ -160,3 +160,21 @@ def test_an_unknown_checkpoint_is_one_clear_error(tmp_path: Path) -> None:
         store.restore("deadbeef")
     with pytest.raises(CheckpointError, match="no checkpoint"):
         store.preview("--help")
+
+
+def test_a_deletion_or_a_mode_change_alone_makes_a_new_tree(tmp_path: Path) -> None:
+    project = tmp_path / "p"
+    project.mkdir()
+    (project / "a.sh").write_text("echo a\n")
+    (project / "b.txt").write_text("b\n")
+    store = CheckpointStore(project, tmp_path / "data")
+    first = store.take()
+    (project / "b.txt").unlink()
+    deleted = store.take()
+    os.chmod(project / "a.sh", 0o755)
+    executable = store.take()
+    unchanged = store.take()
+    assert len({first.tree, deleted.tree, executable.tree}) == 3
+    assert unchanged.tree == executable.tree and unchanged.reused
+    store.restore(first.id)
+    assert (project / "b.txt").read_text() == "b\n" and not os.stat(project / "a.sh").st_mode & 0o100

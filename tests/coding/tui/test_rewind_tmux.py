@@ -1,6 +1,7 @@
 """/rewind in a real terminal (tmux): Esc Esc opens the picker (doubleEscapeAction "rewind"),
 each prompt shows what changed since; code only (diff shown, confirmed), undo from "before
-rewind", conversation only, and summarise from here. Skips without tmux."""
+rewind", conversation only, summarise from here, and code and conversation. Skips without
+tmux."""
 
 from __future__ import annotations
 
@@ -99,6 +100,17 @@ def test_rewind_picker_and_each_choice_in_the_terminal(tmp_path: Path) -> None:
             _choose(tmux, "Rewind: what to restore?", 3)  # summarise from here
             screen = tmux.wait_for("with a summary of what followed", timeout=60)
             assert "The second prompt deleted a.txt." in screen
+
+            _keys(tmux, "C-c")
+            _command(tmux, "/rewind")  # rows: before rewind x2 (the summary left "first change")
+            _choose(tmux, "Rewind to before which prompt?", 0)  # the newest "before rewind"
+            _choose(tmux, "Rewind: what to restore?", 0)  # code and conversation
+            diff = tmux.wait_for("Restore these files?")
+            assert "a.txt" in diff and "b.txt" in diff
+            _keys(tmux, "y")
+            screen = tmux.wait_for("Rewound code and conversation")
+            assert "Changed twice." in screen  # the conversation as it was at that rewind
+            assert (project / "a.txt").read_text() == "one\n" and not (project / "b.txt").exists()
             _keys(tmux, "C-c", "C-d")
             tmux.wait_for("TAU-EXITED-0")
         finally:

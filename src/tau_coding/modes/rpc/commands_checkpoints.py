@@ -29,6 +29,7 @@ def point_to_dict(point: RewindPoint) -> dict[str, Any]:
     return {
         "id": record.checkpoint_id,
         "entryId": record.entry_id,
+        "leafId": record.leaf_id,
         "messageEntryId": record.message_entry_id,
         "timestamp": record.timestamp,
         "kind": record.kind,
