@@ -242,6 +242,7 @@ def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
         scoped=[str(pattern) for pattern in scoped],
     )
     theme = settings.get("theme")
+    fullscreen = bool(args.fullscreen) or settings.get("tui.fullscreen") is True
     try:
         prompts = build_prompts(args.prompt, None, cwd)
     except PromptInputError as exc:
@@ -264,6 +265,7 @@ def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
             builtins=builtins,
             mentions=lambda: mcp.resource_mentions() if (mcp := control.session.mcp) is not None else [],
             notices=notices,
+            fullscreen=fullscreen,
         )
     finally:
         control.session.close()

@@ -109,6 +109,14 @@ class Transcript(VerticalScroll, can_focus=False):
         await self.remove_children(old)
         release_style_caches()
 
+    async def forget_before(self, stop: int) -> None:
+        """Unmount the views of the items before ``stop`` (inline mode wrote them to the scrollback)."""
+        old = [self._views.pop(i) for i in sorted(self._views) if i < stop]
+        self._first = max(self._first, stop)
+        if old:
+            await self.remove_children(old)
+            release_style_caches()
+
     async def update(self, indices: Iterable[int]) -> None:
         """Re-sync the mounted views of changed items (unmounted ones render fresh when mounted)."""
         for index in sorted(indices):
