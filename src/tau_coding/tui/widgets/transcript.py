@@ -33,7 +33,7 @@ from tau_coding.tui.widgets.notice_view import BashView, ErrorView, NoticeView
 from tau_coding.tui.widgets.tool_row import ToolRow
 from tau_coding.tui.widgets.user_view import UserView
 
-WINDOW, PAGE = 80, 40
+WINDOW, PAGE = 40, 20  # 40 items fill any screen (each is a row or more); each mounted view costs every frame
 
 ItemView = UserView | AssistantView | ToolRow | BashView | NoticeView | ErrorView
 
