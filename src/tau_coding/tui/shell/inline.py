@@ -61,7 +61,8 @@ def clear_resized_region(app: App[Any], old_width: int, new_width: int) -> None:
         return
     x, y = app._previous_cursor_position
     # At most as far up as the region's top: better a copy of the region left above than a
-    # line of the conversation erased.
+    # line of the conversation erased. (Where a terminal leaves the cursor after rewrapping
+    # varies: tmux may also scroll rows into its history, when they no longer fit.)
     rows = y * -(-old_width // new_width) + x // new_width if 0 < new_width < old_width else y
     up = f"\x1b[{rows}A" if rows > 0 else ""
     driver.write(f"{up}\r\x1b[J")
