@@ -6,8 +6,7 @@ region (``scrollback.py`` renders it), and the transcript drops its view: the nu
 widgets stays at the handful still changing however long the session grows, so a frame costs
 the same at request 1,000 as at request 1, and what was said stays in the terminal after Tau exits.
 
-``above_inline_region`` is the one place that knows how Textual's inline driver positions its
-region: the cursor rests at ``App._previous_cursor_position`` inside it, and each frame moves back
+This module is the one place that knows how Textual's inline driver positions its region: the cursor rests at ``App._previous_cursor_position`` inside it, and each frame moves back
 to its top-left corner by that much before drawing. Writing there, then telling the app the
 cursor rests at the new corner, makes the next frame draw the region below the text.
 """
@@ -37,11 +36,11 @@ def above_inline_region(app: App[Any]) -> Callable[[str], None]:
             return
         y = app._previous_cursor_position.y
         up = f"\x1b[{y}A" if y > 0 else ""
-        # To the region's corner; each line written clears what the region left on it, then
-        # what is below goes. (Clearing from the corner first would, when the region starts at
-        # the screen's top-left, read to tmux as a clear screen and copy the region to history.)
-        # (Erasing the whole line first, not its end after: tmux keeps an end-erased line as
-        # wide as it was, and rewraps it into an extra blank row when the terminal narrows.)
+        # To the region's corner, then each line is erased whole and written, and what is left
+        # below is cleared at the end. Not "clear from the corner" first: with the region at the
+        # screen's top-left, tmux takes that for a clear screen and copies the region into its
+        # history. Not "erase to the end of the line" after the text: tmux keeps such a line as
+        # wide as it was and rewraps it into an extra blank row when the terminal narrows.
         lines = text.replace("\r\n", "\r\n\x1b[2K")
         driver.write(f"{up}\r\x1b[2K{lines}\x1b[J")
         _region_moved(app)
