@@ -5,8 +5,8 @@ from __future__ import annotations
 from tau_agent.content import TextContent, ThinkingContent
 from tau_agent.messages import AssistantMessage
 from tau_coding.tui.items import AssistantItem, BashItem, ErrorItem, Item, NoticeItem, ToolItem, UserItem
-from tau_coding.tui.scrollback import Palette, is_settled, scrollback_text, settled
 from tau_coding.tui.shell.inline import HISTORY_ITEMS, ScrollbackFeed
+from tau_coding.tui.shell.scrollback import Palette, is_settled, scrollback_text, settled
 
 
 def _reply(text: str, *, done: bool = True) -> AssistantItem:

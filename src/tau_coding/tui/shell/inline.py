@@ -22,7 +22,7 @@ from textual.geometry import Offset
 from textual.theme import Theme
 
 from tau_coding.tui.items import Item
-from tau_coding.tui.scrollback import Palette, scrollback_text, settled
+from tau_coding.tui.shell.scrollback import Palette, scrollback_text, settled
 
 HISTORY_ITEMS = 80  # of a resumed session, the newest items written at start (the rest: /tree)
 
