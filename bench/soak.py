@@ -1,14 +1,14 @@
 """Soak: one ``tau`` process, many model requests (tiny ``read`` turns), in every mode.
 
-    python bench/soak.py                          # 1,000 requests in print, json, rpc and tui modes
+    python bench/soak.py                          # 1,000 requests in every mode
     python bench/soak.py --requests 250 --mode print --mode rpc
 
 The model is a local keep-alive HTTP server on loopback that answers with a ``read`` of
 config.py until the last request of a prompt, which gets the answer. Print and JSON modes run
 one prompt; RPC sends ``--prompts`` prompts to one process; TUI mode types one prompt into
-``tau`` in tmux. When request 100 and the last request arrive (the process is then waiting for
+``tau`` in tmux (inline, the default; ``tui-fullscreen`` with ``--fullscreen``). When request 100 and the last request arrive (the process is then waiting for
 the reply) the suite counts the process's file descriptors and sockets (/proc/PID/fd) and reads
-its RSS; it also records when each request arrived and how many connections the process opened.
+its RSS and CPU time (user + system, reported per request between the two); it also records when each request arrived and how many connections the process opened.
 
 A run passes when it finishes with the answer and: file descriptors and sockets at the end are
 no more than at request 100 (+1 for noise); RSS at the end is within 10 % of request 100; the
@@ -42,7 +42,7 @@ from tau_ai.testing.replay_server import RecordedRequest, ReplayServer, Scripted
 from tau_coding.sdk.rpc_client import RpcClient
 
 API = "openai-completions"
-MODES = ("print", "json", "rpc", "tui")
+MODES = ("print", "json", "rpc", "tui", "tui-fullscreen")
 PROMPT = "Read config.py again and again until I say stop."
 CHECKPOINT = 100
 
@@ -53,6 +53,7 @@ class Sample:
     fds: int
     sockets: int
     rss_kib: int
+    cpu_seconds: float = 0.0
 
 
 @dataclass
@@ -100,13 +101,15 @@ class SoakResult:
         return found
 
     def line(self) -> str:
-        head = f"{self.mode:<5} {self.served}/{self.requests} requests in {self.seconds:.1f}s"
+        head = f"{self.mode:<14} {self.served}/{self.requests} requests in {self.seconds:.1f}s"
         if len(self.samples) == 2:
             first, last = self.samples
             head += (
                 f"; fds {first.fds}->{last.fds}, sockets {first.sockets}->{last.sockets}, "
                 f"RSS {first.rss_kib / 1024:.1f}->{last.rss_kib / 1024:.1f} MiB"
             )
+            spent = (last.cpu_seconds - first.cpu_seconds) * 1000 / max(1, last.request - first.request)
+            head += f", CPU {spent:.1f} ms/request"
         late = self.gap_ms(self.requests - CHECKPOINT, self.requests)
         head += f"; ms/request {self.gap_ms(CHECKPOINT, 2 * CHECKPOINT):.1f} -> {late:.1f}"
         return head + f"; {self.connections} connection(s)"
@@ -124,7 +127,8 @@ def sample(pid: int, request: int) -> Sample:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             rss = int(line.split()[1])
-    return Sample(request, fds, sockets, rss)
+    ticks = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[11:13]  # utime, stime
+    return Sample(request, fds, sockets, rss, sum(int(t) for t in ticks) / os.sysconf("SC_CLK_TCK"))
 
 
 class Script:
@@ -159,7 +163,7 @@ async def soak(mode: str, requests: int, prompts: int = 4, folder: Path | None =
         with tempfile.TemporaryDirectory(prefix="tau-soak-", dir=folder) as tmp:
             project = TauProject.create(Path(tmp), API, server.url)
             timeout = 60 + requests * 0.5
-            runner = {"print": _print, "json": _print, "rpc": _rpc, "tui": _tui}[mode]
+            runner = {"print": _print, "json": _print, "rpc": _rpc, "tui": _tui, "tui-fullscreen": _tui}[mode]
             try:
                 await asyncio.wait_for(runner(project, script, mode, prompts), timeout)
             except TimeoutError:
@@ -243,7 +247,8 @@ async def _tui(project: TauProject, script: Script, mode: str, prompts: int) -> 
     pid_file = project.root.parent / "tau.pid"
     env = {**project.env(), "TERM": "xterm-256color"}
     exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
-    tau = " ".join(shlex.quote(a) for a in project.argv(PROMPT))
+    flags = ["--fullscreen"] if mode == "tui-fullscreen" else []
+    tau = " ".join(shlex.quote(a) for a in project.argv(*flags, PROMPT))
     command = f"cd {shlex.quote(str(project.root))} && echo $$ > {pid_file} && exec env -i {exports} {tau}"
     await _tmux(socket, "new-session", "-d", "-s", "soak", "-x", "120", "-y", "40", command)
     try:
@@ -271,7 +276,7 @@ def main() -> int:
     )
     parser.add_argument("--requests", type=int, default=1000)
     parser.add_argument("--prompts", type=int, default=4, help="RPC mode: prompts sent to the one process")
-    parser.add_argument("--mode", action="append", choices=MODES, help="default: all four")
+    parser.add_argument("--mode", action="append", choices=MODES, help="default: all of them")
     args = parser.parse_args()
     failed = False
     for mode in args.mode or MODES:

@@ -4,9 +4,10 @@ A local server streams an answer at about 200 tokens/s. Each key is sent with ``
 and the pane is polled until it shows; Esc is pressed mid-stream and the pane polled until the
 footer no longer says "working…". Polling ``capture-pane`` costs a few ms per look, so the
 numbers carry that much resolution. ``--python`` picks the interpreter whose ``tau_coding`` runs
-(another checkout's venv, to compare before and after).
+(another checkout's venv, to compare before and after); ``--fullscreen`` runs the full-screen
+app instead of the inline one (the default).
 
-    .venv/bin/python -m bench.tui_tmux_latency [--python /other/.venv/bin/python] [--rounds 3]
+    .venv/bin/python -m bench.tui_tmux_latency [--python /other/.venv/bin/python] [--rounds 3] [--fullscreen]
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def _wait(socket: Path, check: str, present: bool = True, timeout: float = 30.0)
     raise TimeoutError(f"{check!r} {'never showed' if present else 'never left'}")
 
 
-def one_round(python: str, folder: Path) -> tuple[list[float], float]:
+def one_round(python: str, folder: Path, flags: tuple[str, ...] = ()) -> tuple[list[float], float]:
     """Echo times (ms) of each key typed while streaming, and Esc to cancelled (ms)."""
     words = tuple(f"word{i} " for i in range(3000))  # ~15 s at 200 tokens/s
     body = sse_body(API, ScriptedReply(chunks=words))
@@ -62,6 +63,7 @@ def one_round(python: str, folder: Path) -> tuple[list[float], float]:
         }
         exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
         command = f"cd {shlex.quote(str(project))} && env -i {exports} {shlex.quote(python)} -m tau_coding --model local/m"
+        command += "".join(f" {shlex.quote(flag)}" for flag in flags)
         socket = folder / "tmux.sock"
         _tmux(socket, "new-session", "-d", "-s", "b", "-x", "120", "-y", "40", command)
         try:
@@ -91,12 +93,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--python", default=sys.executable)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--fullscreen", action="store_true", help="the full-screen app, not inline")
     args = parser.parse_args()
     echoes: list[float] = []
     cancels: list[float] = []
     for _ in range(args.rounds):
         with tempfile.TemporaryDirectory() as folder:
-            keys, cancel = one_round(args.python, Path(folder))
+            keys, cancel = one_round(args.python, Path(folder), ("--fullscreen",) if args.fullscreen else ())
         echoes += keys
         cancels.append(cancel)
     print(

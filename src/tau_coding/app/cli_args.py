@@ -117,6 +117,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     tools.add_argument("--no-themes", action="store_true", help="do not discover themes")
     tools.add_argument(
+        "--fullscreen",
+        action="store_true",
+        help="run the TUI full-screen instead of inline in the terminal's scrollback (docs/tui.md)",
+    )
+    tools.add_argument(
         "-nc",
         "--no-context-files",
         action="store_true",

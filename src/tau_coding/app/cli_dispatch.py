@@ -273,6 +273,7 @@ def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
         ),
     )
     theme = settings.get("theme")
+    fullscreen = bool(args.fullscreen) or settings.get("tui.fullscreen") is True
     try:
         prompts = build_prompts(args.prompt, None, cwd)
     except PromptInputError as exc:
@@ -295,6 +296,7 @@ def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
             builtins=builtins,
             mentions=lambda: mcp.resource_mentions() if (mcp := control.session.mcp) is not None else [],
             notices=notices,
+            fullscreen=fullscreen,
         )
     finally:
         control.session.close()

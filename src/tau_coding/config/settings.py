@@ -99,6 +99,10 @@ class Subagents(_Struct):
     max_tokens: Count = UNSET
 
 
+class Tui(_Struct):
+    fullscreen: Flag = UNSET  # the TUI takes the whole screen instead of writing into scrollback
+
+
 class SettingsFile(_Struct):
     """Every key Tau reads from settings.json (Pi's names)."""
 
@@ -154,6 +158,7 @@ class SettingsFile(_Struct):
     permissions: Permissions | UnsetType = UNSET
     checkpoints: Checkpoints | UnsetType = UNSET  # snapshots for /rewind (tau_coding.checkpoints)
     subagents: Subagents | UnsetType = UNSET  # the task tool's limits (tau_coding.subagents.limits)
+    tui: Tui | UnsetType = UNSET  # the terminal UI (docs/tui.md)
 
 
 # Settings that choose or run programs: only the user's file or a trusted project may set them.

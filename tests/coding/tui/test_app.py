@@ -18,6 +18,7 @@ from tau_coding.tui.widgets.assistant_view import AssistantView
 from tau_coding.tui.widgets.completion_menu import CompletionMenu
 from tau_coding.tui.widgets.queue_view import QueueView
 from tau_coding.tui.widgets.tool_row import ToolRow
+from tau_coding.tui.widgets.transcript import PAGE, WINDOW
 from tau_coding.tui.widgets.user_view import UserView
 
 from .helpers import GatedProvider, adapter, gated_tool, shell_tool
@@ -313,8 +314,8 @@ async def test_a_long_session_mounts_only_its_newest_items() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         transcript = app.transcript
-        assert len(app.state.items) == 10_000 and transcript.mounted_count == 80
-        assert await transcript.load_earlier() == 40 and transcript.mounted_count == 120
+        assert len(app.state.items) == 10_000 and transcript.mounted_count == WINDOW
+        assert await transcript.load_earlier() == PAGE and transcript.mounted_count == WINDOW + PAGE
 
 
 async def test_ctrl_o_expands_every_tool_row() -> None:

@@ -30,7 +30,8 @@ def test_a_long_read_counts_its_hidden_lines_and_expands_in_full(tmp_path: Path)
         ScriptedReply(calls=[ScriptedCall("call_000000001", "read", {"path": "big.py"})]),
         ScriptedReply(text="Read it."),
     )
-    with tau(tmp_path, replies) as rig:
+    # Full-screen: inline, a finished row is in the terminal's scrollback, past expanding.
+    with tau(tmp_path, replies, "--fullscreen") as rig:
         rig.type("read big.py")
         rig.wait_editor("read big.py")
         rig.keys("Enter")
@@ -97,7 +98,8 @@ def _visible(rig_screen: str, marker: str) -> list[int]:
 
 def test_the_conversation_scrolls_with_page_keys_and_ctrl_home_end(tmp_path: Path) -> None:
     answer = "\n\n".join(f"para {i}" for i in range(1, 121))
-    with tau(tmp_path, _replies(ScriptedReply(text=answer))) as rig:
+    # Full-screen: inline, the conversation is the terminal's scrollback, scrolled by the terminal.
+    with tau(tmp_path, _replies(ScriptedReply(text=answer)), "--fullscreen") as rig:
         rig.type("long one")
         rig.wait_editor("long one")
         rig.keys("Enter")

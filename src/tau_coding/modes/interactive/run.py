@@ -34,6 +34,7 @@ def run_interactive(
     builtins: TuiBuiltins | None = None,
     mentions: Callable[[], Sequence[str]] | None = None,
     notices: Sequence[str] = (),
+    fullscreen: bool = False,
 ) -> int:
     """Run the TUI until the user quits (sending ``initial_prompt`` first, if given, then each of
     ``more_prompts`` as a follow-up; opening the session picker first when ``resume``); then
@@ -42,6 +43,8 @@ def run_interactive(
     What ``type_ahead`` holds when the app starts is replayed into its editor; ``builtins`` (the
     TUI's commands and keys the session's built-in extension registered) act on this app.
     ``notices`` (what the user should know, such as a missing key) open the transcript.
+    The app runs inline, writing the conversation into the terminal's scrollback, unless
+    ``fullscreen`` (``--fullscreen``, the ``tui.fullscreen`` setting; docs/tui.md).
     Returns the exit code, 0."""
     from textual.theme import Theme
 
@@ -87,6 +90,7 @@ def run_interactive(
         save_settings=(lambda changes: update_settings(tau_home / "settings.json", changes))
         if tau_home
         else None,
+        inline=not fullscreen,
     )
     if ui is not None:  # extensions' dialogs become the app's own from here on
         from tau_coding.modes.interactive.tui_ui import TuiUI
@@ -98,7 +102,8 @@ def run_interactive(
     if isinstance(port, CodingSessionPort):  # a title made in the background shows at once
         port.titles.listeners.append(app.refresh_footer)
     try:
-        hint = app.run()
+        # Inline, the mouse stays the terminal's: selecting and scrolling the scrollback work.
+        hint = app.run(inline=not fullscreen, mouse=fullscreen)
     finally:
         if builtins is not None:
             builtins.bind(None)

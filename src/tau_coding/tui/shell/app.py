@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+from rich.console import RenderableType
 from textual import events
 from textual.app import ComposeResult
 from textual.await_complete import AwaitComplete
 from textual.containers import Vertical
+from textual.driver import Driver
 from textual.theme import Theme
 
 from tau_agent.content import ImageContent, text_of
@@ -23,6 +26,13 @@ from tau_coding.tui.key_encodings import install as install_key_encodings
 from tau_coding.tui.key_encodings import normalized_key
 from tau_coding.tui.port import SessionPort
 from tau_coding.tui.shell import commands, permission_mode, session_commands, settings_command
+from tau_coding.tui.shell.inline import (
+    InlineDriver,
+    ScrollbackFeed,
+    above_inline_region,
+    clear_resized_region,
+    palette_of,
+)
 from tau_coding.tui.shell.key_actions import KeyActions
 from tau_coding.tui.state import (
     NoticeTone,
@@ -55,6 +65,7 @@ class TauApp(KeyActions):
     CSS_PATH = Path(__file__).parent.parent / "theme" / "app.tcss"  # absolute: subclasses live elsewhere
     TITLE = "τ"
     ENABLE_COMMAND_PALETTE = False
+    INLINE_PADDING = 0  # inline mode: no blank line kept above the region (its text stays on exit)
     transcript: Transcript
     editor: PromptEditor
     footer: StatusFooter
@@ -79,12 +90,16 @@ class TauApp(KeyActions):
         load_themes: Callable[[], tuple[Sequence[Theme], Sequence[str]]] | None = None,
         mentions: Callable[[], Sequence[str]] | None = None,
         save_settings: Callable[[Mapping[str, object]], str | None] | None = None,
+        inline: bool = False,
+        write_above: Callable[[str], None] | None = None,
     ) -> None:
         """``user_themes``, ``keymap`` and ``startup_notices`` (problems found loading them) come
         from the mode, which reads the user's files (``load_themes`` reads the themes again, on
         ``/reload``); ``environ`` gives $VISUAL/$EDITOR; ``type_ahead`` is what the user typed
         before the app ran, replayed into the editor; ``save_settings`` writes choices made here
-        (theme, model) to the user's settings, returning a problem line or None."""
+        (theme, model) to the user's settings, returning a problem line or None. ``inline``: the
+        app runs inline (``run(inline=True)``) and writes settled items into the terminal's
+        scrollback, through ``write_above`` (default: above Textual's inline region; inline.py)."""
         super().__init__()
         install_key_encodings()
         self._initial_prompt = initial_prompt
@@ -112,6 +127,8 @@ class TauApp(KeyActions):
         self._widgets: dict[str, list[str]] = {}  # extensions' widgets, shown above the editor
         self._statuses: dict[str, str] = {}  # extensions' footer entries
         self._panel: ExtensionPanel | None = None
+        self._feed = ScrollbackFeed(write_above or above_inline_region(self)) if inline else None
+        self._width = 0  # the terminal's width when the inline region was last resized
 
     # -- composition ----------------------------------------------------------------------------
 
@@ -161,6 +178,9 @@ class TauApp(KeyActions):
         self.editor.menu = self.query_one(CompletionMenu)
         settings_command.apply_at_start(self)
         self.state = from_messages(self.port.messages, self.port.render_custom)
+        if self._feed is not None:
+            self.screen.add_class("-inline")
+            self._feed.start(len(self.state.items))
         self.editor.focus()
         await self.paint()
         # What exists now (modules, widgets, the loaded transcript) lives as long as the app;
@@ -198,8 +218,15 @@ class TauApp(KeyActions):
         if not transcript.is_attached:  # shutting down: nothing left to paint on
             return
         changes = self.state.take_changes()
-        await transcript.append(self.state.items, changes.appended)
-        await transcript.update(changes.updated)
+        appended, updated = changes.appended, changes.updated
+        if self._feed is not None:  # inline: what settled goes to the scrollback, out of the DOM
+            self._feed_scrollback()
+            start = self._feed.printed
+            appended = range(max(appended.start, start), appended.stop)
+            updated = {index for index in updated if index >= start}
+            await transcript.forget_before(start)
+        await transcript.append(self.state.items, appended)
+        await transcript.update(updated)
         if changes.queue:
             self.queue_view.show(self.state.queue)
         if changes.footer:
@@ -210,6 +237,38 @@ class TauApp(KeyActions):
                 view = transcript.view(index)
                 if isinstance(view, ToolRow):
                     view.set_expanded(True)
+
+    def _feed_scrollback(self, *, everything: bool = False) -> None:
+        if self._feed is not None:
+            self._feed.feed(
+                self.state.items,
+                width=self.size.width,
+                palette=palette_of(self.current_theme),
+                color_system=self.console.color_system,
+                show_thinking=self._show_thinking,
+                expand_tools=self._expand_tools,
+                everything=everything,
+            )
+
+    def _build_driver(
+        self, headless: bool, inline: bool, mouse: bool, size: tuple[int, int] | None
+    ) -> Driver:
+        if not inline or headless or sys.platform == "win32":
+            return super()._build_driver(headless, inline, mouse, size)
+        self._driver = InlineDriver(self, debug=False, mouse=mouse, size=size)
+        return self._driver
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self._feed is not None and self._width and event.size.width != self._width:
+            clear_resized_region(self, self._width, event.size.width)
+        self._width = event.size.width
+
+    def exit(
+        self, result: str | None = None, return_code: int = 0, message: RenderableType | None = None
+    ) -> None:
+        """Quit; inline, what the transcript still shows is written to the scrollback first."""
+        self._feed_scrollback(everything=True)
+        super().exit(result, return_code, message)
 
     def set_extension_widget(self, key: str, lines: Sequence[str] | None) -> None:
         """An extension's widget above the editor (None or no lines: removed)."""
@@ -278,6 +337,8 @@ class TauApp(KeyActions):
         await self.transcript.clear_all()
         self.editor.set_cwd(Path(self.port.info().cwd))
         self.state = from_messages(self.port.messages, self.port.render_custom)
+        if self._feed is not None:
+            self._feed.start(len(self.state.items), new_screen=True)
         for text in self._startup_notices:  # problems in the user's files outlive a session switch
             add_notice(self.state, text, "warning")
         await self.paint()

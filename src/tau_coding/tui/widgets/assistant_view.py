@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.console import RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -25,6 +26,20 @@ THINKING_HINT = "Thinking… (Ctrl+T to show)"
 CHUNK_CHARS = 3000
 
 
+def answer_markdown(source: str) -> RenderableType:
+    """An answer's text as Rich Markdown, its single line breaks kept."""
+    from rich.markdown import Markdown as RichMarkdown  # markdown-it and pygments: not at launch
+
+    markdown = RichMarkdown(safe_text(source), code_theme="ansi_dark", inline_code_theme="ansi_dark")
+    # A single newline is a soft break in Markdown (drawn as a space); the model's
+    # answers mean it as a line break, so it is kept as one.
+    for block in markdown.parsed:
+        for token in block.children or ():
+            if token.type == "softbreak":
+                token.type = "hardbreak"
+    return markdown
+
+
 class MarkdownChunk(Static):
     """A piece of a reply's text, rendered as Markdown; ``source`` is the text it shows."""
 
@@ -35,17 +50,8 @@ class MarkdownChunk(Static):
 
     def set_source(self, source: str) -> None:
         if source != self.source:
-            from rich.markdown import Markdown as RichMarkdown  # markdown-it and pygments: not at launch
-
             self.source = source
-            markdown = RichMarkdown(safe_text(source), code_theme="ansi_dark", inline_code_theme="ansi_dark")
-            # A single newline is a soft break in Markdown (drawn as a space); the model's
-            # answers mean it as a line break, so it is kept as one.
-            for block in markdown.parsed:
-                for token in block.children or ():
-                    if token.type == "softbreak":
-                        token.type = "hardbreak"
-            self.update(markdown)
+            self.update(answer_markdown(source))
 
 
 class ThinkingView(Vertical):

@@ -19,16 +19,34 @@ class NoticeView(Static):
         """Notices do not change once shown."""
 
 
+def error_text(item: ErrorItem) -> Text:
+    """What happened, then what to do about it."""
+    text = Text()
+    text.append("Error: ", style="bold")
+    text.append(safe_text(item.message))
+    if item.hint:
+        text.append("\n" + item.hint, style="italic")
+    return text
+
+
+def bash_text(item: BashItem) -> Text:
+    """A ``!cmd`` the user ran, with the tail of its output and its exit code."""
+    text = Text()
+    text.append(("!! " if item.excluded else "! ") + safe_text(item.command), style="bold")
+    if item.cancelled:
+        text.append("  (cancelled)", style="italic")
+    elif item.exit_code not in (0, None):
+        text.append(f"  (exit {item.exit_code})", style="italic")
+    if item.output.strip():
+        text.append("\n" + safe_text(preview(item.output, lines=20, tail=True)))
+    return text
+
+
 class ErrorView(Static):
     """What happened, then what to do about it."""
 
     def __init__(self, item: ErrorItem) -> None:
-        text = Text()
-        text.append("Error: ", style="bold")
-        text.append(safe_text(item.message))
-        if item.hint:
-            text.append("\n" + item.hint, style="italic")
-        super().__init__(text, classes="error")
+        super().__init__(error_text(item), classes="error")
         self.item = item
 
     def sync(self) -> None:
@@ -39,15 +57,7 @@ class BashView(Static):
     """A ``!cmd`` the user ran, with its output and exit code."""
 
     def __init__(self, item: BashItem) -> None:
-        text = Text()
-        text.append(("!! " if item.excluded else "! ") + safe_text(item.command), style="bold")
-        if item.cancelled:
-            text.append("  (cancelled)", style="italic")
-        elif item.exit_code not in (0, None):
-            text.append(f"  (exit {item.exit_code})", style="italic")
-        if item.output.strip():
-            text.append("\n" + safe_text(preview(item.output, lines=20, tail=True)))
-        super().__init__(text, classes="bash")
+        super().__init__(bash_text(item), classes="bash")
         self.item = item
 
     def sync(self) -> None:

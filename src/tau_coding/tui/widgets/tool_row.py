@@ -143,7 +143,10 @@ class ToolRow(Vertical):
 
     def tick(self, now: float) -> None:
         """Refresh the header (the elapsed time of a running tool)."""
-        self.query_one(".tool-header", Static).update(header_text(self.item, now))
+        # The clock's tick may reach a row whose children are not mounted yet (compose shows
+        # the header as it is then).
+        for header in self.query(".tool-header").results(Static):
+            header.update(header_text(self.item, now))
 
     def set_expanded(self, expanded: bool) -> None:
         if expanded != self.expanded:
@@ -158,6 +161,6 @@ class ToolRow(Vertical):
         theme = self.app.current_theme
         colors = DiffColors(added=theme.success or "green", removed=theme.error or "red", hunk=theme.primary)
         shown = body(self.item, self.expanded, colors)
-        widget = self.query_one(".tool-body", Static)
-        widget.display = shown is not None
-        widget.update(shown if shown is not None else "")
+        for widget in self.query(".tool-body").results(Static):  # none yet: on_mount draws it
+            widget.display = shown is not None
+            widget.update(shown if shown is not None else "")

@@ -33,7 +33,7 @@ from tau_coding.tui.widgets.notice_view import BashView, ErrorView, NoticeView
 from tau_coding.tui.widgets.tool_row import ToolRow
 from tau_coding.tui.widgets.user_view import UserView
 
-WINDOW, PAGE = 80, 40
+WINDOW, PAGE = 40, 20  # 40 items fill any screen (each is a row or more); each mounted view costs every frame
 
 ItemView = UserView | AssistantView | ToolRow | BashView | NoticeView | ErrorView
 
@@ -108,6 +108,14 @@ class Transcript(VerticalScroll, can_focus=False):
         self._update_earlier()
         await self.remove_children(old)
         release_style_caches()
+
+    async def forget_before(self, stop: int) -> None:
+        """Unmount the views of the items before ``stop`` (inline mode wrote them to the scrollback)."""
+        old = [self._views.pop(i) for i in sorted(self._views) if i < stop]
+        self._first = max(self._first, stop)
+        if old:
+            await self.remove_children(old)
+            release_style_caches()
 
     async def update(self, indices: Iterable[int]) -> None:
         """Re-sync the mounted views of changed items (unmounted ones render fresh when mounted)."""

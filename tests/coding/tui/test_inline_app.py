@@ -1,0 +1,76 @@
+"""Inline mode's app, driven by Pilot: settled items leave the DOM for the scrollback, once each,
+in order; what is live stays; quitting writes the rest. (tmux: test_tmux_inline.py.)"""
+
+from __future__ import annotations
+
+import asyncio
+
+from tau_agent.testing import FakeProvider, call, reply, text
+from tau_coding.tui.shell.app import TauApp
+from tau_coding.tui.widgets.tool_row import ToolRow
+
+from .helpers import adapter, gated_tool
+from .test_app import SIZE, make_app, type_text, until
+
+
+def _inline(port: object) -> tuple[TauApp, list[str]]:
+    written: list[str] = []
+    return make_app(port, inline=True, write_above=written.append), written
+
+
+async def test_a_finished_exchange_is_written_once_and_leaves_nothing_mounted() -> None:
+    app, written = _inline(adapter(FakeProvider([reply("The port is 9090."), reply("Still 9090.")])))
+    async with app.run_test(size=SIZE) as pilot:
+        for prompt in ("Which port?", "And now?"):
+            await type_text(pilot, prompt)
+            await pilot.press("enter")
+            await until(pilot, lambda: app.state.status == "idle" and app.transcript.mounted_count == 0)
+        await pilot.pause()
+        text = "".join(written)
+        order = [text.index(s) for s in ("Which port?", "The port is 9090.", "And now?", "Still 9090.")]
+        assert order == sorted(order)
+        assert text.count("The port is 9090.") == 1
+
+
+async def test_a_running_tool_stays_live_and_what_came_before_it_is_written() -> None:
+    gate, started = asyncio.Event(), asyncio.Event()
+    port = adapter(
+        FakeProvider([reply(text("Waiting now."), call("wait", {})), reply("finished")]),
+        tools=[gated_tool(gate, started)],
+    )
+    app, written = _inline(port)
+    async with app.run_test(size=SIZE) as pilot:
+        await type_text(pilot, "wait")
+        await pilot.press("enter")
+        await until(pilot, started.is_set)
+        await until(pilot, lambda: "Waiting now." in "".join(written))
+        assert [type(view) for view in app.transcript.views()] == [ToolRow]
+        assert "wait" not in "".join(written).split("Waiting now.")[1]  # the tool row is not written yet
+        gate.set()
+        await until(pilot, lambda: "finished" in "".join(written))
+        assert app.transcript.mounted_count == 0
+
+
+async def test_quitting_writes_what_is_still_live() -> None:
+    gate, started = asyncio.Event(), asyncio.Event()
+    port = adapter(FakeProvider([reply(call("wait", {})), reply("done")]), tools=[gated_tool(gate, started)])
+    app, written = _inline(port)
+    async with app.run_test(size=SIZE) as pilot:
+        await type_text(pilot, "wait")
+        await pilot.press("enter")
+        await until(pilot, started.is_set)
+        app.quit_with_hint()
+        assert "wait" in "".join(written).split("wait", 1)[1]  # the prompt, then the running row
+        gate.set()
+
+
+async def test_a_long_inline_session_keeps_the_dom_small() -> None:
+    turns = 60
+    app, written = _inline(adapter(FakeProvider([reply(f"answer {i}") for i in range(turns)])))
+    async with app.run_test(size=SIZE) as pilot:
+        for i in range(turns):
+            await type_text(pilot, f"q{i}")
+            await pilot.press("enter")
+            await until(pilot, lambda i=i: f"answer {i}" in "".join(written[-2:]))  # type: ignore[misc]
+            assert app.transcript.mounted_count <= 2
+        assert len(app.transcript.children) <= 3
