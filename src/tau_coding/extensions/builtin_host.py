@@ -23,9 +23,17 @@ from tau_coding.session.events import InputHandledEvent
 if TYPE_CHECKING:
     from tau_agent.content import ImageContent
     from tau_agent.messages import AssistantMessage, CustomMessage
+    from tau_agent.provider import ThinkingLevel
+    from tau_ai.model import Model
     from tau_coding.extensions.guard import Guard, HandlerFailure
     from tau_coding.session.coding_session import CodingSession
-    from tau_coding.session.hooks import InputDecision, OwnCommand
+    from tau_coding.session.hooks import (
+        InputDecision,
+        ModelSource,
+        OwnCommand,
+        SessionChange,
+        UserBashOutcome,
+    )
 
 Activate = Callable[[ExtensionAPI], object]
 
@@ -138,6 +146,21 @@ class BuiltinHooks:
         return answer if isinstance(answer, str) else None
 
     def on_close(self) -> None:
+        return None
+
+    def before_change(self, change: SessionChange) -> str | None:
+        return None
+
+    def after_change(self, change: SessionChange) -> None:
+        return None
+
+    def on_model_select(self, model: Model, previous: Model | None, source: ModelSource) -> None:
+        return None
+
+    def on_thinking_select(self, level: ThinkingLevel, previous: ThinkingLevel) -> None:
+        return None
+
+    async def on_user_bash(self, command: str, exclude_from_context: bool) -> UserBashOutcome | None:
         return None
 
 

@@ -24,6 +24,7 @@ from tau_agent.content import ImageContent
 from tau_agent.hooks import BeforeToolCallResult, ToolCallContext
 from tau_agent.messages import AgentMessage, AssistantMessage, CustomMessage
 from tau_agent.tools import AgentToolResult
+from tau_coding.extensions.change_doors import ChangeDoors
 from tau_coding.extensions.dispatcher import Delivery, EventDispatcher
 from tau_coding.extensions.events import (
     AgentStartEvent,
@@ -60,8 +61,9 @@ if TYPE_CHECKING:
 _STREAMING = frozenset(("message_update", "tool_execution_update"))
 
 
-class ExtensionDoors:
-    """Implements SessionHooks for one session and installs the harness seams."""
+class ExtensionDoors(ChangeDoors):
+    """Implements SessionHooks for one session and installs the harness seams (the doors of
+    session changes, model choice and ``!cmd`` are in change_doors.py)."""
 
     def __init__(self, host: ExtensionHostPort, session: CodingSession) -> None:
         self.host = host
@@ -114,7 +116,10 @@ class ExtensionDoors:
         registry = self.host.registry
         if registry.handlers:
             plain: list[Delivery] = []
-            for owner, handler in registry.handlers_for(event.type, "*"):
+            names = (
+                (event.type, "session_compact", "*") if event.type == "compaction_end" else (event.type, "*")
+            )
+            for owner, handler in registry.handlers_for(*names):
                 if owner not in self.host.extensions:
                     continue
                 guard = self.host.guard(owner)
