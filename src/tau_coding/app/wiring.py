@@ -233,6 +233,8 @@ def build_session(
     session.checkpoints = session_checkpoints(paths, settings.get, disabled=options.no_checkpoints)
     if host is not None:
         host.allowed_tools = allowed_tools(options)
+        host.sandbox_for = sandbox  # tau.exec runs where the model's bash runs
+        host.unconfined_exec = frozenset(_strings(settings.get("sandbox.unconfinedExtensions")))
         rest = host.registry.parse_flags(options.extension_args)
         if rest:
             session.close()

@@ -240,12 +240,23 @@ class ExtensionAPI:
         return self._bus
 
     async def exec(
-        self, command: str, args: Sequence[str] = (), *, cwd: Path | None = None, timeout: float | None = None
+        self,
+        command: str,
+        args: Sequence[str] = (),
+        *,
+        cwd: Path | None = None,
+        timeout: float | None = None,
+        unconfined: bool = False,
     ) -> ExecResult:
-        """Run a program (no shell) in ``cwd`` (the session's by default); see ``process.py``."""
+        """Run a program (no shell) in ``cwd`` (the session's by default); see ``process.py``.
+
+        When the model's bash runs in the sandbox, so does this. ``unconfined=True`` runs it
+        outside only for an extension the user named in ``sandbox.unconfinedExtensions``
+        (otherwise it still runs confined, with a one-line warning)."""
         from tau_coding.extensions.process import run_program
 
-        return await run_program(command, args, cwd or self.cwd, timeout)
+        policy = self._host.exec_sandbox(self.name, unconfined)
+        return await run_program(command, args, cwd or self.cwd, timeout, policy)
 
     def reload(self) -> int:
         """Unload and load every extension again; returns how many are loaded."""

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from tau_agent.provider import ThinkingLevel
     from tau_ai.model import Model
     from tau_coding.extensions.guard import Guard, HandlerFailure
+    from tau_coding.sandbox.policy import SandboxPolicy
     from tau_coding.session.coding_session import CodingSession
     from tau_coding.session.hooks import (
         InputDecision,
@@ -93,6 +94,9 @@ class BuiltinHost:
         """The session's hooks answer the built-in commands."""
         self._session = session
         session.hooks = BuiltinHooks(self._registry)
+
+    def exec_sandbox(self, owner: str, unconfined: bool) -> SandboxPolicy | None:
+        return None  # the built-in extension runs no processes
 
 
 class BuiltinHooks:

@@ -29,6 +29,7 @@ from tau_coding.extensions.registry import BUILTIN, Registry
 from tau_coding.extensions.ui import LateBoundUI, UIBridge
 
 if TYPE_CHECKING:
+    from tau_coding.sandbox.policy import SandboxPolicy
     from tau_coding.session.coding_session import CodingSession
 
 Activate = Callable[[ExtensionAPI], Any]
@@ -75,6 +76,10 @@ class ExtensionHost:
         self.active_tools: frozenset[str] | None = None  # an extension's set_active_tools
         self._reported: set[str] = set()
         self.on_change: list[Callable[[], None]] = []  # told after tools or handlers change
+        # tau.exec runs where the model's bash runs (set by the composition root): its sandbox,
+        # and the extensions the user lets run programs outside it (sandbox.unconfinedExtensions).
+        self.sandbox_for: Callable[[], SandboxPolicy | None] | None = None
+        self.unconfined_exec: frozenset[str] = frozenset()
         # Imports and activate() calls share one worker thread (a fresh one after a timeout):
         # one thread per extension would cost ~0.5 ms each at start-up.
         self._loader = Guard("loader", timeout, self.report_failure)
@@ -230,6 +235,22 @@ class ExtensionHost:
         """Only these tools reach the model (still within ``--tools``); ``None``: all again."""
         self.active_tools = None if names is None else frozenset(names)
         self._changed()
+
+    def exec_sandbox(self, owner: str, unconfined: bool) -> SandboxPolicy | None:
+        """The model's bash's sandbox (``sandbox_for``), unless ``owner`` may run unconfined."""
+        policy = self.sandbox_for() if self.sandbox_for is not None else None
+        if policy is None or not unconfined:
+            return policy
+        if owner in self.unconfined_exec:
+            return None
+        if ("unconfined", owner) not in self._announced:
+            self._announced.add(("unconfined", owner))
+            self.report(
+                f"extension {owner}",
+                "asked to exec outside the sandbox; ran confined (list it in sandbox.unconfinedExtensions to allow)",
+                "warning",
+            )
+        return policy
 
     def is_builtin_tool(self, name: str) -> bool:
         return self._base_tools is not None and any(t.name == name for t in self._base_tools)

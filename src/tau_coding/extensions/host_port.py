@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from tau_coding.extensions.guard import Guard, HandlerFailure
     from tau_coding.extensions.registry import Registry
     from tau_coding.extensions.ui import UIBridge
+    from tau_coding.sandbox.policy import SandboxPolicy
     from tau_coding.session.coding_session import CodingSession
 
 
@@ -55,4 +56,8 @@ class ExtensionHostPort(Protocol):
 
     def set_active_tools(self, names: Collection[str] | None) -> None:
         """Only these registered tools go to the model (``None``: all of them)."""
+        ...
+
+    def exec_sandbox(self, owner: str, unconfined: bool) -> SandboxPolicy | None:
+        """The sandbox ``owner``'s ``exec`` runs in (None: unconfined); the model's bash's."""
         ...

@@ -108,9 +108,7 @@ async def test_model_and_thinking_choices_are_announced_with_what_was_before(tmp
     assert len(picked) == 1
     assert picked[0].model is other and picked[0].previous_model is previous
     assert picked[0].source == "cycle"
-    levels = [
-        (e.level, e.previous_level) for p, e in seen if p == "thinking_level_select"
-    ]
+    levels = [(e.level, e.previous_level) for p, e in seen if p == "thinking_level_select"]
     assert levels == [("high", "off")]
 
 
