@@ -30,7 +30,7 @@ from tau_coding.extensions.registry import (
     Renderer,
     Shortcut,
 )
-from tau_coding.extensions.ui import NoticeLevel, UIBridge
+from tau_coding.extensions.ui import NoticeLevel, Placement, UIBridge
 
 if TYPE_CHECKING:
     from tau_agent.provider import ThinkingLevel
@@ -193,8 +193,8 @@ class ExtensionAPI:
     def set_status(self, key: str, text: str | None) -> None:
         self.ui.set_status(key, text)
 
-    def set_widget(self, key: str, lines: Sequence[str] | None) -> None:
-        self.ui.set_widget(key, lines)
+    def set_widget(self, key: str, lines: Sequence[str] | None, placement: Placement = "above") -> None:
+        self.ui.set_widget(key, lines, placement)
 
     # -- tools, model, processes, other extensions -------------------------------------------
 

@@ -7,6 +7,7 @@ import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Literal
 
 from textual import events
 from textual.app import ComposeResult
@@ -41,7 +42,7 @@ from tau_coding.tui.theme import THEMES
 from tau_coding.tui.title import terminal_title, title_sequence
 from tau_coding.tui.type_ahead import replay as replay_type_ahead
 from tau_coding.tui.widgets.completion_menu import CompletionMenu
-from tau_coding.tui.widgets.extension_panel import ExtensionPanel
+from tau_coding.tui.widgets.extension_panel import ChromeLines, ExtensionPanel
 from tau_coding.tui.widgets.prompt_editor import CompletionSources, PromptEditor
 from tau_coding.tui.widgets.queue_view import QueueView
 from tau_coding.tui.widgets.status_footer import StatusFooter
@@ -112,6 +113,13 @@ class TauApp(KeyActions):
         self._widgets: dict[str, list[str]] = {}  # extensions' widgets, shown above the editor
         self._statuses: dict[str, str] = {}  # extensions' footer entries
         self._panel: ExtensionPanel | None = None
+        # The other places extensions draw: widgets below the editor, a header, a footer of
+        # their own, the terminal title (None: Tau's).
+        self._below: dict[str, list[str]] = {}
+        self._below_panel = ExtensionPanel("extension-below")
+        self._header = ChromeLines("extension-header")
+        self._own_footer = ChromeLines("extension-footer")
+        self._extension_title: str | None = None
 
     # -- composition ----------------------------------------------------------------------------
 
@@ -135,16 +143,20 @@ class TauApp(KeyActions):
         self.transcript = Transcript()
         self.editor = PromptEditor(sources, history)
         self.footer = StatusFooter(self._home)
+        self.footer.display = not self._own_footer.display  # an extension's footer set before
         self.queue_view = QueueView()
         self._panel = ExtensionPanel()
         self._panel.show(self._widgets)
+        yield self._header
         yield self.transcript
         with Vertical(id="bottom"):
             yield self._panel
             yield self.queue_view
             yield CompletionMenu()
             yield self.editor
+            yield self._below_panel
             yield self.footer
+            yield self._own_footer
 
     async def on_mount(self) -> None:
         for theme in (*THEMES, *self._user_themes):
@@ -210,14 +222,38 @@ class TauApp(KeyActions):
                 if isinstance(view, ToolRow):
                     view.set_expanded(True)
 
-    def set_extension_widget(self, key: str, lines: Sequence[str] | None) -> None:
-        """An extension's widget above the editor (None or no lines: removed)."""
+    def set_extension_widget(
+        self, key: str, lines: Sequence[str] | None, placement: Literal["above", "below"] = "above"
+    ) -> None:
+        """An extension's widget above (or below) the editor (None or no lines: removed)."""
+        self._widgets.pop(key, None)
+        self._below.pop(key, None)
         if lines:
-            self._widgets[key] = list(lines)
-        else:
-            self._widgets.pop(key, None)
+            (self._below if placement == "below" else self._widgets)[key] = list(lines)
         if self._panel is not None:
             self._panel.show(self._widgets)
+        self._below_panel.show(self._below)
+
+    def set_extension_header(self, lines: Sequence[str] | None) -> None:
+        self._header.show_lines(lines)
+
+    def set_extension_footer(self, lines: Sequence[str] | None) -> None:
+        """Lines in place of Tau's footer; None brings Tau's back."""
+        self._own_footer.show_lines(lines)
+        if self._panel is not None:
+            self.footer.display = lines is None
+
+    def set_extension_title(self, title: str | None) -> None:
+        self._extension_title = title
+        if self._panel is not None:
+            self.refresh_footer()
+
+    def editor_text(self) -> str:
+        return self.editor.text if self._panel is not None else ""
+
+    def set_editor_text(self, text: str) -> None:
+        if self._panel is not None:
+            self.editor.load_text(text)
 
     def set_extension_status(self, key: str, text: str | None) -> None:
         """An extension's entry in the footer (None: removed)."""
@@ -231,7 +267,7 @@ class TauApp(KeyActions):
     def refresh_footer(self) -> None:
         info = self.port.info()
         self.footer.show(info, self.state, list(self._statuses.values()), self._clock())
-        title = terminal_title(info.cwd, info.session_name, self._home)
+        title = self._extension_title or terminal_title(info.cwd, info.session_name, self._home)
         if title != self.title:
             self.title = title
             if self._driver is not None:
