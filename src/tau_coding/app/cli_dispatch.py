@@ -11,6 +11,8 @@ from tau_coding.common.diagnostics import warning_line
 from tau_coding.common.exit_codes import EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE
 
 if TYPE_CHECKING:
+    from tau_coding.config.paths import TauPaths
+    from tau_coding.config.settings import Settings
     from tau_coding.modes.interactive.type_ahead import TypeAhead
 
 
@@ -254,7 +256,9 @@ def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
             port,
             initial_prompt=prompts[0][0] if prompts else None,
             more_prompts=[text for text, _ in prompts[1:]],
-            theme_paths=[] if args.no_themes else [*(args.theme or ())],
+            theme_paths=[]
+            if args.no_themes
+            else [*(args.theme or ()), *_package_themes(settings, paths, trusted)],
             no_themes=args.no_themes,
             tau_home=paths.tau_home,
             theme=theme if isinstance(theme, str) else None,
@@ -267,6 +271,15 @@ def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
         )
     finally:
         control.session.close()
+
+
+def _package_themes(settings: Settings, paths: TauPaths, trusted: bool) -> list[str]:
+    """The active packages' theme files (none read unless the ``packages`` setting is set)."""
+    if not settings.get("packages"):
+        return []
+    from tau_coding.packages.resource_paths import package_resources
+
+    return [str(p) for p in package_resources(paths, trusted=trusted).themes]
 
 
 def _print_mode(args: Any, stdin_text: str | None) -> int:
