@@ -236,6 +236,8 @@ def build_session(
     if host is not None:
         host.allowed_tools = allowed_tools(options)
         host.sandbox_for = sandbox  # tau.exec runs where the model's bash runs
+        host.read_setting = settings.get
+        host.list_models = lambda: list(config.models)
         host.unconfined_exec = frozenset(_strings(settings.get("sandbox.unconfinedExtensions")))
         rest = host.registry.parse_flags(options.extension_args)
         if rest:

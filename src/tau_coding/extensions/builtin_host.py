@@ -98,6 +98,16 @@ class BuiltinHost:
     def exec_sandbox(self, owner: str, unconfined: bool) -> SandboxPolicy | None:
         return None  # the built-in extension runs no processes
 
+    @property
+    def next_turn(self) -> list[CustomMessage]:
+        return []  # the built-in extension sends no messages
+
+    def setting(self, key: str) -> object:
+        return None
+
+    def models(self) -> list[Model]:
+        return []
+
 
 class BuiltinHooks:
     """``SessionHooks`` over the built-in extension's registrations: commands and shortcuts."""

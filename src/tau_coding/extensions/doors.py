@@ -258,6 +258,12 @@ class ExtensionDoors(ChangeDoors):
 
     async def _before_agent_start(self, text: str, images: list[ImageContent]) -> None:
         harness = self.session.harness
+        waiting, self.host.next_turn[:] = list(self.host.next_turn), []
+        for message in waiting:  # send_message(..., deliver_as="next_turn")
+            harness.append_message(message)
+            self.session.log.append_custom_message(
+                message.custom_type, message.content, message.display, message.details
+            )
         for owner, handler in self._handlers("before_agent_start"):
             event = AgentStartEvent(text, list(images), harness.system_prompt)
             try:

@@ -29,6 +29,8 @@ from tau_coding.extensions.registry import BUILTIN, Registry
 from tau_coding.extensions.ui import LateBoundUI, UIBridge
 
 if TYPE_CHECKING:
+    from tau_agent.messages import CustomMessage
+    from tau_ai.model import Model
     from tau_coding.sandbox.policy import SandboxPolicy
     from tau_coding.session.coding_session import CodingSession
 
@@ -80,6 +82,11 @@ class ExtensionHost:
         # and the extensions the user lets run programs outside it (sandbox.unconfinedExtensions).
         self.sandbox_for: Callable[[], SandboxPolicy | None] | None = None
         self.unconfined_exec: frozenset[str] = frozenset()
+        self.next_turn: list[CustomMessage] = []
+        # Settings and the model registry as the session reads them (set by the composition root).
+        self.read_setting: Callable[[str], object] = lambda key: None
+        self.list_models: Callable[[], list[Model]] = list
+        self._published = False  # tool renderers were handed to the TUI (common/tool_renderers.py)
         # Imports and activate() calls share one worker thread (a fresh one after a timeout):
         # one thread per extension would cost ~0.5 ms each at start-up.
         self._loader = Guard("loader", timeout, self.report_failure)
@@ -206,6 +213,12 @@ class ExtensionHost:
 
     def _changed(self) -> None:
         self.sync_tools()
+        renderers = self.registry.tool_renderers
+        if renderers or self._published:
+            from tau_coding.common.tool_renderers import publish
+
+            publish({name: r for name, (owner, r) in renderers.items() if owner in self.extensions})
+            self._published = bool(renderers)
         for callback in list(self.on_change):
             callback()
 
@@ -235,6 +248,12 @@ class ExtensionHost:
         """Only these tools reach the model (still within ``--tools``); ``None``: all again."""
         self.active_tools = None if names is None else frozenset(names)
         self._changed()
+
+    def setting(self, key: str) -> object:
+        return self.read_setting(key)
+
+    def models(self) -> list[Model]:
+        return self.list_models()
 
     def exec_sandbox(self, owner: str, unconfined: bool) -> SandboxPolicy | None:
         """The model's bash's sandbox (``sandbox_for``), unless ``owner`` may run unconfined."""
