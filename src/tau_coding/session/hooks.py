@@ -9,7 +9,6 @@ extension: failure is reported and decided inside (see ``tau_coding.extensions.d
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Literal, Protocol, TypeAlias
 
 from tau_agent.content import ImageContent
@@ -28,7 +27,10 @@ ChangeKind: TypeAlias = Literal["new", "resume", "fork", "tree"]
 ModelSource: TypeAlias = Literal["set", "cycle", "restore"]
 
 
-@dataclass(frozen=True, slots=True)
+# Plain classes, not dataclasses: every run imports this module, and making a dataclass costs
+# start-up time (~0.2 ms each).
+
+
 class SessionChange:
     """The transcript is about to become another path (or just did).
 
@@ -36,22 +38,29 @@ class SessionChange:
     an entry (``entry_id``; ``position`` "before" it, or "at" it for a clone); ``tree``: a move
     inside this session to ``entry_id`` (``old_leaf`` is where it was)."""
 
-    kind: ChangeKind
-    previous_file: str | None = None
-    target_file: str | None = None
-    entry_id: str | None = None
-    position: Literal["before", "at"] = "before"
-    old_leaf: str | None = None
+    __slots__ = ("entry_id", "kind", "old_leaf", "position", "previous_file", "target_file")
+
+    def __init__(
+        self,
+        kind: ChangeKind,
+        previous_file: str | None = None,
+        target_file: str | None = None,
+        entry_id: str | None = None,
+        position: Literal["before", "at"] = "before",
+        old_leaf: str | None = None,
+    ) -> None:
+        self.kind, self.previous_file, self.target_file = kind, previous_file, target_file
+        self.entry_id, self.position, self.old_leaf = entry_id, position, old_leaf
 
 
-@dataclass(frozen=True, slots=True)
 class UserBashOutcome:
     """What hooks make of a user's ``!cmd``: run ``command`` instead, or (``output`` set) do
     not run anything and record this output and exit code."""
 
-    command: str | None = None
-    output: str | None = None
-    exit_code: int = 0
+    __slots__ = ("command", "exit_code", "output")
+
+    def __init__(self, command: str | None = None, output: str | None = None, exit_code: int = 0) -> None:
+        self.command, self.output, self.exit_code = command, output, exit_code
 
 
 class SessionHooks(Protocol):
