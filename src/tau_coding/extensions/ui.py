@@ -20,6 +20,8 @@ from typing import Any, Literal, Protocol, TypeAlias
 NoticeLevel: TypeAlias = Literal["info", "warning", "error"]
 Placement: TypeAlias = Literal["above", "below"]  # a widget's place: above or below the editor
 ScreenFactory: TypeAlias = Callable[[], Any]  # makes a textual.screen.Screen (the TUI checks)
+# makes the TUI's editor from (sources, history): a subclass of tui.widgets.prompt_editor.PromptEditor
+EditorFactory: TypeAlias = Callable[[Any, Any], Any]
 
 
 class UIBridge(Protocol):
@@ -68,6 +70,10 @@ class UIBridge(Protocol):
         """Show ``make_screen()`` (a Textual screen) until it is dismissed; its value, else None."""
         ...
 
+    async def set_editor_component(self, make: EditorFactory | None) -> None:
+        """The TUI's editor becomes ``make(sources, history)`` (None: Tau's own again)."""
+        ...
+
 
 class HeadlessUI:
     """No one to ask: dialogs answer their default with a warning; status and widgets are kept."""
@@ -84,6 +90,7 @@ class HeadlessUI:
         self.footer: list[str] | None = None
         self.title: str | None = None
         self.editor_text = ""
+        self.editor_component: EditorFactory | None = None
 
     def _unanswered(self, kind: str, title: str, answer: object) -> None:
         self._warn(f"{kind} {title!r} needs a person; no UI in this mode, answered {answer!r}")
@@ -141,6 +148,9 @@ class HeadlessUI:
     async def custom(self, make_screen: ScreenFactory) -> Any:
         self._unanswered("custom", "screen", None)
         return None
+
+    async def set_editor_component(self, make: EditorFactory | None) -> None:
+        self.editor_component = make
 
 
 class LateBoundUI:
@@ -214,6 +224,9 @@ class LateBoundUI:
     async def custom(self, make_screen: ScreenFactory) -> Any:
         with self.clock:
             return await self._target.custom(make_screen)
+
+    async def set_editor_component(self, make: EditorFactory | None) -> None:
+        await self._target.set_editor_component(make)
 
 
 class DialogClock:

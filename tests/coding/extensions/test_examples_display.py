@@ -182,3 +182,17 @@ async def test_guess_game_plays_on_its_own_screen_in_the_tui(tmp_path: Path) -> 
         assert re.search(r"3\? higher! \(try 1\)", board)
         await pilot.press("9", "6")
         assert await answer == "guessed it in 3 tries"
+
+
+async def test_word_count_editor_asks_for_its_editor_and_gives_it_back(tmp_path: Path) -> None:
+    rig = make_rig(tmp_path, fake("a"), [EXAMPLES / "word_count_editor.py"])
+    module = rig.host.extensions["word_count_editor"].module
+    assert module is not None
+    await rig.run("hi")  # session_start: print mode keeps the factory without a TUI to use it
+    assert rig.ui.editor_component is module.make
+    events = await rig.run("/wordcount off")
+    assert [getattr(e, "text", None) for e in events if e.type == "input_handled"] == [
+        "word count editor off"
+    ]
+    assert rig.ui.editor_component is None
+    # in the TUI the editor is swapped: tests/coding/tui/test_extension_chrome.py

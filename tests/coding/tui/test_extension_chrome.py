@@ -81,3 +81,31 @@ async def test_a_custom_screen_is_shown_until_dismissed_and_its_value_returned()
         await pilot.press("7")
         assert await answer == 7
         assert not isinstance(app.screen, Guess)
+
+
+async def test_an_extensions_editor_replaces_tau_s_and_keeps_the_text() -> None:
+    import importlib.util
+    from pathlib import Path
+
+    from tau_coding.tui.widgets.prompt_editor import PromptEditor
+
+    path = Path(__file__).resolve().parents[3] / "examples" / "extensions" / "word_count_editor.py"
+    spec = importlib.util.spec_from_file_location("word_count_editor", path)
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    app = make_app(adapter(FakeProvider(["ok"])))
+    async with app.run_test(size=SIZE) as pilot:
+        ui = TuiUI(TuiDialogs(app), app)
+        await type_text(pilot, "hello")
+        await ui.set_editor_component(example.make)
+        assert type(app.editor).__name__ == "WordCountEditor" and app.editor.text == "hello"
+        await pilot.pause()
+        assert len(app.query(PromptEditor)) == 1 and app.editor.has_focus
+        await type_text(pilot, " there")
+        await pilot.pause()
+        assert app.editor.border_subtitle == "2 words", app.editor.text
+        await pilot.press("enter")  # still sends
+        await until(pilot, lambda: app.state.status == "idle" and app.editor.text == "")
+        await ui.set_editor_component(None)
+        assert type(app.editor) is PromptEditor

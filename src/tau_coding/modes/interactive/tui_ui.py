@@ -13,8 +13,10 @@ from typing import Any, Literal, Protocol
 
 from textual.screen import Screen
 
+from tau_coding.extensions.ui import EditorFactory as ExtensionEditorFactory
 from tau_coding.extensions.ui import NoticeLevel, Placement, ScreenFactory
 from tau_coding.tui.screens.dialogs import TuiDialogs
+from tau_coding.tui.widgets.prompt_editor import EditorFactory
 
 _SEVERITY: dict[str, Literal["information", "warning", "error"]] = {
     "info": "information",
@@ -39,6 +41,8 @@ class ExtensionSurface(Protocol):
     def set_extension_title(self, title: str | None) -> None: ...
 
     def editor_text(self) -> str: ...
+
+    async def replace_editor(self, make: EditorFactory | None) -> None: ...
 
     def set_editor_text(self, text: str) -> None: ...
 
@@ -100,6 +104,10 @@ class TuiUI:
             self._surface.set_editor_text(text)
         else:
             self._editor_text = text
+
+    async def set_editor_component(self, make: ExtensionEditorFactory | None) -> None:
+        if self._surface is not None:
+            await self._surface.replace_editor(make)
 
     async def custom(self, make_screen: ScreenFactory) -> Any:
         screen = make_screen()

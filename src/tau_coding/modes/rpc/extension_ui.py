@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tau_coding.extensions.ui import NoticeLevel, Placement, ScreenFactory
+from tau_coding.extensions.ui import EditorFactory, NoticeLevel, Placement, ScreenFactory
 from tau_coding.modes.rpc.ui_bridge import RpcExtensionUI
 
 DIALOG_TIMEOUT = 300.0  # seconds a client has to answer before the dialog takes its default
@@ -71,4 +71,7 @@ class RpcUI:
         self._rpc.set_editor_text(text)
 
     async def custom(self, make_screen: ScreenFactory) -> Any:
+        return None
+
+    async def set_editor_component(self, make: EditorFactory | None) -> None:
         return None

@@ -43,7 +43,7 @@ from tau_coding.tui.title import terminal_title, title_sequence
 from tau_coding.tui.type_ahead import replay as replay_type_ahead
 from tau_coding.tui.widgets.completion_menu import CompletionMenu
 from tau_coding.tui.widgets.extension_panel import ChromeLines, ExtensionPanel
-from tau_coding.tui.widgets.prompt_editor import CompletionSources, PromptEditor
+from tau_coding.tui.widgets.prompt_editor import CompletionSources, EditorFactory, PromptEditor
 from tau_coding.tui.widgets.queue_view import QueueView
 from tau_coding.tui.widgets.status_footer import StatusFooter
 from tau_coding.tui.widgets.tool_row import ToolRow
@@ -142,6 +142,7 @@ class TauApp(KeyActions):
         )
         self.transcript = Transcript()
         self.editor = PromptEditor(sources, history)
+        self._editor_parts = (sources, history)  # what an extension's editor is made from
         self.footer = StatusFooter(self._home)
         self.footer.display = not self._own_footer.display  # an extension's footer set before
         self.queue_view = QueueView()
@@ -248,12 +249,31 @@ class TauApp(KeyActions):
         if self._panel is not None:
             self.refresh_footer()
 
+    async def replace_editor(self, make: EditorFactory | None) -> None:
+        """Use ``make(sources, history)`` (a ``PromptEditor`` subclass) as the editor; None: Tau's
+        own again. What was typed carries over."""
+        if self._panel is None:
+            return
+        built = (make or PromptEditor)(*self._editor_parts)
+        if not isinstance(built, PromptEditor):
+            raise TypeError(f"an editor component must be a PromptEditor, got {type(built).__name__}")
+        old = self.editor
+        text, menu = old.text, old.menu
+        await old.remove()
+        await self.query_one("#bottom").mount(built, before=self._below_panel)
+        built.menu = menu
+        built.load_text(text)
+        built.move_cursor(built.document.end)
+        self.editor = built
+        built.focus()
+
     def editor_text(self) -> str:
         return self.editor.text if self._panel is not None else ""
 
     def set_editor_text(self, text: str) -> None:
         if self._panel is not None:
             self.editor.load_text(text)
+            self.editor.move_cursor(self.editor.document.end)
 
     def set_extension_status(self, key: str, text: str | None) -> None:
         """An extension's entry in the footer (None: removed)."""
