@@ -164,6 +164,9 @@ def build_session(
 
     tools = [tool for owner, tool in builtin.registry.tools.values() if owner == BUILTIN]
     packaged = _package_resources(settings, paths, trusted)
+    if host is not None and "resources_discover" in host.registry.handlers:
+        more_skills, more_prompts = host.discover_resources()
+        packaged = _Packaged([*packaged.skills, *more_skills], [*packaged.prompts, *more_prompts])
     resources = load_resources(
         cwd,
         paths.tau_home,

@@ -16,6 +16,7 @@ point                         handler receives          handler may return
 ``before_provider_request``   ``ProviderRequestEvent``  a replacement payload (a dict)
 ``user_bash``                 ``UserBashEvent``         ``UserBashPatch`` (another command, or output)
 ``session_start``             ``SessionStartEvent``     nothing
+``resources_discover``        ``ResourcesEvent``        ``ResourcePaths`` (more skills and prompts)
 ``session_before_switch``     ``SwitchEvent``           ``Cancel`` (plain functions: see below)
 ``session_before_fork``       ``ForkEvent``             ``Cancel``
 ``session_before_tree``       ``TreeEvent``             ``Cancel``
@@ -58,6 +59,7 @@ INTERCEPTION_POINTS = (
     "context",
     "before_provider_request",
     "session_start",
+    "resources_discover",
     "session_before_switch",
     "session_before_fork",
     "session_before_tree",
@@ -175,6 +177,22 @@ class SessionStartEvent:
     session_id: str
     source: Literal["startup", "resume", "reload", "new", "fork"] = "startup"
     previous_session_file: str | None = None
+
+
+@dataclass(eq=False)
+class ResourcesEvent:
+    """The session's skills and prompt templates are about to be loaded (plain handlers only:
+    no loop runs yet)."""
+
+    cwd: str
+
+
+@dataclass(eq=False)
+class ResourcePaths:
+    """More skill and prompt-template files or folders, loaded after the user's own."""
+
+    skill_paths: Sequence[str] = ()
+    prompt_paths: Sequence[str] = ()
 
 
 @dataclass(eq=False)

@@ -249,6 +249,27 @@ class ExtensionHost:
         self.active_tools = None if names is None else frozenset(names)
         self._changed()
 
+    def discover_resources(self) -> tuple[list[str], list[str]]:
+        """Skill and prompt paths the ``resources_discover`` handlers add, in load order."""
+        from tau_coding.extensions.events import ResourcePaths, ResourcesEvent
+
+        skills: list[str] = []
+        prompts: list[str] = []
+        for owner, handler in self.registry.handlers.get("resources_discover", ()):
+            if owner not in self.extensions:
+                continue
+            try:
+                found = self.guard(owner).call_sync(
+                    "resources_discover handler", handler, ResourcesEvent(str(self.cwd))
+                )
+            except HandlerFailure as failure:
+                self.report_failure(failure)
+                continue
+            if isinstance(found, ResourcePaths):
+                skills += [str(p) for p in found.skill_paths]
+                prompts += [str(p) for p in found.prompt_paths]
+        return skills, prompts
+
     def setting(self, key: str) -> object:
         return self.read_setting(key)
 
