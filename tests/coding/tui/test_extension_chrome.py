@@ -109,3 +109,20 @@ async def test_an_extensions_editor_replaces_tau_s_and_keeps_the_text() -> None:
         await until(pilot, lambda: app.state.status == "idle" and app.editor.text == "")
         await ui.set_editor_component(None)
         assert type(app.editor) is PromptEditor
+
+
+async def test_what_an_extension_drew_before_the_app_ran_is_shown_when_it_starts() -> None:
+    from tau_coding.extensions.ui import HeadlessUI, LateBoundUI
+
+    late = LateBoundUI(HeadlessUI(lambda line: None))  # what a resumed session's extensions see first
+    late.set_widget("todo", ["[~] survey"], "below")
+    late.set_header(["my agent"])
+    late.set_footer(["own footer"])
+    app = make_app(adapter(FakeProvider([])))
+    late.bind(TuiUI(TuiDialogs(app), app))  # before app.run(): nothing may touch a widget yet
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert "survey" in _text(app.query_one("#extension-below", ExtensionPanel))
+        assert "my agent" in _text(app.query_one("#extension-header", ChromeLines))
+        assert app.query_one("#extension-footer", ChromeLines).display
+        assert not app.query_one(StatusFooter).display

@@ -119,6 +119,8 @@ class TauApp(KeyActions):
         self._below_panel = ExtensionPanel("extension-below")
         self._header = ChromeLines("extension-header")
         self._own_footer = ChromeLines("extension-footer")
+        self._header_lines: list[str] | None = None  # kept until composed (Static needs the app)
+        self._footer_lines: list[str] | None = None
         self._extension_title: str | None = None
 
     # -- composition ----------------------------------------------------------------------------
@@ -144,10 +146,13 @@ class TauApp(KeyActions):
         self.editor = PromptEditor(sources, history)
         self._editor_parts = (sources, history)  # what an extension's editor is made from
         self.footer = StatusFooter(self._home)
-        self.footer.display = not self._own_footer.display  # an extension's footer set before
+        self.footer.display = self._footer_lines is None  # an extension's, set before, instead
         self.queue_view = QueueView()
         self._panel = ExtensionPanel()
         self._panel.show(self._widgets)
+        self._below_panel.show(self._below)
+        self._header.show_lines(self._header_lines)
+        self._own_footer.show_lines(self._footer_lines)
         yield self._header
         yield self.transcript
         with Vertical(id="bottom"):
@@ -231,17 +236,20 @@ class TauApp(KeyActions):
         self._below.pop(key, None)
         if lines:
             (self._below if placement == "below" else self._widgets)[key] = list(lines)
-        if self._panel is not None:
+        if self._panel is not None:  # composed (before that, compose shows them)
             self._panel.show(self._widgets)
-        self._below_panel.show(self._below)
+            self._below_panel.show(self._below)
 
     def set_extension_header(self, lines: Sequence[str] | None) -> None:
-        self._header.show_lines(lines)
+        self._header_lines = None if lines is None else list(lines)
+        if self._panel is not None:
+            self._header.show_lines(lines)
 
     def set_extension_footer(self, lines: Sequence[str] | None) -> None:
         """Lines in place of Tau's footer; None brings Tau's back."""
-        self._own_footer.show_lines(lines)
+        self._footer_lines = None if lines is None else list(lines)
         if self._panel is not None:
+            self._own_footer.show_lines(lines)
             self.footer.display = lines is None
 
     def set_extension_title(self, title: str | None) -> None:
