@@ -13,6 +13,8 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~10 ms);
 if TYPE_CHECKING:
     from typing import Any
 
+    from tau_coding.config.paths import TauPaths
+    from tau_coding.config.settings import Settings
     from tau_coding.modes.interactive.type_ahead import TypeAhead
 
 
@@ -286,7 +288,9 @@ def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
             port,
             initial_prompt=prompts[0][0] if prompts else None,
             more_prompts=[text for text, _ in prompts[1:]],
-            theme_paths=[] if args.no_themes else [*(args.theme or ())],
+            theme_paths=[]
+            if args.no_themes
+            else [*(args.theme or ()), *_package_themes(settings, paths, trusted)],
             no_themes=args.no_themes,
             tau_home=paths.tau_home,
             theme=theme if isinstance(theme, str) else None,
@@ -300,6 +304,15 @@ def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
         )
     finally:
         control.session.close()
+
+
+def _package_themes(settings: Settings, paths: TauPaths, trusted: bool) -> list[str]:
+    """The active packages' theme files (none read unless the ``packages`` setting is set)."""
+    if not settings.get("packages"):
+        return []
+    from tau_coding.packages.resource_paths import package_resources
+
+    return [str(p) for p in package_resources(paths, trusted=trusted).themes]
 
 
 def _print_mode(args: Any, stdin_text: str | None) -> int:

@@ -13,6 +13,7 @@ import functools
 from collections.abc import Callable, Mapping
 from datetime import date
 from pathlib import Path
+from typing import NamedTuple
 
 from tau_agent.provider import ModelProvider
 from tau_agent.session.jsonl import SessionFileError, SessionLockedError
@@ -50,7 +51,7 @@ from tau_coding.config.auth import (
 )
 from tau_coding.config.paths import TauPaths
 from tau_coding.config.platform_keys import PlatformKeys
-from tau_coding.config.settings import load_settings
+from tau_coding.config.settings import Settings, load_settings
 from tau_coding.extensions.api import ExtensionAPI
 from tau_coding.extensions.approval_dialog import DialogApprover
 from tau_coding.extensions.builtin import tau_extension
@@ -164,6 +165,10 @@ def build_session(
     choose = settings_chooser(options, settings, config, custom, key_for, warn)
 
     tools = [tool for owner, tool in builtin.registry.tools.values() if owner == BUILTIN]
+    packaged = _package_resources(settings, paths, trusted)
+    if host is not None and "resources_discover" in host.registry.handlers:
+        more_skills, more_prompts = host.discover_resources()
+        packaged = _Packaged([*packaged.skills, *more_skills], [*packaged.prompts, *more_prompts])
     resources = load_resources(
         cwd,
         paths.tau_home,
@@ -171,8 +176,8 @@ def build_session(
         no_skills=options.no_skills,
         no_prompt_templates=options.no_prompt_templates,
         no_context_files=options.no_context_files,
-        skill_paths=[*_strings(settings.get("skills")), *options.skills],
-        template_paths=[*_strings(settings.get("prompts")), *options.prompt_templates],
+        skill_paths=[*_strings(settings.get("skills")), *options.skills, *packaged.skills],
+        template_paths=[*_strings(settings.get("prompts")), *options.prompt_templates, *packaged.prompts],
         system_prompt_arg=options.system_prompt,
         append_system_prompt_arg=list(options.append_system_prompt) or None,
     )
@@ -235,6 +240,10 @@ def build_session(
     session.checkpoints = session_checkpoints(paths, settings.get, disabled=options.no_checkpoints)
     if host is not None:
         host.allowed_tools = allowed_tools(options)
+        host.sandbox_for = sandbox  # tau.exec runs where the model's bash runs
+        host.read_setting = settings.get
+        host.list_models = lambda: list(config.models)
+        host.unconfined_exec = frozenset(_strings(settings.get("sandbox.unconfinedExtensions")))
         rest = host.registry.parse_flags(options.extension_args)
         if rest:
             session.close()
@@ -316,6 +325,21 @@ def http_providers(
         )
 
     return make
+
+
+def _package_resources(settings: Settings, paths: TauPaths, trusted: bool) -> _Packaged:
+    """The active packages' skills and prompts (as strings); none read unless ``packages`` is set."""
+    if not settings.get("packages"):
+        return _Packaged([], [])
+    from tau_coding.packages.resource_paths import package_resources
+
+    found = package_resources(paths, trusted=trusted)
+    return _Packaged([str(p) for p in found.skills], [str(p) for p in found.prompts])
+
+
+class _Packaged(NamedTuple):
+    skills: list[str]
+    prompts: list[str]
 
 
 def _strings(value: object) -> list[str]:

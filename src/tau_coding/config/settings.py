@@ -175,6 +175,7 @@ TRUSTED_ONLY = (
 )
 # Sandbox values an untrusted project may not set because they weaken it (it may strengthen it).
 _SANDBOX_WEAKER: dict[str, object] = {"enabled": False, "network": True, "required": False}
+_SANDBOX_WIDER = ("writablePaths", "unconfinedExtensions")  # any value of these needs trust
 # Lists that add up across the user's file and the project's instead of the project's replacing.
 _ADDITIVE = ("allow", "ask", "deny")
 # Limits a project may tighten but not blank: a value <= 0 needs trust.
@@ -312,7 +313,9 @@ def untrusted_project_view(
         out["toolOutput"] = kept
     sandbox = out.get("sandbox")
     if isinstance(sandbox, dict):
-        kept = {k: v for k, v in sandbox.items() if k != "writablePaths" and _SANDBOX_WEAKER.get(k, ...) != v}
+        kept = {
+            k: v for k, v in sandbox.items() if k not in _SANDBOX_WIDER and _SANDBOX_WEAKER.get(k, ...) != v
+        }
         dropped += [f"sandbox.{k}" for k in sandbox if k not in kept]
         out["sandbox"] = kept
     if dropped:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 from tau_agent.content import ImageContent, TextContent
 from tau_agent.messages import CustomMessage
@@ -30,17 +30,20 @@ from tau_coding.extensions.registry import (
     Renderer,
     Shortcut,
 )
-from tau_coding.extensions.ui import NoticeLevel, UIBridge
+from tau_coding.extensions.ui import NoticeLevel, Placement, UIBridge
 
 if TYPE_CHECKING:
     from tau_agent.provider import ThinkingLevel
     from tau_ai.wire_api import WireApi
+    from tau_coding.common.tool_renderers import RenderCall, RenderResult
     from tau_coding.extensions.bus import EventBus
     from tau_coding.extensions.host_port import ExtensionHostPort
     from tau_coding.extensions.process import ExecResult
     from tau_coding.session.coding_session import CodingSession
 
 DeliverAs = Literal["steer", "follow_up"]
+H = TypeVar("H", bound=Handler)
+MessageDelivery = Literal["steer", "follow_up", "next_turn"]
 
 
 class ExtensionAPI:
@@ -68,6 +71,12 @@ class ExtensionAPI:
 
     # -- registration -----------------------------------------------------------------------
 
+    @overload
+    def on(self, event: str) -> Callable[[H], H]: ...
+
+    @overload
+    def on(self, event: str, handler: H) -> H: ...
+
     def on(self, event: str, handler: Handler | None = None) -> Any:
         """Subscribe ``handler`` to an event type, ``"*"`` or an interception point.
 
@@ -79,12 +88,28 @@ class ExtensionAPI:
         self._host.on_change_soon()
         return handler
 
-    def register_tool(self, tool: AgentTool) -> None:
-        """Offer a tool to the model; a tool named like a built-in replaces it (with a notice)."""
-        owner = self._host.registry.owner_of(self._host.registry.tools, tool.name)
+    def register_tool(
+        self,
+        tool: AgentTool,
+        *,
+        render_call: RenderCall | None = None,
+        render_result: RenderResult | None = None,
+    ) -> None:
+        """Offer a tool to the model; a tool named like a built-in replaces it (with a notice).
+
+        In the TUI, ``render_call(args) -> str`` is the line after the tool's name and
+        ``render_result(output, details, is_error, expanded) -> str`` what shows under it once
+        it finished (``common/tool_renderers.py``); elsewhere they are not used."""
+        registry = self._host.registry
+        owner = registry.owner_of(registry.tools, tool.name)
         if owner is not None and owner != self.name and owner != BUILTIN:
             raise ValueError(f"tool {tool.name!r} is already registered by extension {owner}")
-        self._host.registry.tools[tool.name] = (self.name, tool)
+        registry.tools[tool.name] = (self.name, tool)
+        registry.tool_renderers.pop(tool.name, None)
+        if render_call is not None or render_result is not None:
+            from tau_coding.common.tool_renderers import ToolRenderer
+
+            registry.tool_renderers[tool.name] = (self.name, ToolRenderer(render_call, render_result))
         self._host.on_change_soon()
 
     def unregister_tool(self, name: str) -> None:
@@ -165,11 +190,16 @@ class ExtensionAPI:
         *,
         display: bool = True,
         details: Any = None,
-        deliver_as: DeliverAs = "steer",
+        deliver_as: MessageDelivery = "steer",
     ) -> None:
-        """A custom message for the model's context: now if idle, else queued like a user message."""
+        """A custom message for the model's context: now if idle, else queued like a user
+        message; ``next_turn`` keeps it until the user's next prompt and sends it with that
+        (before the user's message), without starting a run."""
         session = self.session
         message = CustomMessage(custom_type, content, display, details)
+        if deliver_as == "next_turn":
+            self._host.next_turn.append(message)
+            return
         if session.is_running:
             (session.harness.steer if deliver_as == "steer" else session.harness.follow_up)(message)
             return
@@ -193,8 +223,8 @@ class ExtensionAPI:
     def set_status(self, key: str, text: str | None) -> None:
         self.ui.set_status(key, text)
 
-    def set_widget(self, key: str, lines: Sequence[str] | None) -> None:
-        self.ui.set_widget(key, lines)
+    def set_widget(self, key: str, lines: Sequence[str] | None, placement: Placement = "above") -> None:
+        self.ui.set_widget(key, lines, placement)
 
     # -- tools, model, processes, other extensions -------------------------------------------
 
@@ -209,6 +239,18 @@ class ExtensionAPI:
     def set_active_tools(self, names: Sequence[str] | None) -> None:
         """Offer only these tools to the model (``None``: all again); ``--tools`` still limits."""
         self._host.set_active_tools(None if names is None else list(names))
+
+    def setting(self, key: str, default: Any = None) -> Any:
+        """A dotted settings key as this session reads it (``"router.big"``), else ``default``."""
+        value = self._host.setting(key)
+        return default if value is None else value
+
+    def available_models(self) -> list[Model]:
+        """The model registry: every model the session may use, extensions' included."""
+        return self._host.models()
+
+    def find_model(self, provider: str, model_id: str) -> Model | None:
+        return next((m for m in self._host.models() if (m.provider, m.id) == (provider, model_id)), None)
 
     def get_commands(self) -> list[tuple[str, str]]:
         """Slash commands registered now, as (name, description)."""
@@ -240,12 +282,23 @@ class ExtensionAPI:
         return self._bus
 
     async def exec(
-        self, command: str, args: Sequence[str] = (), *, cwd: Path | None = None, timeout: float | None = None
+        self,
+        command: str,
+        args: Sequence[str] = (),
+        *,
+        cwd: Path | None = None,
+        timeout: float | None = None,
+        unconfined: bool = False,
     ) -> ExecResult:
-        """Run a program (no shell) in ``cwd`` (the session's by default); see ``process.py``."""
+        """Run a program (no shell) in ``cwd`` (the session's by default); see ``process.py``.
+
+        When the model's bash runs in the sandbox, so does this. ``unconfined=True`` runs it
+        outside only for an extension the user named in ``sandbox.unconfinedExtensions``
+        (otherwise it still runs confined, with a one-line warning)."""
         from tau_coding.extensions.process import run_program
 
-        return await run_program(command, args, cwd or self.cwd, timeout)
+        policy = self._host.exec_sandbox(self.name, unconfined)
+        return await run_program(command, args, cwd or self.cwd, timeout, policy)
 
     def reload(self) -> int:
         """Unload and load every extension again; returns how many are loaded."""

@@ -23,9 +23,18 @@ from tau_coding.session.events import InputHandledEvent
 if TYPE_CHECKING:
     from tau_agent.content import ImageContent
     from tau_agent.messages import AssistantMessage, CustomMessage
+    from tau_agent.provider import ThinkingLevel
+    from tau_ai.model import Model
     from tau_coding.extensions.guard import Guard, HandlerFailure
+    from tau_coding.sandbox.policy import SandboxPolicy
     from tau_coding.session.coding_session import CodingSession
-    from tau_coding.session.hooks import InputDecision, OwnCommand
+    from tau_coding.session.hooks import (
+        InputDecision,
+        ModelSource,
+        OwnCommand,
+        SessionChange,
+        UserBashOutcome,
+    )
 
 Activate = Callable[[ExtensionAPI], object]
 
@@ -86,6 +95,19 @@ class BuiltinHost:
         self._session = session
         session.hooks = BuiltinHooks(self._registry)
 
+    def exec_sandbox(self, owner: str, unconfined: bool) -> SandboxPolicy | None:
+        return None  # the built-in extension runs no processes
+
+    @property
+    def next_turn(self) -> list[CustomMessage]:
+        return []  # the built-in extension sends no messages
+
+    def setting(self, key: str) -> object:
+        return None
+
+    def models(self) -> list[Model]:
+        return []
+
 
 class BuiltinHooks:
     """``SessionHooks`` over the built-in extension's registrations: commands and shortcuts."""
@@ -138,6 +160,21 @@ class BuiltinHooks:
         return answer if isinstance(answer, str) else None
 
     def on_close(self) -> None:
+        return None
+
+    def before_change(self, change: SessionChange) -> str | None:
+        return None
+
+    def after_change(self, change: SessionChange) -> None:
+        return None
+
+    def on_model_select(self, model: Model, previous: Model | None, source: ModelSource) -> None:
+        return None
+
+    def on_thinking_select(self, level: ThinkingLevel, previous: ThinkingLevel) -> None:
+        return None
+
+    async def on_user_bash(self, command: str, exclude_from_context: bool) -> UserBashOutcome | None:
         return None
 
 

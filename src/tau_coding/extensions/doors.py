@@ -24,6 +24,7 @@ from tau_agent.content import ImageContent
 from tau_agent.hooks import BeforeToolCallResult, ToolCallContext
 from tau_agent.messages import AgentMessage, AssistantMessage, CustomMessage
 from tau_agent.tools import AgentToolResult
+from tau_coding.extensions.change_doors import ChangeDoors
 from tau_coding.extensions.dispatcher import Delivery, EventDispatcher
 from tau_coding.extensions.events import (
     AgentStartEvent,
@@ -60,8 +61,9 @@ if TYPE_CHECKING:
 _STREAMING = frozenset(("message_update", "tool_execution_update"))
 
 
-class ExtensionDoors:
-    """Implements SessionHooks for one session and installs the harness seams."""
+class ExtensionDoors(ChangeDoors):
+    """Implements SessionHooks for one session and installs the harness seams (the doors of
+    session changes, model choice and ``!cmd`` are in change_doors.py)."""
 
     def __init__(self, host: ExtensionHostPort, session: CodingSession) -> None:
         self.host = host
@@ -114,7 +116,10 @@ class ExtensionDoors:
         registry = self.host.registry
         if registry.handlers:
             plain: list[Delivery] = []
-            for owner, handler in registry.handlers_for(event.type, "*"):
+            names = (
+                (event.type, "session_compact", "*") if event.type == "compaction_end" else (event.type, "*")
+            )
+            for owner, handler in registry.handlers_for(*names):
                 if owner not in self.host.extensions:
                     continue
                 guard = self.host.guard(owner)
@@ -253,6 +258,12 @@ class ExtensionDoors:
 
     async def _before_agent_start(self, text: str, images: list[ImageContent]) -> None:
         harness = self.session.harness
+        waiting, self.host.next_turn[:] = list(self.host.next_turn), []
+        for message in waiting:  # send_message(..., deliver_as="next_turn")
+            harness.append_message(message)
+            self.session.log.append_custom_message(
+                message.custom_type, message.content, message.display, message.details
+            )
         for owner, handler in self._handlers("before_agent_start"):
             event = AgentStartEvent(text, list(images), harness.system_prompt)
             try:

@@ -14,11 +14,25 @@ point                         handler receives          handler may return
 ``tool_result``               ``ToolResultEvent``       ``ToolResultPatch``
 ``context``                   ``ContextEvent``          a new list of messages for this one call
 ``before_provider_request``   ``ProviderRequestEvent``  a replacement payload (a dict)
+``user_bash``                 ``UserBashEvent``         ``UserBashPatch`` (another command, or output)
 ``session_start``             ``SessionStartEvent``     nothing
+``resources_discover``        ``ResourcesEvent``        ``ResourcePaths`` (more skills and prompts)
+``session_before_switch``     ``SwitchEvent``           ``Cancel`` (plain functions: see below)
+``session_before_fork``       ``ForkEvent``             ``Cancel``
+``session_before_tree``       ``TreeEvent``             ``Cancel``
+``session_tree``              ``TreeEvent``             nothing
 ``session_before_compact``    ``CompactEvent``          ``CompactDecision`` (cancel, or the summary)
+``model_select``              ``ModelSelectEvent``      nothing
+``thinking_level_select``     ``ThinkingSelectEvent``   nothing
 ``stop``                      ``StopEvent``             ``StopDecision`` (continue with a message)
 ``session_shutdown``          ``ShutdownEvent``         nothing (plain functions only: no loop runs)
 ============================  ========================  =============================================
+
+``session_before_switch``/``_fork``/``_tree`` are asked from synchronous code (a ``/new``, a
+``/resume``, ...): a plain handler's ``Cancel`` counts; an async handler is told but cannot
+cancel. ``session_start`` is told again after a new, resumed or forked session (``source``
+says which), as Pi does. ``model_select`` and ``thinking_level_select`` are delivered like
+agent events (queued for plain handlers), so setting the model from a handler is safe.
 
 The types are plain (mutable, compared by identity) dataclasses: building frozen ones costs
 start-up time that every run with an extension would pay. Treat received events as read-only.
@@ -28,10 +42,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from tau_agent.content import ImageContent, ToolResultContent
 from tau_agent.messages import AgentMessage, CustomMessage
+
+if TYPE_CHECKING:
+    from tau_agent.provider import ThinkingLevel
+    from tau_ai.model import Model
 
 INTERCEPTION_POINTS = (
     "input",
@@ -41,6 +59,14 @@ INTERCEPTION_POINTS = (
     "context",
     "before_provider_request",
     "session_start",
+    "resources_discover",
+    "session_before_switch",
+    "session_before_fork",
+    "session_before_tree",
+    "session_tree",
+    "user_bash",
+    "model_select",
+    "thinking_level_select",
     "session_before_compact",
     "stop",
     "session_shutdown",
@@ -146,8 +172,93 @@ class ProviderRequestEvent:
 
 @dataclass(eq=False)
 class SessionStartEvent:
+    """``previous_session_file`` is set for "new", "resume" and "fork" (the file left)."""
+
     session_id: str
-    source: Literal["startup", "resume", "reload"] = "startup"
+    source: Literal["startup", "resume", "reload", "new", "fork"] = "startup"
+    previous_session_file: str | None = None
+
+
+@dataclass(eq=False)
+class ResourcesEvent:
+    """The session's skills and prompt templates are about to be loaded (plain handlers only:
+    no loop runs yet)."""
+
+    cwd: str
+
+
+@dataclass(eq=False)
+class ResourcePaths:
+    """More skill and prompt-template files or folders, loaded after the user's own."""
+
+    skill_paths: Sequence[str] = ()
+    prompt_paths: Sequence[str] = ()
+
+
+@dataclass(eq=False)
+class SwitchEvent:
+    """Before ``/new`` ("new") or ``/resume``, a switch or import ("resume", ``target_session_file``)."""
+
+    reason: Literal["new", "resume"]
+    target_session_file: str | None = None
+
+
+@dataclass(eq=False)
+class ForkEvent:
+    """Before a fork from user message ``entry_id`` ("before" it) or a clone ("at" the leaf)."""
+
+    entry_id: str
+    position: Literal["before", "at"] = "before"
+
+
+@dataclass(eq=False)
+class TreeEvent:
+    """A move in the session tree from ``old_leaf_id`` to ``new_leaf_id`` (None: the root)."""
+
+    new_leaf_id: str | None
+    old_leaf_id: str | None
+
+
+@dataclass(eq=False)
+class Cancel:
+    """Refuse the switch, fork or move; ``reason`` is shown (else one naming the extension)."""
+
+    reason: str | None = None
+
+
+@dataclass(eq=False)
+class UserBashEvent:
+    """A user's ``!cmd`` (``!!cmd``: ``exclude_from_context``) about to run in ``cwd``."""
+
+    command: str
+    exclude_from_context: bool
+    cwd: str
+
+
+@dataclass(eq=False)
+class UserBashPatch:
+    """``command`` runs instead; with ``output`` set nothing runs and this is the result."""
+
+    command: str | None = None
+    output: str | None = None
+    exit_code: int = 0
+
+
+@dataclass(eq=False)
+class ModelSelectEvent:
+    """``source``: "set" (``/model``, RPC, an extension), "cycle", or "restore" (a resumed path)."""
+
+    type: ClassVar[str] = "model_select"
+    model: Model
+    previous_model: Model | None
+    source: Literal["set", "cycle", "restore"]
+
+
+@dataclass(eq=False)
+class ThinkingSelectEvent:
+    type: ClassVar[str] = "thinking_level_select"
+    level: ThinkingLevel
+    previous_level: ThinkingLevel
 
 
 @dataclass(eq=False)

@@ -29,6 +29,9 @@ from tau_coding.extensions.registry import BUILTIN, Registry
 from tau_coding.extensions.ui import LateBoundUI, UIBridge
 
 if TYPE_CHECKING:
+    from tau_agent.messages import CustomMessage
+    from tau_ai.model import Model
+    from tau_coding.sandbox.policy import SandboxPolicy
     from tau_coding.session.coding_session import CodingSession
 
 Activate = Callable[[ExtensionAPI], Any]
@@ -75,6 +78,15 @@ class ExtensionHost:
         self.active_tools: frozenset[str] | None = None  # an extension's set_active_tools
         self._reported: set[str] = set()
         self.on_change: list[Callable[[], None]] = []  # told after tools or handlers change
+        # tau.exec runs where the model's bash runs (set by the composition root): its sandbox,
+        # and the extensions the user lets run programs outside it (sandbox.unconfinedExtensions).
+        self.sandbox_for: Callable[[], SandboxPolicy | None] | None = None
+        self.unconfined_exec: frozenset[str] = frozenset()
+        self.next_turn: list[CustomMessage] = []
+        # Settings and the model registry as the session reads them (set by the composition root).
+        self.read_setting: Callable[[str], object] = lambda key: None
+        self.list_models: Callable[[], list[Model]] = list
+        self._published = False  # tool renderers were handed to the TUI (common/tool_renderers.py)
         # Imports and activate() calls share one worker thread (a fresh one after a timeout):
         # one thread per extension would cost ~0.5 ms each at start-up.
         self._loader = Guard("loader", timeout, self.report_failure)
@@ -201,6 +213,12 @@ class ExtensionHost:
 
     def _changed(self) -> None:
         self.sync_tools()
+        renderers = self.registry.tool_renderers
+        if renderers or self._published:
+            from tau_coding.common.tool_renderers import publish
+
+            publish({name: r for name, (owner, r) in renderers.items() if owner in self.extensions})
+            self._published = bool(renderers)
         for callback in list(self.on_change):
             callback()
 
@@ -230,6 +248,49 @@ class ExtensionHost:
         """Only these tools reach the model (still within ``--tools``); ``None``: all again."""
         self.active_tools = None if names is None else frozenset(names)
         self._changed()
+
+    def discover_resources(self) -> tuple[list[str], list[str]]:
+        """Skill and prompt paths the ``resources_discover`` handlers add, in load order."""
+        from tau_coding.extensions.events import ResourcePaths, ResourcesEvent
+
+        skills: list[str] = []
+        prompts: list[str] = []
+        for owner, handler in self.registry.handlers.get("resources_discover", ()):
+            if owner not in self.extensions:
+                continue
+            try:
+                found = self.guard(owner).call_sync(
+                    "resources_discover handler", handler, ResourcesEvent(str(self.cwd))
+                )
+            except HandlerFailure as failure:
+                self.report_failure(failure)
+                continue
+            if isinstance(found, ResourcePaths):
+                skills += [str(p) for p in found.skill_paths]
+                prompts += [str(p) for p in found.prompt_paths]
+        return skills, prompts
+
+    def setting(self, key: str) -> object:
+        return self.read_setting(key)
+
+    def models(self) -> list[Model]:
+        return self.list_models()
+
+    def exec_sandbox(self, owner: str, unconfined: bool) -> SandboxPolicy | None:
+        """The model's bash's sandbox (``sandbox_for``), unless ``owner`` may run unconfined."""
+        policy = self.sandbox_for() if self.sandbox_for is not None else None
+        if policy is None or not unconfined:
+            return policy
+        if owner in self.unconfined_exec:
+            return None
+        if ("unconfined", owner) not in self._announced:
+            self._announced.add(("unconfined", owner))
+            self.report(
+                f"extension {owner}",
+                "asked to exec outside the sandbox; ran confined (list it in sandbox.unconfinedExtensions to allow)",
+                "warning",
+            )
+        return policy
 
     def is_builtin_tool(self, name: str) -> bool:
         return self._base_tools is not None and any(t.name == name for t in self._base_tools)

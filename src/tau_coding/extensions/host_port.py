@@ -11,9 +11,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from tau_agent.messages import CustomMessage
+    from tau_ai.model import Model
     from tau_coding.extensions.guard import Guard, HandlerFailure
     from tau_coding.extensions.registry import Registry
     from tau_coding.extensions.ui import UIBridge
+    from tau_coding.sandbox.policy import SandboxPolicy
     from tau_coding.session.coding_session import CodingSession
 
 
@@ -55,4 +58,21 @@ class ExtensionHostPort(Protocol):
 
     def set_active_tools(self, names: Collection[str] | None) -> None:
         """Only these registered tools go to the model (``None``: all of them)."""
+        ...
+
+    @property
+    def next_turn(self) -> list[CustomMessage]:
+        """Messages to put into the context with the next prompt (``deliver_as="next_turn"``)."""
+        ...
+
+    def setting(self, key: str) -> object:
+        """A dotted settings key as the session reads it (None: not set)."""
+        ...
+
+    def models(self) -> list[Model]:
+        """The models the session may use (catalogue, models.json, extensions' providers)."""
+        ...
+
+    def exec_sandbox(self, owner: str, unconfined: bool) -> SandboxPolicy | None:
+        """The sandbox ``owner``'s ``exec`` runs in (None: unconfined); the model's bash's."""
         ...

@@ -9,11 +9,14 @@ and message renderers are kept as data for the TUI to read.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from tau_agent.provider import ModelProvider
 from tau_agent.tools import AgentTool
 from tau_ai.model import Model
+
+if TYPE_CHECKING:
+    from tau_coding.common.tool_renderers import ToolRenderer
 
 Handler = Callable[..., Any]
 Completer = Callable[[str], Sequence[str]]
@@ -106,6 +109,8 @@ class Registry:
         self.providers: dict[str, ProviderRegistration] = {}
         self.handlers: dict[str, list[tuple[str, Handler]]] = {}
         self.channels: dict[str, list[tuple[str, Handler]]] = {}  # the event bus (bus.py)
+        # Tools drawn their own way in the TUI: name -> (owner, ToolRenderer)
+        self.tool_renderers: dict[str, tuple[str, ToolRenderer]] = {}
 
     def owner_of(self, table: dict[str, Any], name: str) -> str | None:
         entry = table.get(name)
@@ -122,6 +127,7 @@ class Registry:
     def remove_owner(self, owner: str) -> None:
         """Forget everything ``owner`` registered."""
         self.tools = {k: v for k, v in self.tools.items() if v[0] != owner}
+        self.tool_renderers = {k: v for k, v in self.tool_renderers.items() if v[0] != owner}
         for table in (self.commands, self.flags, self.shortcuts, self.renderers, self.providers):
             for name in [n for n, r in table.items() if r.owner == owner]:
                 del table[name]

@@ -2,18 +2,26 @@
 
 The TUI, the RPC mode and print mode each provide one. Dialogs are async and return ``None``
 (or ``False`` for ``confirm``) when the user cancels or nobody can answer; ``notify``,
-``set_status`` and ``set_widget`` never block. ``HeadlessUI`` is the bridge of print mode and
-of SDK use: there is nobody to ask, so every dialog answers its ``default`` at once and says
-so in a one-line warning; notices go to the ``warn`` callable; status lines and widgets are
-kept in plain dictionaries a caller (or a test) may read.
+``set_status``, ``set_widget``, ``set_header``, ``set_footer``, ``set_title`` and
+``set_editor_text`` never block. ``custom(make_screen)`` shows a full Textual screen (the TUI
+only; docs/extensions.md says how to write one) and returns what it was dismissed with.
+
+``HeadlessUI`` is the bridge of print mode and of SDK use: there is nobody to ask, so every
+dialog answers its ``default`` at once (``custom``: None) and says so in a one-line warning;
+notices go to the ``warn`` callable; status lines, widgets, header, footer, title and editor
+text are kept in plain attributes a caller (or a test) may read.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Literal, Protocol, TypeAlias
+from typing import Any, Literal, Protocol, TypeAlias
 
 NoticeLevel: TypeAlias = Literal["info", "warning", "error"]
+Placement: TypeAlias = Literal["above", "below"]  # a widget's place: above or below the editor
+ScreenFactory: TypeAlias = Callable[[], Any]  # makes a textual.screen.Screen (the TUI checks)
+# makes the TUI's editor from (sources, history): a subclass of tui.widgets.prompt_editor.PromptEditor
+EditorFactory: TypeAlias = Callable[[Any, Any], Any]
 
 
 class UIBridge(Protocol):
@@ -38,7 +46,33 @@ class UIBridge(Protocol):
 
     def set_status(self, key: str, text: str | None) -> None: ...
 
-    def set_widget(self, key: str, lines: Sequence[str] | None) -> None: ...
+    def set_widget(self, key: str, lines: Sequence[str] | None, placement: Placement = "above") -> None: ...
+
+    def set_header(self, lines: Sequence[str] | None) -> None:
+        """Lines shown above the transcript (None: none)."""
+        ...
+
+    def set_footer(self, lines: Sequence[str] | None) -> None:
+        """Lines shown instead of Tau's footer (None: Tau's footer again)."""
+        ...
+
+    def set_title(self, title: str | None) -> None:
+        """The terminal's title (None: Tau's own again)."""
+        ...
+
+    def get_editor_text(self) -> str:
+        """What the user has typed and not sent yet ("" where nobody types)."""
+        ...
+
+    def set_editor_text(self, text: str) -> None: ...
+
+    async def custom(self, make_screen: ScreenFactory) -> Any:
+        """Show ``make_screen()`` (a Textual screen) until it is dismissed; its value, else None."""
+        ...
+
+    async def set_editor_component(self, make: EditorFactory | None) -> None:
+        """The TUI's editor becomes ``make(sources, history)`` (None: Tau's own again)."""
+        ...
 
 
 class HeadlessUI:
@@ -50,7 +84,13 @@ class HeadlessUI:
         self._warn = warn
         self.status: dict[str, str] = {}
         self.widgets: dict[str, list[str]] = {}
+        self.below: set[str] = set()  # keys of widgets placed below the editor
         self.notices: list[tuple[NoticeLevel, str]] = []
+        self.header: list[str] | None = None
+        self.footer: list[str] | None = None
+        self.title: str | None = None
+        self.editor_text = ""
+        self.editor_component: EditorFactory | None = None
 
     def _unanswered(self, kind: str, title: str, answer: object) -> None:
         self._warn(f"{kind} {title!r} needs a person; no UI in this mode, answered {answer!r}")
@@ -81,11 +121,36 @@ class HeadlessUI:
         else:
             self.status[key] = text
 
-    def set_widget(self, key: str, lines: Sequence[str] | None) -> None:
+    def set_widget(self, key: str, lines: Sequence[str] | None, placement: Placement = "above") -> None:
+        self.below.discard(key)
         if lines is None:
             self.widgets.pop(key, None)
-        else:
-            self.widgets[key] = list(lines)
+            return
+        self.widgets[key] = list(lines)
+        if placement == "below":
+            self.below.add(key)
+
+    def set_header(self, lines: Sequence[str] | None) -> None:
+        self.header = None if lines is None else list(lines)
+
+    def set_footer(self, lines: Sequence[str] | None) -> None:
+        self.footer = None if lines is None else list(lines)
+
+    def set_title(self, title: str | None) -> None:
+        self.title = title
+
+    def get_editor_text(self) -> str:
+        return self.editor_text
+
+    def set_editor_text(self, text: str) -> None:
+        self.editor_text = text
+
+    async def custom(self, make_screen: ScreenFactory) -> Any:
+        self._unanswered("custom", "screen", None)
+        return None
+
+    async def set_editor_component(self, make: EditorFactory | None) -> None:
+        self.editor_component = make
 
 
 class LateBoundUI:
@@ -104,7 +169,13 @@ class LateBoundUI:
             for key, text in previous.status.items():
                 target.set_status(key, text)
             for key, lines in previous.widgets.items():
-                target.set_widget(key, lines)
+                target.set_widget(key, lines, "below" if key in previous.below else "above")
+            if previous.header is not None:
+                target.set_header(previous.header)
+            if previous.footer is not None:
+                target.set_footer(previous.footer)
+            if previous.title is not None:
+                target.set_title(previous.title)
 
     @property
     def interactive(self) -> bool:
@@ -132,8 +203,30 @@ class LateBoundUI:
     def set_status(self, key: str, text: str | None) -> None:
         self._target.set_status(key, text)
 
-    def set_widget(self, key: str, lines: Sequence[str] | None) -> None:
-        self._target.set_widget(key, lines)
+    def set_widget(self, key: str, lines: Sequence[str] | None, placement: Placement = "above") -> None:
+        self._target.set_widget(key, lines, placement)
+
+    def set_header(self, lines: Sequence[str] | None) -> None:
+        self._target.set_header(lines)
+
+    def set_footer(self, lines: Sequence[str] | None) -> None:
+        self._target.set_footer(lines)
+
+    def set_title(self, title: str | None) -> None:
+        self._target.set_title(title)
+
+    def get_editor_text(self) -> str:
+        return self._target.get_editor_text()
+
+    def set_editor_text(self, text: str) -> None:
+        self._target.set_editor_text(text)
+
+    async def custom(self, make_screen: ScreenFactory) -> Any:
+        with self.clock:
+            return await self._target.custom(make_screen)
+
+    async def set_editor_component(self, make: EditorFactory | None) -> None:
+        await self._target.set_editor_component(make)
 
 
 class DialogClock:

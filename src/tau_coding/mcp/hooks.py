@@ -8,13 +8,24 @@ servers still starting), has MCP prompts and resources expanded, and then goes o
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from tau_agent.content import ImageContent
 from tau_agent.messages import AssistantMessage, CustomMessage
 from tau_coding.mcp.status import McpCallError
 from tau_coding.session.events import InputHandledEvent
-from tau_coding.session.hooks import InputDecision, OwnCommand, SessionHooks
+from tau_coding.session.hooks import (
+    InputDecision,
+    ModelSource,
+    OwnCommand,
+    SessionChange,
+    SessionHooks,
+    UserBashOutcome,
+)
+
+if TYPE_CHECKING:
+    from tau_agent.provider import ThinkingLevel
+    from tau_ai.model import Model
 
 COMMAND_HELP = "MCP servers: state, tools, last error (/mcp restart|enable|disable NAME)"
 
@@ -83,6 +94,24 @@ class McpHooks:
 
     async def on_shortcut(self, key: str) -> str | None:
         return await self.inner.on_shortcut(key) if self.inner is not None else None
+
+    def before_change(self, change: SessionChange) -> str | None:
+        return self.inner.before_change(change) if self.inner is not None else None
+
+    def after_change(self, change: SessionChange) -> None:
+        if self.inner is not None:
+            self.inner.after_change(change)
+
+    def on_model_select(self, model: Model, previous: Model | None, source: ModelSource) -> None:
+        if self.inner is not None:
+            self.inner.on_model_select(model, previous, source)
+
+    def on_thinking_select(self, level: ThinkingLevel, previous: ThinkingLevel) -> None:
+        if self.inner is not None:
+            self.inner.on_thinking_select(level, previous)
+
+    async def on_user_bash(self, command: str, exclude_from_context: bool) -> UserBashOutcome | None:
+        return await self.inner.on_user_bash(command, exclude_from_context) if self.inner else None
 
     def on_close(self) -> None:
         try:

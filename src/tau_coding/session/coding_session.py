@@ -37,7 +37,7 @@ from tau_coding.session.compaction.result import CompactionResult
 from tau_coding.session.compaction.settings import CompactionSettings
 from tau_coding.session.compactor import SessionCompactor
 from tau_coding.session.events import InputHandledEvent, SessionEvent
-from tau_coding.session.hooks import SessionHooks
+from tau_coding.session.hooks import ModelSource, SessionHooks
 from tau_coding.session.mcp_port import McpControl
 from tau_coding.session.reply_retry import RetrySettings
 from tau_coding.session.run import SessionListener, SessionRun
@@ -272,20 +272,27 @@ class CodingSession(SessionRun):
 
     # -- settings that become entries ----------------------------------------------------------
 
-    def set_model(self, model: Model) -> None:
-        """Switch model for the next request; a model_change entry unless the path has it."""
-        self._use_model(model)
+    def set_model(self, model: Model, source: ModelSource = "set") -> None:
+        """Switch model for the next request; a model_change entry unless the path has it.
+        The hooks hear of it (``source``: "set", or "cycle" from a model cycler)."""
+        self._use_model(model, source)
         self.record_settings()
 
     def set_thinking_level(self, level: ThinkingLevel) -> None:
         """Set the level for the next request; an entry unless the path already has it."""
+        previous = self.harness.options.thinking_level
         self.harness.options.thinking_level = level
         self.record_settings()
+        if self.hooks is not None and level != previous:
+            self.hooks.on_thinking_select(level, previous)
 
-    def _use_model(self, model: Model) -> None:
+    def _use_model(self, model: Model, source: ModelSource) -> None:
         if model is not self._model:
+            previous = self._model
             self.harness.provider = self._provider_factory(model)
             self._model = model
+            if self.hooks is not None:
+                self.hooks.on_model_select(model, previous, source)
 
     def set_name(self, name: str) -> None:
         self.log.set_name(name)
@@ -308,10 +315,20 @@ class CodingSession(SessionRun):
         """Run a user's ``!cmd`` (``!!cmd``: keep it out of the model's context) and record it.
 
         During a run the command runs at once and its message joins the record when the run
-        settles (the transcript belongs to the run until then)."""
+        settles (the transcript belongs to the run until then). Hooks may run another command
+        instead, or answer it without running anything (``on_user_bash``)."""
+        outcome = await self.hooks.on_user_bash(command, exclude_from_context) if self.hooks else None
+        if outcome is not None and outcome.output is not None:
+            message = BashExecutionMessage(
+                command=command,
+                output=outcome.output,
+                exit_code=outcome.exit_code,
+                exclude_from_context=exclude_from_context,
+            )
+            return self._record_bash(message)
         signal = signal or CancellationToken()
         run = await run_command(
-            command,
+            outcome.command if outcome is not None and outcome.command is not None else command,
             self.cwd,
             self._tool_settings,
             self._tool_settings.bash_timeout,
@@ -328,6 +345,9 @@ class CodingSession(SessionRun):
             full_output_path=run.details.get("fullOutputPath"),
             exclude_from_context=exclude_from_context,
         )
+        return self._record_bash(message)
+
+    def _record_bash(self, message: BashExecutionMessage) -> BashExecutionMessage:
         if self.is_running:  # the record belongs to the run: this joins it once the run settles
             self._deferred.append(message)
         else:
@@ -378,7 +398,7 @@ class CodingSession(SessionRun):
             current = SessionSettings(self._model, self.thinking_level)
             settings = self.restore_settings(log.settings(), current)
         if settings is not None:
-            self._use_model(settings.model)
+            self._use_model(settings.model, "restore")
             self.harness.options.thinking_level = settings.thinking_level
         self.log = log
         self.compactor.log = log

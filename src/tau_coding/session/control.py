@@ -35,6 +35,7 @@ from tau_coding.session.checkpointing import RewindPoint
 from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.compaction.context_usage import ContextUsage
 from tau_coding.session.compaction.result import CompactionResult
+from tau_coding.session.hooks import SessionChange
 from tau_coding.session.rewind import RewindOutcome, checkpoints_of, find, rewind
 from tau_coding.session.store.listing import SessionInfo
 from tau_coding.session.store.manager import SessionManager, SessionNotFoundError
@@ -49,6 +50,10 @@ PLAN_APPROVED = "The user approved the plan. Carry it out now."
 
 class ControlError(ValueError):
     """The operation cannot be done as asked; the message says why in one line."""
+
+
+class ChangeRefusedError(ControlError):
+    """An extension's ``session_before_*`` handler refused the change; the message says which."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,14 +125,41 @@ class SessionControl:
         if self.session.is_running:
             raise AgentBusyError(f"Cannot {what} while the agent is running; abort it first")
 
+    def _current_file(self) -> str | None:
+        path = self.session.session_file
+        return None if path is None else str(path)
+
+    def _ask_hooks(self, change: SessionChange) -> None:
+        """Extensions may refuse the change (``session_before_*``): ChangeRefusedError."""
+        hooks = self.session.hooks
+        if hooks is not None and (reason := hooks.before_change(change)) is not None:
+            raise ChangeRefusedError(reason)
+
+    def _tell_hooks(self, change: SessionChange) -> None:
+        hooks = self.session.hooks
+        if hooks is not None:
+            hooks.after_change(
+                SessionChange(
+                    change.kind,
+                    change.previous_file,
+                    self._current_file() if change.kind != "tree" else change.target_file,
+                    change.entry_id,
+                    change.position,
+                    change.old_leaf,
+                )
+            )
+
     def new_session(self, parent_session: str | None = None) -> None:
         """Continue in a fresh, empty session (in memory if the current one is)."""
         self._ensure_idle("start a new session")
+        change = SessionChange("new", self._current_file())
+        self._ask_hooks(change)
         if self.in_memory:
             header = SessionHeader.new(self.manager.cwd, parent_session)
             self._replace_log(SessionLog(InMemorySessionStorage(header)))
         else:
             self._replace_log(self.manager.new(parent_session))
+        self._tell_hooks(change)
 
     def switch_session(self, ref: str | Path, *, create: bool = False) -> None:
         """Continue in another session file (a path or an id prefix), with the model and
@@ -155,17 +187,23 @@ class SessionControl:
             return
         if current is not None and path == current.resolve():
             return
+        change = SessionChange("resume", self._current_file(), str(path))
+        self._ask_hooks(change)
         self._replace_log(self.manager.open(path), restore=True)
         recorded = self.session.log.header.cwd
         if recorded and Path(recorded) != self.session.cwd and Path(recorded).is_dir() and self._rebuild:
             self.reload()  # a session from another project continues in its own directory
+        self._tell_hooks(change)
 
     def import_session(self, path: str | Path) -> None:
         """Continue in a copy of the session file at ``path``, made in this project's folder."""
         self._ensure_idle("import a session")
         if self.in_memory:
             raise ControlError("this session is not stored; start tau without --no-session to import")
+        change = SessionChange("resume", self._current_file(), str(Path(path).expanduser()))
+        self._ask_hooks(change)
         self._replace_log(self.manager.fork_from(Path(path).expanduser()), restore=True)
+        self._tell_hooks(change)
 
     def fork_messages(self) -> list[ForkMessage]:
         """The user messages with text of every branch, in file order: the places a fork may
@@ -185,12 +223,15 @@ class SessionControl:
         log = self.session.log
         if log.leaf_id is None:
             raise ControlError("Cannot clone session: no current entry selected")
+        change = SessionChange("fork", self._current_file(), entry_id=log.leaf_id, position="at")
+        self._ask_hooks(change)
         if self.in_memory:
             header = SessionHeader.new(self.manager.cwd, None)
             cloned = SessionLog(InMemorySessionStorage(header, branch_entries(log, log.leaf_id)))
         else:
             cloned = self.manager.fork(log, log.leaf_id)
         self._replace_log(cloned, restore=True)
+        self._tell_hooks(change)
 
     def fork(self, entry_id: str) -> str:
         """A new session holding everything before user message ``entry_id``, continued with
@@ -201,6 +242,8 @@ class SessionControl:
         message = entry.message if isinstance(entry, MessageEntry) else None
         if entry is None or not isinstance(message, UserMessage):
             raise ControlError(f"no user message with entry id {entry_id!r} in this session")
+        change = SessionChange("fork", self._current_file(), entry_id=entry_id)
+        self._ask_hooks(change)
         log = self.session.log
         if self.in_memory:
             header = SessionHeader.new(self.manager.cwd, None)
@@ -208,6 +251,7 @@ class SessionControl:
         else:
             forked = self.manager.fork(log, entry.parent_id)
         self._replace_log(forked, restore=True)
+        self._tell_hooks(change)
         return text_of(message.content)
 
     def list_sessions(self, *, everywhere: bool = False) -> list[SessionInfo]:
@@ -222,9 +266,13 @@ class SessionControl:
         log = self.session.log
         if entry_id is not None and entry_id not in log.tree:
             raise ControlError(f"no entry {entry_id!r} in this session")
+        current = self._current_file()
+        change = SessionChange("tree", current, current, entry_id, old_leaf=log.leaf_id)
+        self._ask_hooks(change)
         log.navigate(entry_id)
         self.session.harness.replace_messages(log.state().messages, repaired=True)
         self.path_moved()
+        self._tell_hooks(change)
 
     def set_label(self, entry_id: str, label: str | None) -> None:
         """Bookmark an entry (None or blank clears its label)."""
@@ -261,7 +309,7 @@ class SessionControl:
             index = (keys.index((current.provider, current.id)) + 1) % len(models)
         except ValueError:
             index = 0
-        self.session.set_model(models[index])
+        self.session.set_model(models[index], "cycle")
         return models[index]
 
     def _cycle_scoped(self) -> Model | None:

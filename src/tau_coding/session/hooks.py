@@ -13,12 +13,54 @@ from typing import Literal, Protocol, TypeAlias
 
 from tau_agent.content import ImageContent
 from tau_agent.messages import AssistantMessage, CustomMessage
+from tau_agent.provider import ThinkingLevel
+from tau_ai.model import Model
 from tau_coding.session.events import InputHandledEvent
 
 # What to send instead (text, images), or that the input was handled without the model.
 InputDecision: TypeAlias = tuple[str, list[ImageContent]] | InputHandledEvent
 # A command's handler: ``handler(args)``, plain or async, returning text to show or None.
 OwnCommand: TypeAlias = Callable[[str], object]
+
+
+ChangeKind: TypeAlias = Literal["new", "resume", "fork", "tree"]
+ModelSource: TypeAlias = Literal["set", "cycle", "restore"]
+
+
+# Plain classes, not dataclasses: every run imports this module, and making a dataclass costs
+# start-up time (~0.2 ms each).
+
+
+class SessionChange:
+    """The transcript is about to become another path (or just did).
+
+    ``new``: a fresh session; ``resume``: another session file; ``fork``: a new session from
+    an entry (``entry_id``; ``position`` "before" it, or "at" it for a clone); ``tree``: a move
+    inside this session to ``entry_id`` (``old_leaf`` is where it was)."""
+
+    __slots__ = ("entry_id", "kind", "old_leaf", "position", "previous_file", "target_file")
+
+    def __init__(
+        self,
+        kind: ChangeKind,
+        previous_file: str | None = None,
+        target_file: str | None = None,
+        entry_id: str | None = None,
+        position: Literal["before", "at"] = "before",
+        old_leaf: str | None = None,
+    ) -> None:
+        self.kind, self.previous_file, self.target_file = kind, previous_file, target_file
+        self.entry_id, self.position, self.old_leaf = entry_id, position, old_leaf
+
+
+class UserBashOutcome:
+    """What hooks make of a user's ``!cmd``: run ``command`` instead, or (``output`` set) do
+    not run anything and record this output and exit code."""
+
+    __slots__ = ("command", "exit_code", "output")
+
+    def __init__(self, command: str | None = None, output: str | None = None, exit_code: int = 0) -> None:
+        self.command, self.output, self.exit_code = command, output, exit_code
 
 
 class SessionHooks(Protocol):
@@ -62,4 +104,25 @@ class SessionHooks(Protocol):
 
     def on_close(self) -> None:
         """The session is closing (no event loop may be running)."""
+        ...
+
+    def before_change(self, change: SessionChange) -> str | None:
+        """Asked before a new, switched, forked session or a move in the tree; a returned text
+        refuses the change and says why (called from synchronous code)."""
+        ...
+
+    def after_change(self, change: SessionChange) -> None:
+        """The change happened (the session now continues on the new path)."""
+        ...
+
+    def on_model_select(self, model: Model, previous: Model | None, source: ModelSource) -> None:
+        """Another model is in use from the next request on."""
+        ...
+
+    def on_thinking_select(self, level: ThinkingLevel, previous: ThinkingLevel) -> None:
+        """Another thinking level is in use from the next request on."""
+        ...
+
+    async def on_user_bash(self, command: str, exclude_from_context: bool) -> UserBashOutcome | None:
+        """A user's ``!cmd`` is about to run in ``cwd``; None runs it as typed."""
         ...

@@ -81,3 +81,32 @@ async def test_commands_and_thinking_level_are_read_and_set_through_the_api(tmp_
     tau.set_thinking_level("high")
     assert tau.thinking_level == "high" == rig.session.thinking_level
     assert tau.model is rig.session.model
+
+
+async def test_a_next_turn_message_waits_for_the_users_next_prompt(tmp_path: Path) -> None:
+    from tau_agent.messages import CustomMessage, UserMessage
+
+    provider = fake("a")
+    rig = make_rig(tmp_path, provider)
+    tau = ExtensionAPI(rig.host, "tau")
+    tau.send_message("note", "the build is red", deliver_as="next_turn")
+    assert not any(isinstance(m, CustomMessage) for m in rig.session.messages) and provider.calls == 0
+    await rig.run("what now?")
+    sent = provider.contexts[0].messages  # a custom message reaches the model as user text
+    assert "the build is red" in str(sent[-2]) and "what now?" in str(sent[-1])
+    kept = [m for m in rig.session.messages if isinstance(m, CustomMessage | UserMessage)]
+    assert [type(m).__name__ for m in kept] == ["CustomMessage", "UserMessage"]
+    assert rig.host.next_turn == []
+
+
+async def test_settings_and_the_model_registry_are_readable(tmp_path: Path) -> None:
+    from tau_ai.model import Model
+
+    rig = make_rig(tmp_path, fake())
+    other = Model("other", "fake", "fake", "http://127.0.0.1")
+    rig.host.read_setting = {"router.big": "fake/other"}.get
+    rig.host.list_models = lambda: [other]
+    tau = ExtensionAPI(rig.host, "tau")
+    assert tau.setting("router.big") == "fake/other" and tau.setting("nope", 3) == 3
+    assert tau.available_models() == [other] and tau.find_model("fake", "other") is other
+    assert tau.find_model("fake", "missing") is None

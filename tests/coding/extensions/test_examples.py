@@ -88,3 +88,16 @@ async def test_custom_provider_registers_a_model_and_a_factory(tmp_path: Path) -
     rig.session.harness.provider = registration.factory(registration.models[0])
     await rig.run("say this")
     assert getattr(rig.session.messages[-1], "text", "") == "echo: say this"
+
+
+def test_every_example_is_exercised_by_a_test_and_there_are_at_least_25() -> None:
+    examples = sorted(p.stem for p in EXAMPLES.glob("*.py"))
+    tests = "".join(p.read_text() for p in Path(__file__).parent.glob("test_examples*.py"))
+    assert len(examples) >= 25
+    assert [name for name in examples if f'EXAMPLES / "{name}.py"' not in tests] == []
+
+
+async def test_all_examples_load_together_without_a_clash(tmp_path: Path) -> None:
+    rig = make_rig(tmp_path, fake("ok"), sorted(EXAMPLES.glob("*.py")))
+    loaded = [name for name, e in rig.host.extensions.items() if e.origin != "builtin"]
+    assert len(loaded) == len(list(EXAMPLES.glob("*.py"))) and rig.host.diagnostics == []

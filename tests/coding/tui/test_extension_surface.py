@@ -48,7 +48,7 @@ class _Recorder:
     def set_status(self, key: str, text: str | None) -> None:
         self.calls.append(("status", key, text))
 
-    def set_widget(self, key: str, lines: Sequence[str] | None) -> None:
+    def set_widget(self, key: str, lines: Sequence[str] | None, placement: str = "above") -> None:
         self.calls.append(("widget", key, list(lines) if lines is not None else None))
 
 

@@ -18,6 +18,7 @@ from tau_coding.modes.rpc.shapes import (
     session_info_to_dict,
     tree_entry_to_dict,
 )
+from tau_coding.session.control import ChangeRefusedError
 
 
 def _idle(server: RpcServer, what: str) -> None:
@@ -96,26 +97,38 @@ async def set_follow_up_mode(server: RpcServer, fields: Fields, request_id: Any)
 async def new_session(server: RpcServer, fields: Fields, request_id: Any) -> Any:
     parent = fields.optional_text("parentSession")
     _idle(server, "start a new session")
-    server.control.new_session(parent)
+    try:
+        server.control.new_session(parent)
+    except ChangeRefusedError:  # an extension's session_before_switch said no (Pi: cancelled)
+        return {"cancelled": True}
     return {"cancelled": False}
 
 
 async def switch_session(server: RpcServer, fields: Fields, request_id: Any) -> Any:
     path = fields.text("sessionPath", non_empty=True)
     _idle(server, "switch sessions")
-    server.control.switch_session(path, create=True)  # Pi: a path with no file yet is a new session
+    try:
+        server.control.switch_session(path, create=True)  # Pi: a path with no file yet is a new session
+    except ChangeRefusedError:
+        return {"cancelled": True}
     return {"cancelled": False}
 
 
 async def fork(server: RpcServer, fields: Fields, request_id: Any) -> Any:
     entry_id = fields.text("entryId", non_empty=True)
     _idle(server, "fork")
-    return {"text": server.control.fork(entry_id), "cancelled": False}
+    try:
+        return {"text": server.control.fork(entry_id), "cancelled": False}
+    except ChangeRefusedError:
+        return {"text": "", "cancelled": True}
 
 
 async def clone(server: RpcServer, fields: Fields, request_id: Any) -> Any:
     _idle(server, "clone")
-    server.control.clone()
+    try:
+        server.control.clone()
+    except ChangeRefusedError:
+        return {"cancelled": True}
     return {"cancelled": False}
 
 

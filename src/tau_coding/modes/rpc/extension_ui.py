@@ -4,13 +4,18 @@ Extensions talk to a ``UIBridge`` (tau_coding/extensions/ui.py); RPC mode speaks
 ``extension_ui_request``/``extension_ui_response`` through ``RpcExtensionUI``. The session (and
 its extensions) is built before the RPC server exists, so it is given a ``LateBoundUI``
 (tau_coding/extensions/ui.py) that ``run_rpc`` points at an ``RpcUI``.
+
+As in Pi's RPC mode, what needs the terminal itself degrades: ``set_header``/``set_footer``
+are not sent, ``custom`` returns None, and ``get_editor_text`` returns the last text an
+extension set (the client's editor cannot be read).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from tau_coding.extensions.ui import NoticeLevel
+from tau_coding.extensions.ui import EditorFactory, NoticeLevel, Placement, ScreenFactory
 from tau_coding.modes.rpc.ui_bridge import RpcExtensionUI
 
 DIALOG_TIMEOUT = 300.0  # seconds a client has to answer before the dialog takes its default
@@ -23,6 +28,7 @@ class RpcUI:
 
     def __init__(self, rpc: RpcExtensionUI) -> None:
         self._rpc = rpc
+        self._editor_text = ""
 
     async def select(self, title: str, options: Sequence[str], *, default: str | None = None) -> str | None:
         chosen = await self._rpc.select(title, options, timeout=DIALOG_TIMEOUT)
@@ -45,5 +51,27 @@ class RpcUI:
     def set_status(self, key: str, text: str | None) -> None:
         self._rpc.set_status(key, text)
 
-    def set_widget(self, key: str, lines: Sequence[str] | None) -> None:
-        self._rpc.set_widget(key, lines)
+    def set_widget(self, key: str, lines: Sequence[str] | None, placement: Placement = "above") -> None:
+        self._rpc.set_widget(key, lines, "belowEditor" if placement == "below" else "aboveEditor")
+
+    def set_header(self, lines: Sequence[str] | None) -> None:
+        return None
+
+    def set_footer(self, lines: Sequence[str] | None) -> None:
+        return None
+
+    def set_title(self, title: str | None) -> None:
+        self._rpc.set_title(title or "")
+
+    def get_editor_text(self) -> str:
+        return self._editor_text
+
+    def set_editor_text(self, text: str) -> None:
+        self._editor_text = text
+        self._rpc.set_editor_text(text)
+
+    async def custom(self, make_screen: ScreenFactory) -> Any:
+        return None
+
+    async def set_editor_component(self, make: EditorFactory | None) -> None:
+        return None

@@ -33,6 +33,10 @@ class TuiDialogs:
         await self._app.push_screen(screen, done)
         return await answer
 
+    async def show_screen(self, screen: Screen[Any]) -> Any:
+        """An extension's own screen, until it is dismissed; the value it was dismissed with."""
+        return await self._ask(screen)
+
     async def ask_confirm(self, title: str, message: str) -> bool:
         return bool(await self._ask(ConfirmDialog(title, message)))
 

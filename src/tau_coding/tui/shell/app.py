@@ -1,4 +1,5 @@
-"""TauApp: composition, painting and routing input; its keys are KeyActions (key_actions.py)."""
+"""TauApp: composition, painting and routing input; its keys are KeyActions (key_actions.py), the
+places extensions draw are ExtensionSurface (extension_surface.py)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from tau_coding.tui.key_encodings import install as install_key_encodings
 from tau_coding.tui.key_encodings import normalized_key
 from tau_coding.tui.port import SessionPort
 from tau_coding.tui.shell import commands, permission_mode, session_commands, settings_command
+from tau_coding.tui.shell.extension_surface import ExtensionSurface
 from tau_coding.tui.shell.inline import (
     InlineDriver,
     ScrollbackFeed,
@@ -33,7 +35,6 @@ from tau_coding.tui.shell.inline import (
     clear_resized_region,
     palette_of,
 )
-from tau_coding.tui.shell.key_actions import KeyActions
 from tau_coding.tui.state import (
     NoticeTone,
     TuiState,
@@ -51,7 +52,7 @@ from tau_coding.tui.theme import THEMES
 from tau_coding.tui.title import terminal_title, title_sequence
 from tau_coding.tui.type_ahead import replay as replay_type_ahead
 from tau_coding.tui.widgets.completion_menu import CompletionMenu
-from tau_coding.tui.widgets.extension_panel import ExtensionPanel
+from tau_coding.tui.widgets.extension_panel import ChromeLines, ExtensionPanel
 from tau_coding.tui.widgets.prompt_editor import CompletionSources, PromptEditor
 from tau_coding.tui.widgets.queue_view import QueueView
 from tau_coding.tui.widgets.status_footer import StatusFooter
@@ -59,7 +60,7 @@ from tau_coding.tui.widgets.tool_row import ToolRow
 from tau_coding.tui.widgets.transcript import Transcript
 
 
-class TauApp(KeyActions):
+class TauApp(ExtensionSurface):
     """The interactive agent. ``run()`` returns the "resume with ..." line to print, if any."""
 
     CSS_PATH = Path(__file__).parent.parent / "theme" / "app.tcss"  # absolute: subclasses live elsewhere
@@ -129,6 +130,15 @@ class TauApp(KeyActions):
         self._panel: ExtensionPanel | None = None
         self._feed = ScrollbackFeed(write_above or above_inline_region(self)) if inline else None
         self._width = 0  # the terminal's width when the inline region was last resized
+        # The other places extensions draw: widgets below the editor, a header, a footer of
+        # their own, the terminal title (None: Tau's).
+        self._below: dict[str, list[str]] = {}
+        self._below_panel = ExtensionPanel("extension-below")
+        self._header = ChromeLines("extension-header")
+        self._own_footer = ChromeLines("extension-footer")
+        self._header_lines: list[str] | None = None  # kept until composed (Static needs the app)
+        self._footer_lines: list[str] | None = None
+        self._extension_title: str | None = None
 
     # -- composition ----------------------------------------------------------------------------
 
@@ -151,17 +161,25 @@ class TauApp(KeyActions):
         )
         self.transcript = Transcript()
         self.editor = PromptEditor(sources, history)
+        self._editor_parts = (sources, history)  # what an extension's editor is made from
         self.footer = StatusFooter(self._home)
+        self.footer.display = self._footer_lines is None  # an extension's, set before, instead
         self.queue_view = QueueView()
         self._panel = ExtensionPanel()
         self._panel.show(self._widgets)
+        self._below_panel.show(self._below)
+        self._header.show_lines(self._header_lines)
+        self._own_footer.show_lines(self._footer_lines)
+        yield self._header
         yield self.transcript
         with Vertical(id="bottom"):
             yield self._panel
             yield self.queue_view
             yield CompletionMenu()
             yield self.editor
+            yield self._below_panel
             yield self.footer
+            yield self._own_footer
 
     async def on_mount(self) -> None:
         for theme in (*THEMES, *self._user_themes):
@@ -270,28 +288,10 @@ class TauApp(KeyActions):
         self._feed_scrollback(everything=True)
         super().exit(result, return_code, message)
 
-    def set_extension_widget(self, key: str, lines: Sequence[str] | None) -> None:
-        """An extension's widget above the editor (None or no lines: removed)."""
-        if lines:
-            self._widgets[key] = list(lines)
-        else:
-            self._widgets.pop(key, None)
-        if self._panel is not None:
-            self._panel.show(self._widgets)
-
-    def set_extension_status(self, key: str, text: str | None) -> None:
-        """An extension's entry in the footer (None: removed)."""
-        if text:
-            self._statuses[key] = text
-        else:
-            self._statuses.pop(key, None)
-        if self._panel is not None:  # composed: the app runs (before that, the first paint shows it)
-            self.refresh_footer()
-
     def refresh_footer(self) -> None:
         info = self.port.info()
         self.footer.show(info, self.state, list(self._statuses.values()), self._clock())
-        title = terminal_title(info.cwd, info.session_name, self._home)
+        title = self._extension_title or terminal_title(info.cwd, info.session_name, self._home)
         if title != self.title:
             self.title = title
             if self._driver is not None:

@@ -21,10 +21,24 @@ def panel_text(widgets: Mapping[str, Sequence[str]]) -> Text:
 
 
 class ExtensionPanel(Static):
-    def __init__(self) -> None:
-        super().__init__(id="extension-panel")
+    """Widgets above the editor (``extension-panel``), or below it (``extension-below``)."""
+
+    def __init__(self, panel_id: str = "extension-panel") -> None:
+        super().__init__(id=panel_id)
         self.display = False
 
     def show(self, widgets: Mapping[str, Sequence[str]]) -> None:
         self.display = any(widgets.values())
         self.update(panel_text(widgets))
+
+
+class ChromeLines(Static):
+    """Lines an extension put in Tau's header (above the transcript) or in place of its footer."""
+
+    def __init__(self, widget_id: str) -> None:
+        super().__init__(id=widget_id)
+        self.display = False
+
+    def show_lines(self, lines: Sequence[str] | None) -> None:
+        self.display = bool(lines)
+        self.update(Text("\n".join(lines or ())))

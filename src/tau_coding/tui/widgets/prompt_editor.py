@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, TypeAlias
 
 from textual import events
 from textual.actions import SkipAction
@@ -56,6 +56,10 @@ class CompletionSources:
 
 
 class PromptEditor(TextArea):
+    """The prompt editor. An extension may replace it with a subclass of its own
+    (``tau.ui.set_editor_component``): keep the constructor's arguments and call ``super()``;
+    Enter still sends through ``Submitted``."""
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("shift+enter,ctrl+j", "newline", "New line", show=False, id="newline"),
         Binding("alt+enter", "send_follow_up", "Queue follow-up", show=False, id="follow_up"),
@@ -332,3 +336,6 @@ class PromptEditor(TextArea):
         self._files = files
         self._loading_files = False
         self.refresh_completions()
+
+
+EditorFactory: TypeAlias = Callable[[CompletionSources, PromptHistory], PromptEditor]

@@ -20,6 +20,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
+from tau_coding.common.tool_renderers import rendered_call, rendered_result
 from tau_coding.tui.diff_text import DiffColors, diff_text
 from tau_coding.tui.state import ToolItem
 from tau_coding.tui.summaries import (
@@ -45,7 +46,7 @@ def header_text(item: ToolItem, now: float) -> Text:
     text = Text()
     text.append(MARKS[item.status] + " ", style="bold")
     text.append(item.name, style="bold")
-    summary = args_summary(item.name, item.args)
+    summary = rendered_call(item.name, item.args) or args_summary(item.name, item.args)
     if summary:
         text.append(" " + safe_text(summary))
     if item.started is not None:
@@ -58,7 +59,12 @@ def header_text(item: ToolItem, now: float) -> Text:
 def body(item: ToolItem, expanded: bool, colors: DiffColors = DARK_DIFF) -> RenderableType | None:
     """What shows under the header: a diff for an edit, the content written for a write, the
     file's text highlighted for a read, else the output. Collapsed, a preview and the count of
-    lines left out; expanded, everything up to ``EXPANDED_LINES``, with the count of the rest."""
+    lines left out; expanded, everything up to ``EXPANDED_LINES``, with the count of the rest.
+    A tool with its own renderer (tool_renderers.py) draws its finished result itself."""
+    if item.status in ("ok", "error"):
+        own = rendered_result(item.name, item.output, item.details, item.status == "error", expanded)
+        if own is not None:
+            return Text(safe_text(own))
     diff = diff_from_details(item.details) if item.status == "ok" else None
     if diff is not None:
         shown, hidden = preview_parts(diff[:FULL_LIMIT], EXPANDED_LINES if expanded else 16, FULL_LIMIT)

@@ -1,0 +1,139 @@
+"""The doors of session changes, model and thinking choices and the user's ``!cmd``.
+
+Mixed into ``ExtensionDoors`` (doors.py), which owns the host, the session and the event
+dispatcher. What a failing handler means here:
+
+* ``session_before_switch`` / ``_fork`` / ``_tree``: the failure is reported and the change
+  goes on (a broken extension must not lock the user in a session).
+* ``user_bash``: the failing handler's patch is dropped; the command runs as the previous
+  handlers left it.
+* notices (``session_start`` after a change, ``session_tree``, ``model_select``,
+  ``thinking_level_select``): reported; nothing else changes.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import TYPE_CHECKING, Any
+
+from tau_coding.extensions.events import (
+    Cancel,
+    ForkEvent,
+    ModelSelectEvent,
+    SessionStartEvent,
+    SwitchEvent,
+    ThinkingSelectEvent,
+    TreeEvent,
+    UserBashEvent,
+    UserBashPatch,
+)
+from tau_coding.extensions.guard import HandlerFailure
+from tau_coding.session.hooks import ModelSource, SessionChange, UserBashOutcome
+
+if TYPE_CHECKING:
+    from tau_agent.provider import ThinkingLevel
+    from tau_ai.model import Model
+    from tau_coding.extensions.dispatcher import Delivery, EventDispatcher
+    from tau_coding.extensions.host_port import ExtensionHostPort
+    from tau_coding.session.coding_session import CodingSession
+
+
+class ChangeDoors:
+    host: ExtensionHostPort
+    session: CodingSession
+    _events: EventDispatcher
+
+    def _handlers(self, point: str) -> list[tuple[str, Any]]:
+        raise NotImplementedError
+
+    async def _call(self, owner: str, what: str, handler: Any, *args: Any) -> Any:
+        raise NotImplementedError
+
+    # -- session changes --------------------------------------------------------------------
+
+    def before_change(self, change: SessionChange) -> str | None:
+        point, event = _before_event(change)
+        for owner, handler in self._handlers(point):
+            try:
+                answer = self.host.guard(owner).call_sync(f"{point} handler", handler, event)
+            except HandlerFailure as failure:
+                self.host.report_failure(failure)
+                continue
+            if isinstance(answer, Cancel):
+                return answer.reason or f"{_what(change)} cancelled by extension {owner}"
+        return None
+
+    def after_change(self, change: SessionChange) -> None:
+        if change.kind == "tree":
+            self._tell_now("session_tree", TreeEvent(change.entry_id, change.old_leaf))
+            return
+        source = "fork" if change.kind == "fork" else change.kind
+        event = SessionStartEvent(self.session.session_id, source, change.previous_file)
+        self._tell_now("session_start", event)
+
+    def _tell_now(self, point: str, event: object) -> None:
+        for owner, handler in self._handlers(point):
+            try:
+                self.host.guard(owner).call_sync(f"{point} handler", handler, event)
+            except HandlerFailure as failure:
+                self.host.report_failure(failure)
+
+    # -- model and thinking level -------------------------------------------------------------
+
+    def on_model_select(self, model: Model, previous: Model | None, source: ModelSource) -> None:
+        self._post("model_select", ModelSelectEvent(model, previous, source))
+
+    def on_thinking_select(self, level: ThinkingLevel, previous: ThinkingLevel) -> None:
+        self._post("thinking_level_select", ThinkingSelectEvent(level, previous))
+
+    def _post(self, point: str, event: object) -> None:
+        """Like agent events: plain handlers on the dispatcher's thread, async ones as tasks
+        (never waited for here, so a handler that sets the model does not wait on itself)."""
+        plain: list[Delivery] = []
+        for owner, handler in self._handlers(point):
+            guard = self.host.guard(owner)
+            if inspect.iscoroutinefunction(handler):
+                try:
+                    guard.call_sync(f"{point} handler", handler, event)
+                except HandlerFailure as failure:
+                    self.host.report_failure(failure)
+            else:
+                plain.append((owner, handler, guard.timeout))
+        if plain:
+            self._events.post(event, plain)
+
+    # -- the user's shell commands --------------------------------------------------------------
+
+    async def on_user_bash(self, command: str, exclude_from_context: bool) -> UserBashOutcome | None:
+        outcome: UserBashOutcome | None = None
+        for owner, handler in self._handlers("user_bash"):
+            event = UserBashEvent(command, exclude_from_context, str(self.session.cwd))
+            try:
+                patch = await self._call(owner, "user_bash handler", handler, event)
+            except HandlerFailure as failure:
+                self.host.report_failure(failure)
+                continue
+            if not isinstance(patch, UserBashPatch):
+                continue
+            if patch.output is not None:
+                return UserBashOutcome(output=patch.output, exit_code=patch.exit_code)
+            if patch.command is not None:
+                command = patch.command
+                outcome = UserBashOutcome(command=command)
+        return outcome
+
+
+def _before_event(change: SessionChange) -> tuple[str, object]:
+    if change.kind == "fork":
+        return "session_before_fork", ForkEvent(change.entry_id or "", change.position)
+    if change.kind == "tree":
+        return "session_before_tree", TreeEvent(change.entry_id, change.old_leaf)
+    if change.kind == "new":
+        return "session_before_switch", SwitchEvent("new")
+    return "session_before_switch", SwitchEvent("resume", change.target_file)
+
+
+def _what(change: SessionChange) -> str:
+    return {"new": "new session", "resume": "session switch", "fork": "fork", "tree": "tree move"}[
+        change.kind
+    ]

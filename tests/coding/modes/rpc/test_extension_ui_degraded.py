@@ -1,0 +1,25 @@
+"""What an extension's UI calls become over RPC: widgets below the editor, title and editor text
+are sent; header, footer and custom screens degrade as in Pi (nothing sent, None)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tau_coding.modes.rpc.extension_ui import RpcUI
+from tests.coding.modes.rpc.harness import InProcess
+
+
+async def test_sent_and_degraded_calls(tmp_path: Path) -> None:
+    rpc = InProcess(tmp_path)
+    ui = RpcUI(rpc.server.ui)
+    ui.set_widget("todo", ["[ ] ship"], "below")
+    ui.set_title("τ working")
+    ui.set_editor_text("draft")
+    ui.set_header(["not sent"])
+    ui.set_footer(["not sent"])
+    assert await ui.custom(lambda: object()) is None
+    assert ui.get_editor_text() == "draft"  # the last text set: the client's editor cannot be read
+    sent = [m for m in rpc.output() if m.get("type") == "extension_ui_request"]
+    assert [m["method"] for m in sent] == ["setWidget", "setTitle", "set_editor_text"]
+    assert sent[0]["widgetPlacement"] == "belowEditor" and sent[0]["widgetLines"] == ["[ ] ship"]
+    assert sent[1]["title"] == "τ working" and sent[2]["text"] == "draft"

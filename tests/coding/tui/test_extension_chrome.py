@@ -1,0 +1,128 @@
+"""What extensions draw in the TUI besides dialogs: header, footer, widgets below, title, editor text, screens."""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual import events
+from textual.app import ComposeResult
+from textual.screen import Screen
+from textual.widgets import Static
+
+from tau_agent.testing import FakeProvider
+from tau_coding.modes.interactive.tui_ui import TuiUI
+from tau_coding.tui.screens.dialogs import TuiDialogs
+from tau_coding.tui.widgets.extension_panel import ChromeLines, ExtensionPanel
+from tau_coding.tui.widgets.status_footer import StatusFooter
+
+from .helpers import adapter
+from .test_app import SIZE, make_app, type_text, until
+
+
+class Guess(Screen[int]):
+    """A tiny custom screen: press a digit, it is the answer."""
+
+    def compose(self) -> ComposeResult:
+        yield Static("Guess a digit", id="guess")
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key.isdigit():
+            self.dismiss(int(event.key))
+
+
+def _text(widget: Static) -> str:
+    return str(widget.render())
+
+
+async def test_header_footer_and_a_widget_below_the_editor_are_drawn_and_removed() -> None:
+    app = make_app(adapter(FakeProvider([])))
+    async with app.run_test(size=SIZE) as pilot:
+        ui = TuiUI(TuiDialogs(app), app)
+        header = app.query_one("#extension-header", ChromeLines)
+        own_footer = app.query_one("#extension-footer", ChromeLines)
+        below = app.query_one("#extension-below", ExtensionPanel)
+        assert not header.display and not own_footer.display and not below.display
+        ui.set_header(["my agent"])
+        ui.set_footer(["custom footer · 12:00"])
+        ui.set_widget("todo", ["[ ] write tests"], "below")
+        await pilot.pause()
+        assert header.display and "my agent" in _text(header)
+        assert own_footer.display and not app.query_one(StatusFooter).display
+        assert below.display and "write tests" in _text(below)
+        assert not app.query_one("#extension-panel", ExtensionPanel).display  # nothing above
+        ui.set_footer(None)
+        ui.set_header(None)
+        ui.set_widget("todo", None)
+        await pilot.pause()
+        assert not header.display and not own_footer.display and not below.display
+        assert app.query_one(StatusFooter).display
+
+
+async def test_title_and_editor_text_go_through_the_app() -> None:
+    app = make_app(adapter(FakeProvider([])))
+    async with app.run_test(size=SIZE) as pilot:
+        ui = TuiUI(TuiDialogs(app), app)
+        ui.set_title("τ working")
+        assert app.title == "τ working"
+        await type_text(pilot, "draft")
+        assert ui.get_editor_text() == "draft"
+        ui.set_editor_text("replaced by extension")
+        assert app.editor.text == "replaced by extension"
+        ui.set_title(None)
+        assert app.title != "τ working"
+
+
+async def test_a_custom_screen_is_shown_until_dismissed_and_its_value_returned() -> None:
+    app = make_app(adapter(FakeProvider([])))
+    async with app.run_test(size=SIZE) as pilot:
+        ui = TuiUI(TuiDialogs(app), app)
+        answer = asyncio.ensure_future(ui.custom(Guess))
+        await until(pilot, lambda: isinstance(app.screen, Guess))
+        await pilot.press("7")
+        assert await answer == 7
+        assert not isinstance(app.screen, Guess)
+
+
+async def test_an_extensions_editor_replaces_tau_s_and_keeps_the_text() -> None:
+    import importlib.util
+    from pathlib import Path
+
+    from tau_coding.tui.widgets.prompt_editor import PromptEditor
+
+    path = Path(__file__).resolve().parents[3] / "examples" / "extensions" / "word_count_editor.py"
+    spec = importlib.util.spec_from_file_location("word_count_editor", path)
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    app = make_app(adapter(FakeProvider(["ok"])))
+    async with app.run_test(size=SIZE) as pilot:
+        ui = TuiUI(TuiDialogs(app), app)
+        await type_text(pilot, "hello")
+        await ui.set_editor_component(example.make)
+        assert type(app.editor).__name__ == "WordCountEditor" and app.editor.text == "hello"
+        await pilot.pause()
+        assert len(app.query(PromptEditor)) == 1 and app.editor.has_focus
+        await type_text(pilot, " there")
+        await pilot.pause()
+        assert app.editor.border_subtitle == "2 words", app.editor.text
+        await pilot.press("enter")  # still sends
+        await until(pilot, lambda: app.state.status == "idle" and app.editor.text == "")
+        await ui.set_editor_component(None)
+        assert type(app.editor) is PromptEditor
+
+
+async def test_what_an_extension_drew_before_the_app_ran_is_shown_when_it_starts() -> None:
+    from tau_coding.extensions.ui import HeadlessUI, LateBoundUI
+
+    late = LateBoundUI(HeadlessUI(lambda line: None))  # what a resumed session's extensions see first
+    late.set_widget("todo", ["[~] survey"], "below")
+    late.set_header(["my agent"])
+    late.set_footer(["own footer"])
+    app = make_app(adapter(FakeProvider([])))
+    late.bind(TuiUI(TuiDialogs(app), app))  # before app.run(): nothing may touch a widget yet
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert "survey" in _text(app.query_one("#extension-below", ExtensionPanel))
+        assert "my agent" in _text(app.query_one("#extension-header", ChromeLines))
+        assert app.query_one("#extension-footer", ChromeLines).display
+        assert not app.query_one(StatusFooter).display
