@@ -68,6 +68,23 @@ class MessageConverter(Protocol):
 
     def copy(self) -> MessageConverter: ...
 
+    def __len__(self) -> int:
+        """How many items ``items()`` holds."""
+        ...
+
+    def items(self) -> list[Any]:
+        """The items so far as the converter keeps them: frozen ones as ``orjson.Fragment``s,
+        without what ``messages()`` adds on top (say, a cache mark on the latest user turn)."""
+        ...
+
+    def seed(self, items: list[Any]) -> None:
+        """Continue from what another converter (same model and system prompt) had converted
+        before a user message: its ``items()`` taken right after that message became their
+        last item, with that item left off. Adding the same user message next puts this
+        converter in that converter's state (``messages()`` and ``items()`` equal, and they
+        stay equal as the same messages follow)."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class IncrementalRequests:

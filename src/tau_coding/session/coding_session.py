@@ -41,6 +41,7 @@ from tau_coding.session.events import AgentSettledEvent, InputHandledEvent, Sess
 from tau_coding.session.hooks import SessionHooks
 from tau_coding.session.mcp_port import McpControl
 from tau_coding.session.reply_retry import RetrySettings
+from tau_coding.session.request_checkpoints import RequestCheckpoints
 from tau_coding.session.run import SessionListener, SessionRun
 from tau_coding.session.settings_choice import SessionSettings
 from tau_coding.tools.bash import run_command
@@ -112,6 +113,8 @@ class CodingSession(SessionRun):
             follow_up_mode=follow_up_mode,
             repaired=True,  # a replayed state answers every tool call (SessionState)
         )
+        self.request_checkpoints = RequestCheckpoints(log, state)
+        self.request_checkpoints.take_up(self.harness.provider)
         self.compactor = SessionCompactor(
             log,
             self.harness,
@@ -321,6 +324,7 @@ class CodingSession(SessionRun):
         if self.hooks is not None:
             self.hooks.on_close()
         self.log.close()
+        self.request_checkpoints.leave(self.harness.provider, self.harness.messages)
 
     # -- switching the session file (new, switch, fork, navigate) -------------------------------
 
@@ -366,6 +370,8 @@ class CodingSession(SessionRun):
         self.log = log
         self.compactor.log = log
         self.compactor.reload(state.messages)
+        self.request_checkpoints = RequestCheckpoints(log, state)
+        self.request_checkpoints.take_up(self.harness.provider)
         self.harness.options.session_id = log.header.id
         if log.leaf_id is None:
             self.record_settings()
