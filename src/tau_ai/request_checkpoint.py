@@ -55,6 +55,11 @@ def checkpoint_key(model: Model, system_prompt: str) -> str:
 
 def encode(checkpoint: Checkpoint) -> bytes:
     """The checkpoint's bytes."""
+    return b"".join(encode_parts(checkpoint))
+
+
+def encode_parts(checkpoint: Checkpoint) -> list[bytes]:
+    """The checkpoint's bytes in pieces, to be written one after another (no copy of the items)."""
     head = {
         "format": FORMAT,
         "key": checkpoint.key,
@@ -63,8 +68,9 @@ def encode(checkpoint: Checkpoint) -> bytes:
         "droppedCalls": checkpoint.handoff.dropped_calls,
         "lengths": checkpoint.lengths,
     }
-    body = b"".join([orjson.dumps(head), b"\n", checkpoint.items])
-    return body + zlib.crc32(body).to_bytes(4, "big")
+    parts = [orjson.dumps(head) + b"\n", checkpoint.items]
+    crc = zlib.crc32(parts[1], zlib.crc32(parts[0]))
+    return [*parts, crc.to_bytes(4, "big")]
 
 
 def decode(data: bytes) -> Checkpoint | None:
@@ -109,4 +115,4 @@ def _is_array(items: bytes, lengths: list[int]) -> bool:
     return True
 
 
-__all__ = ["FORMAT", "Checkpoint", "checkpoint_key", "decode", "encode"]
+__all__ = ["FORMAT", "Checkpoint", "checkpoint_key", "decode", "encode", "encode_parts"]

@@ -32,7 +32,7 @@ from tau_agent.session.log import SessionLog
 from tau_agent.session.state import SessionState
 from tau_ai.http_provider import HttpProvider
 from tau_ai.request_cache import RequestCache
-from tau_ai.request_checkpoint import Checkpoint, decode, encode
+from tau_ai.request_checkpoint import Checkpoint, decode, encode_parts
 from tau_coding import __version__
 
 MINIMUM_MESSAGES = 1000
@@ -81,7 +81,8 @@ def write_checkpoint(
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
         with os.fdopen(fd, "wb") as out:
             out.write(orjson.dumps(head) + b"\n")
-            out.write(encode(checkpoint))
+            for part in encode_parts(checkpoint):
+                out.write(part)
         os.replace(temp, target)
     finally:
         with contextlib.suppress(OSError):
