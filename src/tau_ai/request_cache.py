@@ -32,7 +32,7 @@ from tau_agent.provider import Context, StreamOptions
 from tau_ai.body_encoding import encode_body
 from tau_ai.handoff import Handoff, transform_messages
 from tau_ai.model import Model
-from tau_ai.request_checkpoint import Checkpoint, checkpoint_key
+from tau_ai.request_checkpoint import Checkpoint, checkpoint_key, pieces_of
 from tau_ai.wire_api import HttpRequestSpec, IncrementalRequests, MessageConverter, WireApi
 
 
@@ -110,12 +110,11 @@ class RequestCache:
             return None
         messages, count, memory = mark
         items = converter.items()[:count]
-        if any(not isinstance(item, orjson.Fragment) for item in items):
+        frozen = [item for item in items if isinstance(item, orjson.Fragment)]
+        if len(frozen) != len(items):
             return None  # an item JSON cannot say: it fails where bodies are encoded
         key = checkpoint_key(self._model, self._system)
-        # One dump of the list (a dump sits in a buffer of at least 4 KiB: not one per item).
-        lengths = [len(orjson.dumps(item)) for item in items]
-        checkpoint = Checkpoint(key, messages, orjson.dumps(items), lengths, self._handoff.memory(memory))
+        checkpoint = Checkpoint(key, messages, pieces_of(frozen), self._handoff.memory(memory))
         return checkpoint, self._seen[:messages]
 
     def resume(self, checkpoint: Checkpoint, messages: Sequence[LlmMessage]) -> bool:
@@ -144,13 +143,14 @@ class RequestCache:
         ):
             return
         converter = incremental.new_converter(self._model, context.system_prompt, True)
-        converter.seed([orjson.Fragment(item) for item in checkpoint.item_bytes()])
+        fragments = checkpoint.fragments()
+        converter.seed(list(fragments))
         handoff = Handoff.restored(self._model, checkpoint.handoff)
         for converted in handoff.add(covered[-1]):
             converter.add(converted)
         self._converter, self._handoff, self._system = converter, handoff, context.system_prompt
         self._seen = covered
-        self._mark = (count, len(checkpoint.lengths), handoff.memory_size())
+        self._mark = (count, len(fragments), handoff.memory_size())
 
 
 def _can_mark(message: LlmMessage) -> bool:

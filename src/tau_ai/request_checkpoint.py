@@ -1,15 +1,18 @@
 """Checkpoint: a conversation's wire conversion up to one of its user messages, as bytes.
 
 A ``RequestCache`` makes one (``checkpoint``) and takes a conversation up from one
-(``resume``); ``encode``/``decode`` turn it into the bytes of a file and back. ``key`` names
-what the conversion depends on besides the messages (the model as configured, the system
-prompt, this format): a checkpoint under another key is never used. The messages it covers
-are the caller's to identify; a checkpoint does not hold them.
+(``resume``); ``write``/``read`` put it in a file and back. ``key`` names what the conversion
+depends on besides the messages (the model as configured, the system prompt, this format): a
+checkpoint under another key is never used. The messages it covers are the caller's to
+identify; a checkpoint does not hold them.
 
-The bytes: a JSON line (the key, the message count, the handoff's memory, the length of
-every item), then the items as one JSON array, then the CRC-32 of everything before it.
-``decode`` returns None for anything that is not such bytes (cut short, altered, another
-format), so a stale or damaged file costs a full conversion, never a wrong request.
+The converted items are kept as at most two pieces of JSON text: all items but the last,
+comma-separated (a "run", embedded as one ``orjson.Fragment``: a body is encoded with one
+copy of it instead of one fragment per message), and the last item, which a converter may
+need to read back. On disk: a JSON line (format, key, message count, the handoff's memory,
+the length of each piece), the pieces, then the CRC-32 of everything before it. ``read``
+returns None for anything that is not such bytes (cut short, altered, another format), so a
+stale or damaged file costs a full conversion, never a wrong request.
 """
 
 from __future__ import annotations
@@ -17,34 +20,34 @@ from __future__ import annotations
 import hashlib
 import zlib
 from dataclasses import dataclass
+from typing import BinaryIO
 
 import orjson
 
 from tau_ai.handoff import HandoffMemory
 from tau_ai.model import Model
 
-FORMAT = "tau-request-checkpoint/1"
+FORMAT = "tau-request-checkpoint/2"
+_MAX_HEAD = 1 << 26
 
 
 @dataclass(frozen=True, slots=True)
 class Checkpoint:
-    """``items``: the wire items converted before the user message that is the
-    ``messages``-th message, as one JSON array, ``lengths`` the length of each item's JSON
-    in it; ``handoff``: what the handoff transform remembered then."""
+    """``pieces``: the JSON text of the wire items converted before the user message that is
+    the ``messages``-th message (see the module docstring); ``handoff``: what the handoff
+    transform remembered then."""
 
     key: str
     messages: int
-    items: bytes
-    lengths: list[int]
+    pieces: list[bytes | memoryview]
     handoff: HandoffMemory
 
-    def item_bytes(self) -> list[bytes]:
-        """Each item's JSON."""
-        out, at, items = [], 1, self.items
-        for length in self.lengths:
-            out.append(items[at : at + length])
-            at += length + 1
-        return out
+    def fragments(self) -> list[orjson.Fragment]:
+        """The pieces as items of a converted list."""
+        pieces = [bytes(p) if isinstance(p, memoryview) else p for p in self.pieces]
+        if len(pieces) > 2:
+            pieces = [b",".join(pieces[:-1]), pieces[-1]]
+        return [orjson.Fragment(piece) for piece in pieces]
 
 
 def checkpoint_key(model: Model, system_prompt: str) -> str:
@@ -53,33 +56,43 @@ def checkpoint_key(model: Model, system_prompt: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def encode(checkpoint: Checkpoint) -> bytes:
-    """The checkpoint's bytes."""
-    return b"".join(encode_parts(checkpoint))
+def pieces_of(items: list[orjson.Fragment]) -> list[bytes | memoryview]:
+    """``items`` as pieces: one dump of the list (orjson gives every dump a buffer of at least
+    4 KiB, so not one per item), cut into views."""
+    if not items:
+        return []
+    whole = memoryview(orjson.dumps(items))
+    if len(items) == 1:
+        return [whole[1:-1]]
+    last = len(orjson.dumps(items[-1]))
+    return [whole[1 : -2 - last], whole[-1 - last : -1]]
 
 
-def encode_parts(checkpoint: Checkpoint) -> list[bytes]:
-    """The checkpoint's bytes in pieces, to be written one after another (no copy of the items)."""
+def write(checkpoint: Checkpoint, out: BinaryIO) -> None:
+    """Write the checkpoint's bytes to ``out``."""
     head = {
         "format": FORMAT,
         "key": checkpoint.key,
         "messages": checkpoint.messages,
         "toolIds": checkpoint.handoff.tool_ids,
         "droppedCalls": checkpoint.handoff.dropped_calls,
-        "lengths": checkpoint.lengths,
+        "lengths": [len(piece) for piece in checkpoint.pieces],
     }
-    parts = [orjson.dumps(head) + b"\n", checkpoint.items]
-    crc = zlib.crc32(parts[1], zlib.crc32(parts[0]))
-    return [*parts, crc.to_bytes(4, "big")]
+    line = orjson.dumps(head) + b"\n"
+    out.write(line)
+    crc = zlib.crc32(line)
+    for piece in checkpoint.pieces:
+        out.write(piece)
+        crc = zlib.crc32(piece, crc)
+    out.write(crc.to_bytes(4, "big"))
 
 
-def decode(data: bytes) -> Checkpoint | None:
-    """The checkpoint in ``data``, or None if ``data`` is not one, whole and unaltered."""
-    if len(data) < 4 or zlib.crc32(memoryview(data)[:-4]) != int.from_bytes(data[-4:], "big"):
-        return None
-    end = data.find(b"\n")
+def read(source: BinaryIO) -> Checkpoint | None:
+    """The checkpoint ``source`` holds from where it stands to its end, or None if it is not
+    one, whole and unaltered."""
+    line = source.readline(_MAX_HEAD)
     try:
-        head = orjson.loads(data[:end])
+        head = orjson.loads(line)
         if head["format"] != FORMAT:
             return None
         key, messages, lengths = head["key"], head["messages"], head["lengths"]
@@ -88,31 +101,23 @@ def decode(data: bytes) -> Checkpoint | None:
     except (orjson.JSONDecodeError, KeyError, TypeError, ValueError):
         return None
     if (
-        end < 0
-        or not isinstance(key, str)
+        not isinstance(key, str)
         or type(messages) is not int
         or not isinstance(lengths, list)
-        or any(type(n) is not int or n < 0 for n in lengths)
-        or end + 1 + sum(lengths) + max(len(lengths) - 1, 0) + 2 != len(data) - 4
+        or any(type(n) is not int or n <= 0 for n in lengths)
     ):
         return None
-    items = data[end + 1 : -4]
-    if not _is_array(items, lengths):
+    crc = zlib.crc32(line)
+    pieces: list[bytes | memoryview] = []
+    for length in lengths:
+        piece = source.read(length)
+        if len(piece) != length:
+            return None
+        crc = zlib.crc32(piece, crc)
+        pieces.append(piece)
+    if source.read(5) != crc.to_bytes(4, "big"):
         return None
-    return Checkpoint(key, messages, items, lengths, HandoffMemory(tool_ids, dropped))
+    return Checkpoint(key, messages, pieces, HandoffMemory(tool_ids, dropped))
 
 
-def _is_array(items: bytes, lengths: list[int]) -> bool:
-    """Whether ``items`` is ``[`` then the items, comma-separated, then ``]`` (by its bytes)."""
-    if items[:1] != b"[" or items[-1:] != b"]":
-        return False
-    at = 1
-    for length in lengths[:-1]:
-        at += length
-        if items[at] != 0x2C:  # a comma
-            return False
-        at += 1
-    return True
-
-
-__all__ = ["FORMAT", "Checkpoint", "checkpoint_key", "decode", "encode", "encode_parts"]
+__all__ = ["FORMAT", "Checkpoint", "checkpoint_key", "pieces_of", "read", "write"]

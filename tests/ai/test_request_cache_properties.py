@@ -8,6 +8,7 @@ and compared with the body of ``transform_messages`` + ``build_request`` over th
 
 from __future__ import annotations
 
+import io
 from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
@@ -22,8 +23,9 @@ from tau_ai.body_encoding import encode_body
 from tau_ai.handoff import transform_messages
 from tau_ai.model import Model
 from tau_ai.request_cache import RequestCache, plain_body
-from tau_ai.request_checkpoint import decode as checkpoint_decode
-from tau_ai.request_checkpoint import encode as checkpoint_encode
+from tau_ai.request_checkpoint import Checkpoint
+from tau_ai.request_checkpoint import read as read_checkpoint
+from tau_ai.request_checkpoint import write as write_checkpoint
 from tests.golden.requests import MODELS, SIGNATURES
 
 PNG = "iVBORw0KGgo="
@@ -101,6 +103,12 @@ def transcripts(draw: st.DrawFn, api: str, model: Model) -> list[LlmMessage]:
 RESUMED: list[str] = []
 
 
+def through_bytes(checkpoint: Checkpoint) -> Checkpoint | None:
+    out = io.BytesIO()
+    write_checkpoint(checkpoint, out)
+    return read_checkpoint(io.BytesIO(out.getvalue()))
+
+
 def full_body(model: Model, context: Context, options: StreamOptions) -> bytes:
     prepared = Context(context.system_prompt, transform_messages(context.messages, model), context.tools)
     return encode_body(wire_api(model.api).build_request(model, prepared, options, "key").body)
@@ -158,8 +166,9 @@ def test_a_checkpoint_taken_up_by_another_cache_builds_the_full_conversion(
             continue
         checkpoint, covered = taken
         assert covered == list(messages[: checkpoint.messages])
-        decoded = checkpoint_decode(checkpoint_encode(checkpoint))
-        assert decoded == checkpoint
+        decoded = through_bytes(checkpoint)
+        assert decoded is not None
+        assert [bytes(p) for p in decoded.pieces] == [bytes(p) for p in checkpoint.pieces]
         for start in range(at + 1, len(steps)):
             resumed = RequestCache(model, wire_api(model.api))
             later = steps[start][1]

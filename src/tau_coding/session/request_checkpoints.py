@@ -18,13 +18,21 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import operator
 import os
 from collections.abc import Sequence
 from pathlib import Path
 
 import orjson
 
-from tau_agent.messages import AgentMessage, LlmMessage, is_empty_failure, message_to_llm
+from tau_agent.messages import (
+    AgentMessage,
+    LlmMessage,
+    ToolResultMessage,
+    UserMessage,
+    is_empty_failure,
+    message_to_llm,
+)
 from tau_agent.provider import ModelProvider
 from tau_agent.session.entries import MessageEntry
 from tau_agent.session.jsonl import JsonlSessionStorage
@@ -32,7 +40,7 @@ from tau_agent.session.log import SessionLog
 from tau_agent.session.state import SessionState
 from tau_ai.http_provider import HttpProvider
 from tau_ai.request_cache import RequestCache
-from tau_ai.request_checkpoint import Checkpoint, decode, encode_parts
+from tau_ai.request_checkpoint import Checkpoint, read, write
 from tau_coding import __version__
 
 MINIMUM_MESSAGES = 1000
@@ -50,17 +58,25 @@ def _file_mark(path: Path) -> list[int]:
 
 
 def _ids_digest(ids: Sequence[str | None]) -> str:
-    return hashlib.sha256("\n".join(i or "" for i in ids).encode("utf-8", "surrogatepass")).hexdigest()
+    try:
+        text = "\n".join(ids)  # type: ignore[arg-type]  # None (a synthetic result) is rare
+    except TypeError:
+        text = "\n".join(i or "" for i in ids)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def llm_view(messages: Sequence[AgentMessage]) -> list[LlmMessage]:
     """What the agent loop sends a model for ``messages`` (without a context transform)."""
     out: list[LlmMessage] = []
+    append = out.append
     for message in messages:
-        if not is_empty_failure(message):
+        kind = type(message)
+        if kind is ToolResultMessage or kind is UserMessage:  # the usual kinds, as they are
+            append(message)  # type: ignore[arg-type]
+        elif not is_empty_failure(message):
             converted = message_to_llm(message)
             if converted is not None:
-                out.append(converted)
+                append(converted)
     return out
 
 
@@ -81,8 +97,7 @@ def write_checkpoint(
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
         with os.fdopen(fd, "wb") as out:
             out.write(orjson.dumps(head) + b"\n")
-            for part in encode_parts(checkpoint):
-                out.write(part)
+            write(checkpoint, out)
         os.replace(temp, target)
     finally:
         with contextlib.suppress(OSError):
@@ -93,22 +108,21 @@ def read_checkpoint(session_file: Path, state: SessionState) -> tuple[Checkpoint
     """The kept checkpoint and how many of ``state``'s messages it covers, if it is still good
     for ``session_file`` replayed as ``state``; None otherwise (never raises for a bad cache)."""
     try:
-        data = cache_path(session_file).read_bytes()
-        mark = _file_mark(session_file)
+        with cache_path(session_file).open("rb") as source:
+            mark = _file_mark(session_file)
+            try:
+                head = orjson.loads(source.readline(1 << 16))
+                fresh = head["tau"] == __version__ and head["session"] == mark
+                records, digest = head["records"], head["ids"]
+            except (orjson.JSONDecodeError, KeyError, TypeError):
+                return None
+            if not fresh or type(records) is not int or not 0 < records <= len(state.messages):
+                return None
+            if digest != _ids_digest(state.message_entry_ids[:records]):
+                return None
+            checkpoint = read(source)
     except OSError:
         return None
-    end = data.find(b"\n")
-    try:
-        head = orjson.loads(data[: max(end, 0)])
-        fresh = head["tau"] == __version__ and head["session"] == mark
-        records, digest = head["records"], head["ids"]
-    except (orjson.JSONDecodeError, KeyError, TypeError):
-        return None
-    if not fresh or type(records) is not int or not 0 < records <= len(state.messages):
-        return None
-    if digest != _ids_digest(state.message_entry_ids[:records]):
-        return None
-    checkpoint = decode(data[end + 1 :])
     return None if checkpoint is None else (checkpoint, records)
 
 
@@ -181,9 +195,7 @@ class RequestCheckpoints:
         session would list them; None if they cannot be told."""
         resumed = self._resumed
         known = min(len(resumed), len(messages))
-        if list(messages[:known]) == resumed[:known] and all(
-            a is b for a, b in zip(messages[:known], resumed[:known], strict=True)
-        ):
+        if all(map(operator.is_, messages[:known], resumed[:known])):
             ids = self._resumed_ids[:known]
             by_message = {
                 id(e.message): e.id
@@ -197,28 +209,23 @@ class RequestCheckpoints:
                 ids.append(entry_id)
             return ids
         state = self._log.state()  # the record was replaced (a compaction, a move in the tree)
-        if len(state.messages) < len(messages) or any(
-            a is not b for a, b in zip(messages, state.messages, strict=False)
-        ):
+        if len(state.messages) < len(messages) or not all(map(operator.is_, messages, state.messages)):
             return None
         return state.message_entry_ids[: len(messages)]
 
 
 def _records_for(record: Sequence[AgentMessage], covered: list[LlmMessage]) -> int | None:
     """How many of the record's messages make up the model view ``covered``, or None."""
-    seen = 0
-    for index, message in enumerate(record):
-        if seen == len(covered):
-            return index
-        if is_empty_failure(message):
-            continue
-        converted = message_to_llm(message)
-        if converted is None:
-            continue
-        if converted is not covered[seen] and converted != covered[seen]:
-            return None
-        seen += 1
-    return len(record) if seen == len(covered) else None
+    view = llm_view(record)
+    if len(view) < len(covered) or view[: len(covered)] != covered:
+        return None
+    if not covered:
+        return 0
+    last = covered[-1]  # a user message: its place in the record ends what is covered
+    for index in range(len(record) - 1, -1, -1):
+        if record[index] is last:
+            return index + 1
+    return None
 
 
 __all__ = ["MINIMUM_MESSAGES", "RequestCheckpoints", "cache_path", "llm_view", "read_checkpoint"]

@@ -3,6 +3,8 @@ ignored (a full conversion instead) when anything about it changed or the file i
 
 from __future__ import annotations
 
+import dataclasses
+import io
 from pathlib import Path
 
 import orjson
@@ -17,7 +19,7 @@ from tau_ai.apis import wire_api
 from tau_ai.body_encoding import encode_body
 from tau_ai.handoff import transform_messages
 from tau_ai.http_provider import HttpProvider
-from tau_ai.request_checkpoint import decode, encode
+from tau_ai.request_checkpoint import read, write
 from tau_coding.session.request_checkpoints import RequestCheckpoints, cache_path, llm_view
 from tests.golden.requests import MODELS
 
@@ -90,13 +92,12 @@ def test_the_checkpoint_is_what_the_request_is_built_from(tmp_path: Path) -> Non
     path = session(tmp_path)
     run(path, "first")
     head, _, rest = cache_path(path).read_bytes().partition(b"\n")
-    checkpoint = decode(rest)
+    checkpoint = read(io.BytesIO(rest))
     assert checkpoint is not None
-    forged_items = checkpoint.items.replace(b"contents 3", b"forged 003")
-    forged = type(checkpoint)(
-        checkpoint.key, checkpoint.messages, forged_items, checkpoint.lengths, checkpoint.handoff
-    )
-    cache_path(path).write_bytes(head + b"\n" + encode(forged))
+    pieces = [bytes(p).replace(b"contents 3", b"forged 003") for p in checkpoint.pieces]
+    forged = io.BytesIO()
+    write(dataclasses.replace(checkpoint, pieces=pieces), forged)
+    cache_path(path).write_bytes(head + b"\n" + forged.getvalue())
     taken, sent = run(path, "second")
     assert taken is True and b"forged 003" in sent, "a valid checkpoint is used as it is"
 
