@@ -42,14 +42,10 @@ from tau_ai.http_provider import HttpProvider
 from tau_ai.request_cache import RequestCache
 from tau_ai.request_checkpoint import Checkpoint, read, write
 from tau_coding import __version__
+from tau_coding.session.store.paths import request_checkpoint_path
 
 MINIMUM_MESSAGES = 1000
-SUFFIX = ".requests"
-
-
-def cache_path(session_file: Path) -> Path:
-    """Where the checkpoint of ``session_file`` is kept."""
-    return session_file.with_name(session_file.name + SUFFIX)
+cache_path = request_checkpoint_path
 
 
 def _file_mark(path: Path) -> list[int]:
