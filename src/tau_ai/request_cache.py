@@ -39,7 +39,17 @@ from tau_ai.wire_api import HttpRequestSpec, IncrementalRequests, MessageConvert
 class RequestCache:
     """Builds the requests of one model's conversation (one per provider instance)."""
 
-    __slots__ = ("_converter", "_handoff", "_mark", "_model", "_seen", "_system", "_waiting", "_wire")
+    __slots__ = (
+        "_converter",
+        "_handoff",
+        "_mark",
+        "_model",
+        "_opening",
+        "_seen",
+        "_system",
+        "_waiting",
+        "_wire",
+    )
 
     def __init__(self, model: Model, wire: WireApi) -> None:
         self._model = model
@@ -52,6 +62,7 @@ class RequestCache:
         # converted items before it, the handoff's memory size then).
         self._mark: tuple[int, int, tuple[int, int]] | None = None
         self._waiting: tuple[Checkpoint, list[LlmMessage]] | None = None  # see ``resume``
+        self._opening = 0  # items a converter starts with (the system prompt's), never checkpointed
 
     def build(self, context: Context, options: StreamOptions, api_key: str | None) -> HttpRequestSpec:
         """The request for ``context`` (see the module docstring)."""
@@ -81,6 +92,7 @@ class RequestCache:
             self._system, self._seen, known, self._mark = context.system_prompt, [], 0, None
             self._handoff = Handoff(self._model)
             converter = self._converter = incremental.new_converter(self._model, context.system_prompt, True)
+            self._opening = len(converter)
         handoff = self._handoff
         try:
             for at in range(known, len(messages)):
@@ -109,19 +121,19 @@ class RequestCache:
         if converter is None or mark is None or self._system is None:
             return None
         messages, count, memory = mark
-        items = converter.items()[:count]
+        items = converter.items()[self._opening : count]
         frozen = [item for item in items if isinstance(item, orjson.Fragment)]
         if len(frozen) != len(items):
             return None  # an item JSON cannot say: it fails where bodies are encoded
-        key = checkpoint_key(self._model, self._system)
+        key = checkpoint_key(self._model)
         checkpoint = Checkpoint(key, messages, pieces_of(frozen), self._handoff.memory(memory))
         return checkpoint, self._seen[:messages]
 
     def resume(self, checkpoint: Checkpoint, messages: Sequence[LlmMessage]) -> bool:
         """Take up the conversation from ``checkpoint``, which a cache of this model made for the
         same first ``checkpoint.messages`` of ``messages`` (the caller makes sure of that). The
-        next request uses it if its system prompt is the checkpoint's and its messages start
-        with those; else it converts as usual. False if it cannot serve at all."""
+        next request uses it if its messages start with those (whatever its system prompt);
+        else it converts as usual. False if it cannot serve at all."""
         count = checkpoint.messages
         if (
             self._wire.incremental is None
@@ -137,20 +149,18 @@ class RequestCache:
     ) -> None:
         checkpoint, covered = waiting
         count = checkpoint.messages
-        if (
-            checkpoint.key != checkpoint_key(self._model, context.system_prompt)
-            or list(context.messages[:count]) != covered
-        ):
+        if checkpoint.key != checkpoint_key(self._model) or list(context.messages[:count]) != covered:
             return
         converter = incremental.new_converter(self._model, context.system_prompt, True)
-        fragments = checkpoint.fragments()
-        converter.seed(list(fragments))
+        opening = len(converter)
+        converter.seed([*converter.items(), *checkpoint.fragments()])
+        before = len(converter)
         handoff = Handoff.restored(self._model, checkpoint.handoff)
         for converted in handoff.add(covered[-1]):
             converter.add(converted)
         self._converter, self._handoff, self._system = converter, handoff, context.system_prompt
-        self._seen = covered
-        self._mark = (count, len(fragments), handoff.memory_size())
+        self._seen, self._opening = covered, opening
+        self._mark = (count, before, handoff.memory_size())
 
 
 def _can_mark(message: LlmMessage) -> bool:

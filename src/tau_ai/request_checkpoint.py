@@ -2,8 +2,9 @@
 
 A ``RequestCache`` makes one (``checkpoint``) and takes a conversation up from one
 (``resume``); ``write``/``read`` put it in a file and back. ``key`` names what the conversion
-depends on besides the messages (the model as configured, the system prompt, this format): a
-checkpoint under another key is never used. The messages it covers are the caller's to
+depends on besides the messages (the model as configured, this format): a checkpoint under
+another key is never used. The items a converter starts with (an API's system-prompt item) are
+not in it, so a system prompt that changed since (it names the date) does not void it. The messages it covers are the caller's to
 identify; a checkpoint does not hold them.
 
 The converted items are kept as at most two pieces of JSON text: all items but the last,
@@ -21,13 +22,14 @@ import hashlib
 import zlib
 from dataclasses import dataclass
 from typing import BinaryIO
+from urllib.parse import urlsplit
 
 import orjson
 
 from tau_ai.handoff import HandoffMemory
 from tau_ai.model import Model
 
-FORMAT = "tau-request-checkpoint/2"
+FORMAT = "tau-request-checkpoint/3"
 _MAX_HEAD = 1 << 26
 
 
@@ -50,9 +52,17 @@ class Checkpoint:
         return [orjson.Fragment(piece) for piece in pieces]
 
 
-def checkpoint_key(model: Model, system_prompt: str) -> str:
-    """A digest of everything besides the messages that a conversion depends on."""
-    text = repr((FORMAT, model, system_prompt))
+def checkpoint_key(model: Model) -> str:
+    """A digest of everything besides the messages that the checkpointed items may depend on:
+    the model's identity, what it accepts, its compat settings and its host (detected quirks
+    come from the host; not the port, which a local server picks anew per run). Not the
+    system prompt, whose own item is made anew for every request; not the request's settings
+    (headers, limits, costs), which are not in the items."""
+    url = urlsplit(model.base_url)
+    host = url._replace(netloc=url.hostname or "").geturl()
+    text = repr(
+        (FORMAT, model.id, model.api, model.provider, host, model.reasoning, model.input, model.compat)
+    )
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 

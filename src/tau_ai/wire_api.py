@@ -78,11 +78,12 @@ class MessageConverter(Protocol):
         ...
 
     def seed(self, items: list[Any]) -> None:
-        """Continue from what another converter (same model and system prompt) had converted
-        before a user message: its ``items()`` taken right after that message became their
-        last item, with that item left off. Adding the same user message next puts this
-        converter in that converter's state (``messages()`` and ``items()`` equal, and they
-        stay equal as the same messages follow)."""
+        """Continue from ``items``: this new converter's own ``items()`` (what it starts with,
+        say a system-prompt item), then what another converter of the same model converted
+        after its own opening items and before a user message (its ``items()`` taken right
+        after that message became their last item, with that item left off). Adding the same
+        user message next gives the state that converter would have had with this one's
+        system prompt (``messages()`` and ``items()``, as the same messages follow)."""
         ...
 
 

@@ -59,7 +59,7 @@ class ConvertedList:
         """A frozen list starting with ``items`` (another list's ``items()``, possibly read
         back from disk), as that list was: more items can follow."""
         seeded = cls(True)
-        seeded._items = list(items)
+        seeded._items = [freeze(i) if isinstance(i, dict) else i for i in items[:-1]] + items[-1:]
         return seeded
 
     def copy(self) -> ConvertedList:

@@ -9,8 +9,8 @@ written to a temporary file and renamed over), and the next open of the session 
 It is used only when all of these still hold, else ignored (and replaced at the next close):
 the session file is exactly as that close left it (size, modification time, inode), the
 replayed context starts with the same entries (a digest of their ids), and the provider's
-model and the system prompt are the ones it was made for (``Checkpoint.key``); the bytes
-carry a CRC. The session file stays the only source of truth, and Pi never reads the cache.
+model is the one it was made for (``Checkpoint.key``; the system prompt may differ: it names
+the date, and its item is made anew); the bytes carry a CRC. The session file stays the only source of truth, and Pi never reads the cache.
 Small sessions (under ``MINIMUM_MESSAGES``) convert quickly and get none.
 """
 
@@ -149,7 +149,7 @@ class RequestCheckpoints:
 
     def take_up(self, provider: ModelProvider) -> bool:
         """Give ``provider`` the kept conversion for its next request (which uses it if the
-        model and system prompt are the ones it was made for); True if it was given."""
+        model is the one it was made for); True if it was given."""
         cache, found, file = _request_cache(provider), self._found, _session_file(self._log)
         self._found = None
         if cache is None or found is None or file is None:

@@ -128,7 +128,7 @@ def test_a_damaged_checkpoint_is_ignored(tmp_path: Path) -> None:
         assert path.stat().st_size > stamp.st_size
 
 
-def test_another_model_or_system_prompt_converts_the_whole_history(tmp_path: Path) -> None:
+def test_a_changed_system_prompt_still_gets_the_full_conversions_body(tmp_path: Path) -> None:
     path = session(tmp_path)
     run(path, "first")
     log = SessionLog(JsonlSessionStorage.open(path))
