@@ -4,7 +4,9 @@
 * read-then-answer: ``tau -p``, 2 model calls, 1 ``read``; the whole run's wall time.
 * extra wall per tool turn: 90 tiny ``read`` turns, minus a one-answer run, divided by 90.
 * resume: ``tau -p --session`` of a 10k or 100k-entry session and one prompt, minus the same run
-  on a new session; the 100k run's peak RSS too.
+  on a new session; the 100k run's peak RSS too. "Again": the same session resumed run after
+  run, so the request checkpoint its previous run left is beside it (the usual case); the
+  plain rows resume a copy that never had one.
 * fork: ``tau --mode rpc --session`` of a 100k-entry session, fork at its last user message,
   end of input; minus the same process on a new session answering ``get_state``.
 
@@ -55,6 +57,21 @@ def resume(p: Project, entries: int) -> Measured:
         return p.run([ANSWER], ["-p", "--session", str(copy), "Which port?"])
     finally:
         copy.unlink()
+
+
+def resumed_again(entries: int) -> Runner:
+    """Resume of a session whose last run was Tau's, as a user resumes their own session: the
+    file is resumed in place run after run (each run adds its prompt and answer, and leaves
+    the request checkpoint beside it for the next; the first, warming, run writes the first)."""
+    made: list[Path] = []
+
+    def run(p: Project) -> Measured:
+        if not made:
+            made.append(p.root / f"resumed-again-{entries}.jsonl")
+            shutil.copyfile(make_session(entries), made[0])
+        return p.run([ANSWER], ["-p", "--session", str(made[0]), "Which port?"])
+
+    return run
 
 
 def _last_user_entry(path: Path) -> str:
@@ -123,6 +140,10 @@ class Rows:
             return paired(lambda p: resume(p, self.small), one_answer, self.runs)
         if name == "resume-big":
             return paired(lambda p: resume(p, self.big), one_answer, self.runs)
+        if name == "resume-small-again":
+            return paired(resumed_again(self.small), one_answer, self.runs)
+        if name == "resume-big-again":
+            return paired(resumed_again(self.big), one_answer, self.runs)
         if name == "fork-big":
             return paired(lambda p: fork(p, self.big), rpc_idle, self.runs)
         raise KeyError(name)
@@ -173,6 +194,24 @@ def cases(smoke: bool) -> list[tuple[str, Callable[[], float], str, float | None
             "MiB",
             150.0,
         ),
+        (
+            f"process: resume {small} entries again (checkpoint beside it) + prompt, extra wall",
+            lambda: rows.extra_ms("resume-small-again"),
+            "ms",
+            50.0,
+        ),
+        (
+            f"process: resume {big} entries again (checkpoint beside it) + prompt, extra wall",
+            lambda: rows.extra_ms("resume-big-again"),
+            "ms",
+            500.0,
+        ),
+        (
+            f"process: resume {big} entries again + prompt, peak RSS",
+            lambda: max(m.peak_mib for m in rows.group("resume-big-again")[0]),
+            "MiB",
+            150.0,
+        ),
         (f"process: fork {big} entries (rpc), extra wall", lambda: rows.extra_ms("fork-big"), "ms", 500.0),
         (
             f"process: fork {big} entries (rpc), peak RSS",
@@ -190,7 +229,15 @@ def _spread(values: list[float]) -> str:
 def main(argv: list[str]) -> int:
     """``python -m bench.bench_process [RUNS] [GROUP...]``: every run's range per group."""
     runs = int(argv[0]) if argv else 5
-    groups = argv[1:] or ["read", "turns", "resume-small", "resume-big", "fork-big"]
+    groups = argv[1:] or [
+        "read",
+        "turns",
+        "resume-small",
+        "resume-big",
+        "resume-small-again",
+        "resume-big-again",
+        "fork-big",
+    ]
     rows = Rows(runs, (10_000, 100_000))
     for name in groups:
         cases_, bases = rows.group(name)

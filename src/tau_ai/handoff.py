@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import itertools
 import re
 from collections.abc import Sequence
 
@@ -141,6 +142,15 @@ def _orphan_results(calls: list[ToolCall], answered: set[str]) -> list[ToolResul
     ]
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class HandoffMemory:
+    """Tool-call ids rewritten so far (original -> new, in the order first met) and the calls of
+    failed replies, whose late results are dropped."""
+
+    tool_ids: list[tuple[str, str]]
+    dropped_calls: list[str]
+
+
 class Handoff:
     """The transform as a fold, for a caller that sees a transcript grow (``transform_messages``
     is this, run over a whole list).
@@ -157,9 +167,31 @@ class Handoff:
     def __init__(self, model: Model) -> None:
         self._model = model
         self._id_map: dict[str, str] = {}
-        self._dropped_calls: set[str] = set()
+        self._dropped_calls: dict[str, None] = {}  # a set in insertion order (see ``memory``)
         self._pending: list[ToolCall] = []  # calls of the last assistant message still awaiting results
         self._answered: set[str] = set()
+
+    @classmethod
+    def restored(cls, model: Model, memory: HandoffMemory) -> Handoff:
+        """A fold in the state another was in right after a user message, which had left it
+        ``memory`` (``memory_size`` and ``memory`` taken then or any time later)."""
+        handoff = cls(model)
+        handoff._id_map = dict(memory.tool_ids)
+        handoff._dropped_calls = dict.fromkeys(memory.dropped_calls)
+        return handoff
+
+    def memory_size(self) -> tuple[int, int]:
+        """How much the fold remembers of what it saw (it only ever grows)."""
+        return len(self._id_map), len(self._dropped_calls)
+
+    def memory(self, size: tuple[int, int]) -> HandoffMemory:
+        """What it remembered when ``memory_size`` was ``size``: after a user message, that
+        and the model are the whole state (no calls are open then)."""
+        ids, dropped = size
+        return HandoffMemory(
+            list(itertools.islice(self._id_map.items(), ids)),
+            list(itertools.islice(self._dropped_calls, dropped)),
+        )
 
     def closing(self) -> list[ToolResultMessage]:
         return _orphan_results(self._pending, self._answered)
@@ -175,7 +207,7 @@ class Handoff:
         if isinstance(message, AssistantMessage):
             self._close_pending(out)
             if message.stop_reason in ("error", "aborted"):
-                self._dropped_calls.update(call.id for call in message.tool_calls)
+                self._dropped_calls.update((call.id, None) for call in message.tool_calls)
                 return out
             blocks = _convert_blocks(message, self._model, self._id_map)
             if not blocks:

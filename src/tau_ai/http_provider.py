@@ -135,6 +135,11 @@ class HttpProvider:
     def model_info(self) -> Model:
         return self._model
 
+    @property
+    def request_cache(self) -> RequestCache:
+        """The conversion of this provider's conversation kept between requests (checkpoints)."""
+        return self._requests
+
     async def aclose(self) -> None:
         """Close the HTTP client if this provider made it."""
         client, self._client = self._client, None

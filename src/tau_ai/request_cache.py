@@ -13,27 +13,43 @@ JSON values). When the messages are not the previously seen ones plus more (a co
 an edited or replaced history, another system prompt), the conversion starts over. Messages
 are compared by identity, then by value, so equal messages rebuilt by a caller still count
 as seen; a message must not be changed in place after it was sent.
+
+A ``Checkpoint`` (``checkpoint``/``resume``) carries the converted history of a conversation
+up to one of its user messages from one process to the next (a resumed session's first
+request then converts only what followed that message); request_checkpoint.py encodes it.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 import orjson
 
-from tau_agent.messages import LlmMessage
+from tau_agent.messages import LlmMessage, UserMessage
 from tau_agent.provider import Context, StreamOptions
 from tau_ai.body_encoding import encode_body
 from tau_ai.handoff import Handoff, transform_messages
 from tau_ai.model import Model
+from tau_ai.request_checkpoint import Checkpoint, checkpoint_key, pieces_of
 from tau_ai.wire_api import HttpRequestSpec, IncrementalRequests, MessageConverter, WireApi
 
 
 class RequestCache:
     """Builds the requests of one model's conversation (one per provider instance)."""
 
-    __slots__ = ("_converter", "_handoff", "_model", "_seen", "_system", "_wire")
+    __slots__ = (
+        "_converter",
+        "_handoff",
+        "_mark",
+        "_model",
+        "_opening",
+        "_seen",
+        "_system",
+        "_waiting",
+        "_wire",
+    )
 
     def __init__(self, model: Model, wire: WireApi) -> None:
         self._model = model
@@ -42,6 +58,11 @@ class RequestCache:
         self._seen: list[LlmMessage] = []
         self._handoff = Handoff(model)
         self._converter: MessageConverter | None = None
+        # The latest user message that can be a checkpoint: (messages up to and including it,
+        # converted items before it, the handoff's memory size then).
+        self._mark: tuple[int, int, tuple[int, int]] | None = None
+        self._waiting: tuple[Checkpoint, list[LlmMessage]] | None = None  # see ``resume``
+        self._opening = 0  # items a converter starts with (the system prompt's), never checkpointed
 
     def build(self, context: Context, options: StreamOptions, api_key: str | None) -> HttpRequestSpec:
         """The request for ``context`` (see the module docstring)."""
@@ -55,6 +76,9 @@ class RequestCache:
         return incremental.build_request(self._model, context, options, api_key, messages)
 
     def _converted(self, context: Context, incremental: IncrementalRequests) -> list[Any]:
+        if self._waiting is not None:
+            waiting, self._waiting = self._waiting, None
+            self._take_up(waiting, context, incremental)
         messages = context.messages
         seen = self._seen
         known = len(seen)
@@ -65,14 +89,19 @@ class RequestCache:
             or len(messages) < known
             or list(messages[:known]) != seen
         ):
-            self._system, self._seen, known = context.system_prompt, [], 0
+            self._system, self._seen, known, self._mark = context.system_prompt, [], 0, None
             self._handoff = Handoff(self._model)
             converter = self._converter = incremental.new_converter(self._model, context.system_prompt, True)
+            self._opening = len(converter)
         handoff = self._handoff
         try:
-            for message in messages[known:]:
-                for prepared in handoff.add(message):
-                    converter.add(prepared)
+            for at in range(known, len(messages)):
+                message = messages[at]
+                prepared = handoff.add(message)
+                for converted in prepared:
+                    converter.add(converted)
+                if _can_mark(message):
+                    self._mark = (at + 1, len(converter) - 1, handoff.memory_size())
         except BaseException:
             self._converter = None  # half advanced: the next request starts over
             raise
@@ -83,6 +112,60 @@ class RequestCache:
             for result in closing:
                 converter.add(result)
         return converter.messages()
+
+    def checkpoint(self) -> tuple[Checkpoint, list[LlmMessage]] | None:
+        """The latest checkpoint of the conversation converted so far, and the messages it
+        covers (the first ``Checkpoint.messages`` of the ones sent); None if there is none:
+        no user message with text was sent since the conversion (re)started."""
+        converter, mark = self._converter, self._mark
+        if converter is None or mark is None or self._system is None:
+            return None
+        messages, count, memory = mark
+        items = converter.items()[self._opening : count]
+        frozen = [item for item in items if isinstance(item, orjson.Fragment)]
+        if len(frozen) != len(items):
+            return None  # an item JSON cannot say: it fails where bodies are encoded
+        key = checkpoint_key(self._model)
+        checkpoint = Checkpoint(key, messages, pieces_of(frozen), self._handoff.memory(memory))
+        return checkpoint, self._seen[:messages]
+
+    def resume(self, checkpoint: Checkpoint, messages: Sequence[LlmMessage]) -> bool:
+        """Take up the conversation from ``checkpoint``, which a cache of this model made for the
+        same first ``checkpoint.messages`` of ``messages`` (the caller makes sure of that). The
+        next request uses it if its messages start with those (whatever its system prompt);
+        else it converts as usual. False if it cannot serve at all."""
+        count = checkpoint.messages
+        if (
+            self._wire.incremental is None
+            or not 0 < count <= len(messages)
+            or not _can_mark(messages[count - 1])
+        ):
+            return False
+        self._waiting = (checkpoint, list(messages[:count]))
+        return True
+
+    def _take_up(
+        self, waiting: tuple[Checkpoint, list[LlmMessage]], context: Context, incremental: IncrementalRequests
+    ) -> None:
+        checkpoint, covered = waiting
+        count = checkpoint.messages
+        if checkpoint.key != checkpoint_key(self._model) or list(context.messages[:count]) != covered:
+            return
+        converter = incremental.new_converter(self._model, context.system_prompt, True)
+        opening = len(converter)
+        converter.seed([*converter.items(), *checkpoint.fragments()])
+        before = len(converter)
+        handoff = Handoff.restored(self._model, checkpoint.handoff)
+        for converted in handoff.add(covered[-1]):
+            converter.add(converted)
+        self._converter, self._handoff, self._system = converter, handoff, context.system_prompt
+        self._seen, self._opening = covered, opening
+        self._mark = (count, before, handoff.memory_size())
+
+
+def _can_mark(message: LlmMessage) -> bool:
+    """A user message with text, which every API turns into an item of its own."""
+    return type(message) is UserMessage and isinstance(message.content, str) and bool(message.content)
 
 
 def plain_body(body: Any) -> Any:

@@ -68,6 +68,24 @@ class MessageConverter(Protocol):
 
     def copy(self) -> MessageConverter: ...
 
+    def __len__(self) -> int:
+        """How many items ``items()`` holds."""
+        ...
+
+    def items(self) -> list[Any]:
+        """The items so far as the converter keeps them: frozen ones as ``orjson.Fragment``s,
+        without what ``messages()`` adds on top (say, a cache mark on the latest user turn)."""
+        ...
+
+    def seed(self, items: list[Any]) -> None:
+        """Continue from ``items``: this new converter's own ``items()`` (what it starts with,
+        say a system-prompt item), then what another converter of the same model converted
+        after its own opening items and before a user message (its ``items()`` taken right
+        after that message became their last item, with that item left off). Adding the same
+        user message next gives the state that converter would have had with this one's
+        system prompt (``messages()`` and ``items()``, as the same messages follow)."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class IncrementalRequests:

@@ -8,6 +8,7 @@ and compared with the body of ``transform_messages`` + ``build_request`` over th
 
 from __future__ import annotations
 
+import io
 from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
@@ -22,6 +23,9 @@ from tau_ai.body_encoding import encode_body
 from tau_ai.handoff import transform_messages
 from tau_ai.model import Model
 from tau_ai.request_cache import RequestCache, plain_body
+from tau_ai.request_checkpoint import Checkpoint
+from tau_ai.request_checkpoint import read as read_checkpoint
+from tau_ai.request_checkpoint import write as write_checkpoint
 from tests.golden.requests import MODELS, SIGNATURES
 
 PNG = "iVBORw0KGgo="
@@ -96,6 +100,15 @@ def transcripts(draw: st.DrawFn, api: str, model: Model) -> list[LlmMessage]:
     return out
 
 
+RESUMED: list[str] = []
+
+
+def through_bytes(checkpoint: Checkpoint) -> Checkpoint | None:
+    out = io.BytesIO()
+    write_checkpoint(checkpoint, out)
+    return read_checkpoint(io.BytesIO(out.getvalue()))
+
+
 def full_body(model: Model, context: Context, options: StreamOptions) -> bytes:
     prepared = Context(context.system_prompt, transform_messages(context.messages, model), context.tools)
     return encode_body(wire_api(model.api).build_request(model, prepared, options, "key").body)
@@ -135,6 +148,38 @@ def test_cached_requests_equal_full_conversion_for_every_api(
         context = Context(system, list(messages), TOOLS)
         body = cache.build(context, options, "key").body
         assert encode_body(body) == full_body(model, context, options)
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.data_too_large])
+@given(conversations(), st.sampled_from([StreamOptions(), StreamOptions(thinking_level="high")]))
+def test_a_checkpoint_taken_up_by_another_cache_builds_the_full_conversion(
+    conversation: tuple[Model, list[tuple[str, list[LlmMessage]]]], options: StreamOptions
+) -> None:
+    """What the next process does on resume: a new cache takes up a checkpoint (through its
+    bytes) and serves every later request of the conversation."""
+    model, steps = conversation
+    cache = RequestCache(model, wire_api(model.api))
+    for at, (system, messages) in enumerate(steps):
+        cache.build(Context(system, list(messages), TOOLS), options, "key")
+        taken = cache.checkpoint()
+        if taken is None:
+            continue
+        checkpoint, covered = taken
+        assert covered == list(messages[: checkpoint.messages])
+        decoded = through_bytes(checkpoint)
+        assert decoded is not None
+        assert [bytes(p) for p in decoded.pieces] == [bytes(p) for p in checkpoint.pieces]
+        for start in range(at + 1, len(steps)):
+            resumed = RequestCache(model, wire_api(model.api))
+            later = steps[start][1]
+            if later[: checkpoint.messages] != covered or not resumed.resume(decoded, later):
+                continue
+            RESUMED.append(model.api)
+            for final_system, final in steps[start:]:
+                context = Context(final_system, list(final), TOOLS)
+                body = resumed.build(context, options, "key").body
+                assert encode_body(body) == full_body(model, context, options)
+            break
 
 
 def test_the_property_covers_every_api() -> None:

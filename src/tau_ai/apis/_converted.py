@@ -9,6 +9,7 @@ encodes only what is new, and the session's history is kept as bytes rather than
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import orjson
@@ -33,6 +34,17 @@ def freeze(item: Json) -> Item:
     return orjson.Fragment(memoryview(encoded).tobytes())
 
 
+def thaw(item: orjson.Fragment) -> Json:
+    """The value of a frozen item (a new dict each time)."""
+    encoded = orjson.dumps(item)
+    try:
+        value = orjson.loads(encoded)
+    except orjson.JSONDecodeError:  # the escape of a lone surrogate, or an int beyond 64 bits
+        value = json.loads(encoded)
+    assert isinstance(value, dict)
+    return value
+
+
 class ConvertedList:
     """Items in order; with ``frozen``, all but the last are kept encoded."""
 
@@ -41,6 +53,14 @@ class ConvertedList:
     def __init__(self, frozen: bool) -> None:
         self._frozen = frozen
         self._items: list[Item] = []
+
+    @classmethod
+    def seeded(cls, items: list[Item]) -> ConvertedList:
+        """A frozen list starting with ``items`` (another list's ``items()``, possibly read
+        back from disk), as that list was: more items can follow."""
+        seeded = cls(True)
+        seeded._items = [freeze(i) if isinstance(i, dict) else i for i in items[:-1]] + items[-1:]
+        return seeded
 
     def copy(self) -> ConvertedList:
         twin = ConvertedList(self._frozen)
@@ -56,7 +76,8 @@ class ConvertedList:
         if not self._items:
             return None
         last = self._items[-1]
-        assert isinstance(last, dict)
+        if isinstance(last, orjson.Fragment):  # a seeded list's last item: read, never changed
+            return thaw(last)
         return last
 
     def append(self, item: Json) -> None:

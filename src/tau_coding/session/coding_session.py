@@ -40,6 +40,7 @@ from tau_coding.session.events import InputHandledEvent, SessionEvent
 from tau_coding.session.hooks import ModelSource, SessionHooks
 from tau_coding.session.mcp_port import McpControl
 from tau_coding.session.reply_retry import RetrySettings
+from tau_coding.session.request_checkpoints import RequestCheckpoints
 from tau_coding.session.run import SessionListener, SessionRun
 from tau_coding.session.settings_choice import SessionSettings
 from tau_coding.tools.bash import run_command
@@ -115,6 +116,8 @@ class CodingSession(SessionRun):
             # replaces this and waits after its own check).
             before_tool_call=CheckpointWait(self.checkpoint_ready),
         )
+        self.request_checkpoints = RequestCheckpoints(log, state)
+        self.request_checkpoints.take_up(self.harness.provider)
         self.compactor = SessionCompactor(
             log,
             self.harness,
@@ -358,6 +361,7 @@ class CodingSession(SessionRun):
         if self.hooks is not None:
             self.hooks.on_close()
         self.log.close()
+        self.request_checkpoints.leave(self.harness.provider, self.harness.messages)
 
     # -- switching the session file (new, switch, fork, navigate) -------------------------------
 
@@ -403,6 +407,8 @@ class CodingSession(SessionRun):
         self.log = log
         self.compactor.log = log
         self.compactor.reload(state.messages)
+        self.request_checkpoints = RequestCheckpoints(log, state)
+        self.request_checkpoints.take_up(self.harness.provider)
         self.harness.options.session_id = log.header.id
         if log.leaf_id is None:
             self.record_settings()

@@ -20,7 +20,7 @@ from typing import Any
 from tau_agent.content import ImageContent, TextContent, ThinkingContent, ToolCall
 from tau_agent.messages import AssistantMessage, LlmMessage, ToolResultMessage, UserMessage
 from tau_agent.provider import Context, StreamOptions
-from tau_ai.apis._converted import ConvertedList
+from tau_ai.apis._converted import ConvertedList, Item
 from tau_ai.apis._shared import NO_IMAGES, endpoint, max_output_tokens, same_model
 from tau_ai.model import Model
 from tau_ai.thinking import DEFAULT_BUDGETS as THINKING_BUDGETS
@@ -136,6 +136,18 @@ class Converter:
         else:
             self._out.append(turn)
         self._last_user = (len(self._out) - 1, turn)
+
+    def __len__(self) -> int:
+        return len(self._out)
+
+    def items(self) -> list[Item]:
+        """What was converted so far, without this API's finishing touches (see ``seed``)."""
+        return self._out.items()
+
+    def seed(self, items: list[Item]) -> None:
+        """Continue from ``items``: see ``MessageConverter.seed``."""
+        self._out = ConvertedList.seeded(items)
+        self._last_user = None
 
     def add(self, message: LlmMessage) -> None:
         model, out = self._model, self._out

@@ -16,7 +16,7 @@ from typing import Any
 from tau_agent.content import ImageContent, TextContent, ThinkingContent, ToolCall, text_of
 from tau_agent.messages import AssistantMessage, LlmMessage, ToolResultMessage, UserMessage
 from tau_agent.provider import Context, StreamOptions, ThinkingLevel
-from tau_ai.apis._converted import ConvertedList
+from tau_ai.apis._converted import ConvertedList, Item
 from tau_ai.apis._shared import (
     IMAGE_NOTE,
     NO_IMAGES,
@@ -109,6 +109,18 @@ class Converter:
         last = self._out.last
         assert last is not None  # images come only after a tool result's turn
         self._out.replace_last({**last, "parts": [*last["parts"], {"text": IMAGE_NOTE}, *self._pending]})
+        self._pending = []
+
+    def __len__(self) -> int:
+        return len(self._out)
+
+    def items(self) -> list[Item]:
+        """What was converted so far, without this API's finishing touches (see ``seed``)."""
+        return self._out.items()
+
+    def seed(self, items: list[Item]) -> None:
+        """Continue from ``items``: see ``MessageConverter.seed``."""
+        self._out = ConvertedList.seeded(items)
         self._pending = []
 
     def add(self, message: LlmMessage) -> None:

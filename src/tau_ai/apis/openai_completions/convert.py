@@ -16,7 +16,7 @@ from typing import Any
 from tau_agent.content import TextContent, ThinkingContent, ToolCall, text_of
 from tau_agent.messages import AssistantMessage, LlmMessage, ToolResultMessage, UserMessage
 from tau_agent.provider import Context, StreamOptions
-from tau_ai.apis._converted import ConvertedList
+from tau_ai.apis._converted import ConvertedList, Item
 from tau_ai.apis._shared import (
     AFTER_TOOLS,
     IMAGE_NOTE,
@@ -128,6 +128,18 @@ class Converter:
         twin._model, twin._compat = self._model, self._compat
         twin._out, twin._pending = self._out.copy(), list(self._pending)
         return twin
+
+    def __len__(self) -> int:
+        return len(self._out)
+
+    def items(self) -> list[Item]:
+        """What was converted so far, without this API's finishing touches (see ``seed``)."""
+        return self._out.items()
+
+    def seed(self, items: list[Item]) -> None:
+        """Continue from ``items``: see ``MessageConverter.seed``."""
+        self._out = ConvertedList.seeded(items)
+        self._pending = []
 
     def add(self, message: LlmMessage) -> None:
         model, compat, out = self._model, self._compat, self._out

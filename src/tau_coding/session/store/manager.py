@@ -23,7 +23,7 @@ from tau_coding.session.store.listing import (
     list_sessions,
     most_recent_session,
 )
-from tau_coding.session.store.paths import session_dir, session_file_name
+from tau_coding.session.store.paths import request_checkpoint_path, session_dir, session_file_name
 
 REPAIR_DETAILS = 3  # problems named in the notice; the rest are counted
 
@@ -159,6 +159,7 @@ class SessionManager:
         path = self.resolve(ref)
         JsonlSessionStorage.open(path).close()  # raises SessionLockedError if in use
         path.unlink()
+        request_checkpoint_path(path).unlink(missing_ok=True)
         return path
 
 

@@ -31,4 +31,10 @@ def session_file_name(header: SessionHeader) -> str:
     return f"{stamp}_{header.id}.jsonl"
 
 
-__all__ = ["cwd_dir_name", "session_dir", "session_file_name"]
+def request_checkpoint_path(session_file: Path) -> Path:
+    """``<session file>.requests``: the request checkpoint kept beside a session file
+    (``tau_coding.session.request_checkpoints``); Pi's and Tau's listings skip it."""
+    return session_file.with_name(session_file.name + ".requests")
+
+
+__all__ = ["cwd_dir_name", "request_checkpoint_path", "session_dir", "session_file_name"]

@@ -15,6 +15,7 @@ from tau_agent.session.log import SessionLog
 from tau_agent.session.storage import InMemorySessionStorage
 from tau_coding.session.store.listing import read_session_info
 from tau_coding.session.store.manager import SessionManager, SessionNotFoundError
+from tau_coding.session.store.paths import request_checkpoint_path
 
 
 def manager(root: Path, cwd: str = "/work/proj") -> SessionManager:
@@ -151,6 +152,19 @@ def test_delete_removes_the_file_unless_another_process_has_it(tmp_path: Path) -
     log.close()
     removed = sessions.delete(log.header.id)
     assert not removed.exists() and sessions.list_cwd() == []
+
+
+def test_delete_removes_the_request_checkpoint_beside_the_file_and_listings_skip_it(tmp_path: Path) -> None:
+    sessions = manager(tmp_path)
+    log = chat(sessions.new(), "bye")
+    log.close()
+    storage = log.storage
+    assert isinstance(storage, JsonlSessionStorage)
+    beside = request_checkpoint_path(storage.path)
+    beside.write_bytes(b"a checkpoint")
+    assert [info.path for info in sessions.list_cwd()] == [storage.path]
+    sessions.delete(log.header.id)
+    assert not beside.exists()
 
 
 def test_in_memory_sessions_never_touch_the_disk(tmp_path: Path) -> None:

@@ -1,0 +1,133 @@
+"""Checkpoint: a conversation's wire conversion up to one of its user messages, as bytes.
+
+A ``RequestCache`` makes one (``checkpoint``) and takes a conversation up from one
+(``resume``); ``write``/``read`` put it in a file and back. ``key`` names what the conversion
+depends on besides the messages (the model as configured, this format): a checkpoint under
+another key is never used. The items a converter starts with (an API's system-prompt item) are
+not in it, so a system prompt that changed since (it names the date) does not void it. The messages it covers are the caller's to
+identify; a checkpoint does not hold them.
+
+The converted items are kept as at most two pieces of JSON text: all items but the last,
+comma-separated (a "run", embedded as one ``orjson.Fragment``: a body is encoded with one
+copy of it instead of one fragment per message), and the last item, which a converter may
+need to read back. On disk: a JSON line (format, key, message count, the handoff's memory,
+the length of each piece), the pieces, then the CRC-32 of everything before it. ``read``
+returns None for anything that is not such bytes (cut short, altered, another format), so a
+stale or damaged file costs a full conversion, never a wrong request.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import zlib
+from dataclasses import dataclass
+from typing import BinaryIO
+from urllib.parse import urlsplit
+
+import orjson
+
+from tau_ai.handoff import HandoffMemory
+from tau_ai.model import Model
+
+FORMAT = "tau-request-checkpoint/3"
+_MAX_HEAD = 1 << 26
+
+
+@dataclass(frozen=True, slots=True)
+class Checkpoint:
+    """``pieces``: the JSON text of the wire items converted before the user message that is
+    the ``messages``-th message (see the module docstring); ``handoff``: what the handoff
+    transform remembered then."""
+
+    key: str
+    messages: int
+    pieces: list[bytes | memoryview]
+    handoff: HandoffMemory
+
+    def fragments(self) -> list[orjson.Fragment]:
+        """The pieces as items of a converted list."""
+        pieces = [bytes(p) if isinstance(p, memoryview) else p for p in self.pieces]
+        if len(pieces) > 2:
+            pieces = [b",".join(pieces[:-1]), pieces[-1]]
+        return [orjson.Fragment(piece) for piece in pieces]
+
+
+def checkpoint_key(model: Model) -> str:
+    """A digest of everything besides the messages that the checkpointed items may depend on:
+    the model's identity, what it accepts, its compat settings and its host (detected quirks
+    come from the host; not the port, which a local server picks anew per run). Not the
+    system prompt, whose own item is made anew for every request; not the request's settings
+    (headers, limits, costs), which are not in the items."""
+    url = urlsplit(model.base_url)
+    host = url._replace(netloc=url.hostname or "").geturl()
+    text = repr(
+        (FORMAT, model.id, model.api, model.provider, host, model.reasoning, model.input, model.compat)
+    )
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def pieces_of(items: list[orjson.Fragment]) -> list[bytes | memoryview]:
+    """``items`` as pieces: one dump of the list (orjson gives every dump a buffer of at least
+    4 KiB, so not one per item), cut into views."""
+    if not items:
+        return []
+    whole = memoryview(orjson.dumps(items))
+    if len(items) == 1:
+        return [whole[1:-1]]
+    last = len(orjson.dumps(items[-1]))
+    return [whole[1 : -2 - last], whole[-1 - last : -1]]
+
+
+def write(checkpoint: Checkpoint, out: BinaryIO) -> None:
+    """Write the checkpoint's bytes to ``out``."""
+    head = {
+        "format": FORMAT,
+        "key": checkpoint.key,
+        "messages": checkpoint.messages,
+        "toolIds": checkpoint.handoff.tool_ids,
+        "droppedCalls": checkpoint.handoff.dropped_calls,
+        "lengths": [len(piece) for piece in checkpoint.pieces],
+    }
+    line = orjson.dumps(head) + b"\n"
+    out.write(line)
+    crc = zlib.crc32(line)
+    for piece in checkpoint.pieces:
+        out.write(piece)
+        crc = zlib.crc32(piece, crc)
+    out.write(crc.to_bytes(4, "big"))
+
+
+def read(source: BinaryIO) -> Checkpoint | None:
+    """The checkpoint ``source`` holds from where it stands to its end, or None if it is not
+    one, whole and unaltered."""
+    line = source.readline(_MAX_HEAD)
+    try:
+        head = orjson.loads(line)
+        if head["format"] != FORMAT:
+            return None
+        key, messages, lengths = head["key"], head["messages"], head["lengths"]
+        tool_ids = [(str(old), str(new)) for old, new in head["toolIds"]]
+        dropped = [str(call) for call in head["droppedCalls"]]
+    except (orjson.JSONDecodeError, KeyError, TypeError, ValueError):
+        return None
+    if (
+        not isinstance(key, str)
+        or type(messages) is not int
+        or not isinstance(lengths, list)
+        or any(type(n) is not int or n <= 0 for n in lengths)
+    ):
+        return None
+    crc = zlib.crc32(line)
+    pieces: list[bytes | memoryview] = []
+    for length in lengths:
+        piece = source.read(length)
+        if len(piece) != length:
+            return None
+        crc = zlib.crc32(piece, crc)
+        pieces.append(piece)
+    if source.read(5) != crc.to_bytes(4, "big"):
+        return None
+    return Checkpoint(key, messages, pieces, HandoffMemory(tool_ids, dropped))
+
+
+__all__ = ["FORMAT", "Checkpoint", "checkpoint_key", "pieces_of", "read", "write"]

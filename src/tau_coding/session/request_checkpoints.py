@@ -1,0 +1,227 @@
+"""A session's request checkpoint on disk: resuming a long session converts only what is new.
+
+A provider keeps the wire conversion of its conversation between requests
+(``tau_ai.request_cache``); without more, a resumed session's first request converts the whole
+history again (0.7 s for 100,000 messages). So when a session closes, that conversion, up to
+the latest user message it covers, is written beside the session file (``<file>.requests``,
+written to a temporary file and renamed over), and the next open of the session takes it up.
+
+It is used only when all of these still hold, else ignored (and replaced at the next close):
+the session file is exactly as that close left it (size, modification time, inode), the
+replayed context starts with the same entries (a digest of their ids), and the provider's
+model is the one it was made for (``Checkpoint.key``; the system prompt may differ: it names
+the date, and its item is made anew); the bytes carry a CRC. The session file stays the only source of truth, and Pi never reads the cache.
+Small sessions (under ``MINIMUM_MESSAGES``) convert quickly and get none.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import operator
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import orjson
+
+from tau_agent.messages import (
+    AgentMessage,
+    LlmMessage,
+    ToolResultMessage,
+    UserMessage,
+    is_empty_failure,
+    message_to_llm,
+)
+from tau_agent.provider import ModelProvider
+from tau_agent.session.entries import MessageEntry
+from tau_agent.session.jsonl import JsonlSessionStorage
+from tau_agent.session.log import SessionLog
+from tau_agent.session.state import SessionState
+from tau_ai.http_provider import HttpProvider
+from tau_ai.request_cache import RequestCache
+from tau_ai.request_checkpoint import Checkpoint, read, write
+from tau_coding import __version__
+from tau_coding.session.store.paths import request_checkpoint_path
+
+MINIMUM_MESSAGES = 1000
+cache_path = request_checkpoint_path
+
+
+def _file_mark(path: Path) -> list[int]:
+    st = os.stat(path)
+    return [st.st_size, st.st_mtime_ns, st.st_ino]
+
+
+def _ids_digest(ids: Sequence[str | None]) -> str:
+    try:
+        text = "\n".join(ids)  # type: ignore[arg-type]  # None (a synthetic result) is rare
+    except TypeError:
+        text = "\n".join(i or "" for i in ids)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def llm_view(messages: Sequence[AgentMessage]) -> list[LlmMessage]:
+    """What the agent loop sends a model for ``messages`` (without a context transform)."""
+    out: list[LlmMessage] = []
+    append = out.append
+    for message in messages:
+        kind = type(message)
+        if kind is ToolResultMessage or kind is UserMessage:  # the usual kinds, as they are
+            append(message)  # type: ignore[arg-type]
+        elif not is_empty_failure(message):
+            converted = message_to_llm(message)
+            if converted is not None:
+                append(converted)
+    return out
+
+
+def write_checkpoint(
+    session_file: Path, checkpoint: Checkpoint, records: int, ids: Sequence[str | None]
+) -> None:
+    """Keep ``checkpoint``, which covers the model view of the session's first ``records``
+    context messages (entry ids ``ids``), for the session file as it is now."""
+    head = {
+        "tau": __version__,
+        "session": _file_mark(session_file),
+        "records": records,
+        "ids": _ids_digest(ids),
+    }
+    target = cache_path(session_file)
+    temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+        with os.fdopen(fd, "wb") as out:
+            out.write(orjson.dumps(head) + b"\n")
+            write(checkpoint, out)
+        os.replace(temp, target)
+    finally:
+        with contextlib.suppress(OSError):
+            temp.unlink()
+
+
+def read_checkpoint(session_file: Path, state: SessionState) -> tuple[Checkpoint, int] | None:
+    """The kept checkpoint and how many of ``state``'s messages it covers, if it is still good
+    for ``session_file`` replayed as ``state``; None otherwise (never raises for a bad cache)."""
+    try:
+        with cache_path(session_file).open("rb") as source:
+            mark = _file_mark(session_file)
+            try:
+                head = orjson.loads(source.readline(1 << 16))
+                fresh = head["tau"] == __version__ and head["session"] == mark
+                records, digest = head["records"], head["ids"]
+            except (orjson.JSONDecodeError, KeyError, TypeError):
+                return None
+            if not fresh or type(records) is not int or not 0 < records <= len(state.messages):
+                return None
+            if digest != _ids_digest(state.message_entry_ids[:records]):
+                return None
+            checkpoint = read(source)
+    except OSError:
+        return None
+    return None if checkpoint is None else (checkpoint, records)
+
+
+def _request_cache(provider: ModelProvider) -> RequestCache | None:
+    return provider.request_cache if isinstance(provider, HttpProvider) else None
+
+
+def _session_file(log: SessionLog) -> Path | None:
+    storage = log.storage
+    if isinstance(storage, JsonlSessionStorage) and not storage.read_only:
+        return storage.path
+    return None
+
+
+class RequestCheckpoints:
+    """One open session's checkpoint: taken up when it opens, left when it closes."""
+
+    def __init__(self, log: SessionLog, state: SessionState) -> None:
+        """``state``: the session as it was replayed for the agent (its messages are the
+        agent's record so far)."""
+        self._log = log
+        self._resumed = list(state.messages)
+        self._resumed_ids = list(state.message_entry_ids)
+        self._entries_at_open = len(log.entries)
+        self._taken: tuple[int, list[int]] | None = None  # (messages covered, session file mark)
+        file = _session_file(log)
+        self._found = read_checkpoint(file, state) if file is not None and log.storage.entries else None
+
+    def take_up(self, provider: ModelProvider) -> bool:
+        """Give ``provider`` the kept conversion for its next request (which uses it if the
+        model is the one it was made for); True if it was given."""
+        cache, found, file = _request_cache(provider), self._found, _session_file(self._log)
+        self._found = None
+        if cache is None or found is None or file is None:
+            return False
+        checkpoint, records = found
+        view = llm_view(self._resumed[:records])
+        if len(view) != checkpoint.messages or not cache.resume(checkpoint, view):
+            return False
+        self._taken = (checkpoint.messages, _file_mark(file))
+        return True
+
+    def leave(
+        self, provider: ModelProvider, record: Sequence[AgentMessage], minimum: int = MINIMUM_MESSAGES
+    ) -> None:
+        """After the session file was closed: keep the provider's latest checkpoint for the
+        next open, if it covers ``minimum`` messages or more and they can be told by their
+        entries (the agent's ``record`` is what the session replays)."""
+        cache, file = _request_cache(provider), _session_file(self._log)
+        if cache is None or file is None or not file.exists():
+            return
+        taken = cache.checkpoint()
+        if taken is None or taken[0].messages < minimum:
+            return
+        checkpoint, covered = taken
+        with contextlib.suppress(OSError):
+            if self._taken == (checkpoint.messages, _file_mark(file)):
+                return  # the same checkpoint for the same file: already kept
+        records = _records_for(record, covered)
+        if records is None:
+            return
+        ids = self._entry_ids(record[:records])
+        if ids is None:
+            return
+        with contextlib.suppress(OSError):
+            write_checkpoint(file, checkpoint, records, ids)
+
+    def _entry_ids(self, messages: Sequence[AgentMessage]) -> list[str | None] | None:
+        """The entry ids of the agent's record ``messages`` (a prefix of it), as a replay of the
+        session would list them; None if they cannot be told."""
+        resumed = self._resumed
+        known = min(len(resumed), len(messages))
+        if all(map(operator.is_, messages[:known], resumed[:known])):
+            ids = self._resumed_ids[:known]
+            by_message = {
+                id(e.message): e.id
+                for e in self._log.entries[self._entries_at_open :]
+                if isinstance(e, MessageEntry)
+            }
+            for message in messages[known:]:
+                entry_id = by_message.get(id(message))
+                if entry_id is None:
+                    return None
+                ids.append(entry_id)
+            return ids
+        state = self._log.state()  # the record was replaced (a compaction, a move in the tree)
+        if len(state.messages) < len(messages) or not all(map(operator.is_, messages, state.messages)):
+            return None
+        return state.message_entry_ids[: len(messages)]
+
+
+def _records_for(record: Sequence[AgentMessage], covered: list[LlmMessage]) -> int | None:
+    """How many of the record's messages make up the model view ``covered``, or None."""
+    view = llm_view(record)
+    if len(view) < len(covered) or view[: len(covered)] != covered:
+        return None
+    if not covered:
+        return 0
+    last = covered[-1]  # a user message: its place in the record ends what is covered
+    for index in range(len(record) - 1, -1, -1):
+        if record[index] is last:
+            return index + 1
+    return None
+
+
+__all__ = ["MINIMUM_MESSAGES", "RequestCheckpoints", "cache_path", "llm_view", "read_checkpoint"]

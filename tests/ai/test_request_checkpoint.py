@@ -1,0 +1,45 @@
+"""The checkpoint's key: what the converted items depend on besides the messages, and nothing else."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+
+from tau_ai.handoff import HandoffMemory
+from tau_ai.request_checkpoint import Checkpoint, checkpoint_key, read, write
+from tests.golden.requests import MODELS
+
+MODEL = replace(MODELS["openai-completions"], base_url="http://127.0.0.1:8000/v1")
+
+
+def test_the_key_ignores_the_port_headers_and_limits_but_not_the_host_or_model() -> None:
+    key = checkpoint_key(MODEL)
+    same = [
+        replace(MODEL, base_url="http://127.0.0.1:9123/v1"),
+        replace(MODEL, headers={"x-secret": "s"}, max_tokens=7, context_window=9),
+    ]
+    other = [
+        replace(MODEL, base_url="https://api.mistral.ai/v1"),
+        replace(MODEL, id="other"),
+        replace(MODEL, input=("text",)),
+        replace(MODEL, compat={"requiresAssistantAfterToolResult": True}),
+    ]
+    assert all(checkpoint_key(m) == key for m in same)
+    assert all(checkpoint_key(m) != key for m in other)
+
+
+def test_a_checkpoint_reads_back_and_any_cut_or_changed_byte_is_refused() -> None:
+    checkpoint = Checkpoint(
+        checkpoint_key(MODEL), 3, [b'{"a":1},{"b":2}', b'{"c":3}'], HandoffMemory([("x", "y")], ["z"])
+    )
+    out = io.BytesIO()
+    write(checkpoint, out)
+    data = out.getvalue()
+    assert read(io.BytesIO(data)) == checkpoint
+    for cut in (1, len(data) // 2, len(data) - 1):
+        assert read(io.BytesIO(data[:cut])) is None
+    for at in (len(data) // 2, len(data) - 6):
+        changed = bytearray(data)
+        changed[at] ^= 0x20
+        assert read(io.BytesIO(bytes(changed))) is None
+    assert read(io.BytesIO(data + b"x")) is None

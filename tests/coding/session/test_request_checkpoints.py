@@ -1,0 +1,153 @@
+"""The request checkpoint kept beside a session file: used when the session is as it was left,
+ignored (a full conversion instead) when anything about it changed or the file is damaged."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+from pathlib import Path
+
+import orjson
+
+from tau_agent.content import TextContent, ToolCall
+from tau_agent.messages import AgentMessage, AssistantMessage, ToolResultMessage, UserMessage
+from tau_agent.provider import Context, StreamOptions
+from tau_agent.session.entries import SessionHeader
+from tau_agent.session.jsonl import JsonlSessionStorage
+from tau_agent.session.log import SessionLog
+from tau_ai.apis import wire_api
+from tau_ai.body_encoding import encode_body
+from tau_ai.handoff import transform_messages
+from tau_ai.http_provider import HttpProvider
+from tau_ai.request_checkpoint import read, write
+from tau_coding.session.request_checkpoints import RequestCheckpoints, cache_path, llm_view
+from tests.golden.requests import MODELS
+
+MODEL = MODELS["openai-completions"]
+SYSTEM = "You are Tau."
+
+
+def turn(i: int) -> list[AgentMessage]:
+    call = ToolCall(f"call_{i}", "read", {"path": f"f{i}.py"})
+    return [
+        UserMessage(f"look at f{i}.py", 1),
+        AssistantMessage(
+            [TextContent("reading"), call], api=MODEL.api, provider=MODEL.provider, model=MODEL.id
+        ),
+        ToolResultMessage(call.id, "read", [TextContent(f"contents {i}")], timestamp=1),
+    ]
+
+
+def body(provider: HttpProvider, record: list[AgentMessage]) -> bytes:
+    context = Context(SYSTEM, llm_view(record), [])
+    return encode_body(provider.request_cache.build(context, StreamOptions(), "key").body)
+
+
+def full_body(record: list[AgentMessage]) -> bytes:
+    context = Context(SYSTEM, transform_messages(llm_view(record), MODEL), [])
+    return encode_body(wire_api(MODEL.api).build_request(MODEL, context, StreamOptions(), "key").body)
+
+
+def run(path: Path, prompt: str) -> tuple[bool, bytes]:
+    """One process's worth: open the session, send ``prompt``, close it (leaving a checkpoint).
+    Returns whether a checkpoint was taken up and the request body sent."""
+    log = SessionLog(JsonlSessionStorage.open(path))
+    state = log.state()
+    provider = HttpProvider(MODEL, wire_api(MODEL.api), api_key=None)
+    checkpoints = RequestCheckpoints(log, state)
+    taken = checkpoints.take_up(provider)
+    record = [*state.messages, UserMessage(prompt, 2)]
+    log.append_message(record[-1])
+    sent = body(provider, record)
+    log.close()
+    checkpoints.leave(provider, record, minimum=1)
+    return taken, sent
+
+
+def session(tmp_path: Path, turns: int = 20) -> Path:
+    path = tmp_path / "s.jsonl"
+    log = SessionLog(JsonlSessionStorage.create(path, SessionHeader.new(str(tmp_path))))
+    for i in range(turns):
+        for message in turn(i):
+            log.append_message(message)
+    log.close()
+    return path
+
+
+def record_of(path: Path) -> list[AgentMessage]:
+    with JsonlSessionStorage.open(path, read_only=True) as storage:
+        return SessionLog(storage).state().messages
+
+
+def test_a_resumed_session_takes_up_the_checkpoint_and_sends_the_full_conversion(tmp_path: Path) -> None:
+    path = session(tmp_path)
+    assert run(path, "first")[0] is False
+    assert cache_path(path).exists()
+    taken, sent = run(path, "second")
+    assert taken is True
+    assert sent == full_body(record_of(path))
+
+
+def test_the_checkpoint_is_what_the_request_is_built_from(tmp_path: Path) -> None:
+    path = session(tmp_path)
+    run(path, "first")
+    head, _, rest = cache_path(path).read_bytes().partition(b"\n")
+    checkpoint = read(io.BytesIO(rest))
+    assert checkpoint is not None
+    pieces = [bytes(p).replace(b"contents 3", b"forged 003") for p in checkpoint.pieces]
+    forged = io.BytesIO()
+    write(dataclasses.replace(checkpoint, pieces=pieces), forged)
+    cache_path(path).write_bytes(head + b"\n" + forged.getvalue())
+    taken, sent = run(path, "second")
+    assert taken is True and b"forged 003" in sent, "a valid checkpoint is used as it is"
+
+
+def test_a_session_file_changed_since_is_converted_whole(tmp_path: Path) -> None:
+    path = session(tmp_path)
+    run(path, "first")
+    with JsonlSessionStorage.open(path) as storage:  # another writer (Pi, a crashed run) appended
+        SessionLog(storage).append_message(UserMessage("from elsewhere", 3))
+    taken, sent = run(path, "second")
+    assert taken is False
+    assert sent == full_body(record_of(path))
+
+
+def test_a_damaged_checkpoint_is_ignored(tmp_path: Path) -> None:
+    path = session(tmp_path)
+    run(path, "first")
+    data = cache_path(path).read_bytes()
+    head, _, rest = data.partition(b"\n")
+    flipped = bytearray(rest)
+    flipped[len(rest) // 2] ^= 0x01
+    for damaged in (data[: len(data) // 2], head + b"\n" + bytes(flipped), b"not a cache", b""):
+        cache_path(path).write_bytes(damaged)
+        stamp = path.stat()
+        taken, sent = run(path, "again")
+        assert taken is False
+        assert sent == full_body(record_of(path))
+        assert path.stat().st_size > stamp.st_size
+
+
+def test_a_changed_system_prompt_still_gets_the_full_conversions_body(tmp_path: Path) -> None:
+    path = session(tmp_path)
+    run(path, "first")
+    log = SessionLog(JsonlSessionStorage.open(path))
+    state = log.state()
+    provider = HttpProvider(MODEL, wire_api(MODEL.api), api_key=None)
+    assert RequestCheckpoints(log, state).take_up(provider) is True
+    record = [*state.messages, UserMessage("second", 2)]
+    context = Context("Another prompt.", llm_view(record), [])
+    sent = encode_body(provider.request_cache.build(context, StreamOptions(), "key").body)
+    log.close()
+    expected = Context("Another prompt.", transform_messages(llm_view(record), MODEL), [])
+    assert sent == encode_body(
+        wire_api(MODEL.api).build_request(MODEL, expected, StreamOptions(), "key").body
+    )
+
+
+def test_the_cache_file_is_plain_bytes_with_a_json_head(tmp_path: Path) -> None:
+    path = session(tmp_path)
+    run(path, "first")
+    head = orjson.loads(cache_path(path).read_bytes().partition(b"\n")[0])
+    assert head["session"][0] == path.stat().st_size
+    assert head["records"] == len(record_of(path))  # up to and including the last user message
