@@ -98,9 +98,12 @@ class RequestCache:
             for at in range(known, len(messages)):
                 message = messages[at]
                 prepared = handoff.add(message)
+                size = len(converter)
                 for converted in prepared:
                     converter.add(converted)
-                if _can_mark(message):
+                # Bedrock merges a user message into a user item before it (tool results): that
+                # item is not the message's own, so no checkpoint can end just before it.
+                if _can_mark(message) and len(converter) > size:
                     self._mark = (at + 1, len(converter) - 1, handoff.memory_size())
         except BaseException:
             self._converter = None  # half advanced: the next request starts over
@@ -164,7 +167,7 @@ class RequestCache:
 
 
 def _can_mark(message: LlmMessage) -> bool:
-    """A user message with text, which every API turns into an item of its own."""
+    """A user message with text, which every API but Bedrock always turns into an item of its own."""
     return type(message) is UserMessage and isinstance(message.content, str) and bool(message.content)
 
 

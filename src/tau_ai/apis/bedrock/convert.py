@@ -22,7 +22,7 @@ from urllib.parse import quote
 from tau_agent.content import ImageContent, TextContent, ThinkingContent, ToolCall
 from tau_agent.messages import AssistantMessage, LlmMessage, ToolResultMessage, UserMessage
 from tau_agent.provider import Context, StreamOptions
-from tau_ai.apis._converted import ConvertedList
+from tau_ai.apis._converted import ConvertedList, Item
 from tau_ai.apis._shared import NO_IMAGES, max_output_tokens, same_model
 from tau_ai.model import Model
 from tau_ai.thinking import DEFAULT_BUDGETS, clamp_level
@@ -162,6 +162,17 @@ class Converter:
         twin = Converter.__new__(Converter)
         twin._model, twin._out, twin._cache = self._model, self._out.copy(), self._cache
         return twin
+
+    def __len__(self) -> int:
+        return len(self._out)
+
+    def items(self) -> list[Item]:
+        """What was converted so far, without the cache point ``messages()`` adds."""
+        return self._out.items()
+
+    def seed(self, items: list[Item]) -> None:
+        """Continue from ``items``: see ``MessageConverter.seed``."""
+        self._out = ConvertedList.seeded(items)
 
     def add(self, message: LlmMessage) -> None:
         role, blocks = _blocks(self._model, message)
