@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from tau_ai.eventstream import encode_event
-from tau_ai.testing.scripted_streams import ScriptedReply
+from tau_ai.testing.scripted_reply import ScriptedReply
 
 
 def converse_stream(reply: ScriptedReply) -> bytes:

@@ -9,31 +9,11 @@ command with no network. The shapes follow the recorded fixtures in tests/data/p
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
-
-@dataclass(frozen=True, slots=True)
-class ScriptedCall:
-    id: str
-    name: str
-    arguments: dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class ScriptedReply:
-    """One reply. ``text`` streams in ``chunks`` pieces when given (else whole)."""
-
-    text: str = ""
-    thinking: str = ""
-    calls: Sequence[ScriptedCall] = ()
-    chunks: Sequence[str] = field(default_factory=tuple)
-    input_tokens: int = 100
-    output_tokens: int = 20
-
-    def text_pieces(self) -> list[str]:
-        return list(self.chunks) if self.chunks else ([self.text] if self.text else [])
+from tau_ai.testing.scripted_bedrock import converse_stream
+from tau_ai.testing.scripted_reply import ScriptedCall, ScriptedReply
 
 
 def _sse(data: Any, event: str | None = None, sep: str = "\n") -> str:
@@ -256,13 +236,7 @@ def _responses(reply: ScriptedReply) -> str:
     return "".join(out)
 
 
-def bedrock_body(reply: ScriptedReply) -> bytes:
-    from tau_ai.testing.scripted_bedrock import converse_stream
-
-    return converse_stream(reply)
-
-
-_BINARY: dict[str, Callable[[ScriptedReply], bytes]] = {"bedrock-converse-stream": bedrock_body}
+_BINARY: dict[str, Callable[[ScriptedReply], bytes]] = {"bedrock-converse-stream": converse_stream}
 _RENDERERS: dict[str, Callable[[ScriptedReply], str]] = {
     "openai-completions": _chat,
     "mistral-conversations": lambda r: _chat(r, mistral=True),
@@ -281,3 +255,6 @@ def sse_body(api: str, reply: ScriptedReply) -> bytes:
     event stream)."""
     binary = _BINARY.get(api)
     return binary(reply) if binary is not None else _RENDERERS[api](reply).encode("utf-8")
+
+
+__all__ = ["APIS", "ScriptedCall", "ScriptedReply", "sse_body"]
