@@ -86,3 +86,34 @@ def test_a_role_without_a_source_is_botocores_reason_in_one_line(home: Path) -> 
         aws_key({"HOME": str(home), "AWS_PROFILE": "r"})
     message = str(caught.value)
     assert message.startswith("AWS profile r: ") and "\n" not in message and len(message) > 20
+
+
+WEB_IDENTITY_ANSWER = b"""<AssumeRoleWithWebIdentityResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/">
+<AssumeRoleWithWebIdentityResult><Credentials><AccessKeyId>ASIAWEB</AccessKeyId>
+<SecretAccessKey>web-secret</SecretAccessKey><SessionToken>web-session</SessionToken>
+<Expiration>2099-12-31T00:00:00Z</Expiration></Credentials>
+<SubjectFromWebIdentityToken>system:serviceaccount:tau</SubjectFromWebIdentityToken>
+</AssumeRoleWithWebIdentityResult></AssumeRoleWithWebIdentityResponse>"""
+
+
+def test_a_web_identity_token_file_is_traded_for_role_credentials(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    token = home / "token"
+    token.write_text("the-oidc-token")
+    with ReplayServerThread(Scripted(headers={"content-type": "text/xml"}, body=WEB_IDENTITY_ANSWER)) as sts:
+        env = {
+            "HOME": str(home),
+            "AWS_WEB_IDENTITY_TOKEN_FILE": str(token),
+            "AWS_ROLE_ARN": "arn:aws:iam::111122223333:role/Pod",
+            "AWS_REGION": "us-east-2",
+            "AWS_ENDPOINT_URL_STS": sts.url,
+        }
+        for name, value in env.items():
+            monkeypatch.setenv(name, value)
+        key = aws_key(env)
+        [asked] = sts.requests
+    assert (
+        b"Action=AssumeRoleWithWebIdentity" in asked.body and b"WebIdentityToken=the-oidc-token" in asked.body
+    )
+    assert AwsCredentials.from_key(key) == AwsCredentials("ASIAWEB", "web-secret", "web-session")
