@@ -15,7 +15,6 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from tau_ai.aws_sigv4 import AwsCredentials
-from tau_coding.config.bedrock import BedrockConfigError
 
 EXTRA = "pip install 'tau-agent-harness[aws]'"
 # Profile settings only botocore's chain resolves; AWS reads them before a profile's static keys.
@@ -37,6 +36,10 @@ def chain_last(environ: Mapping[str, str]) -> bool:
     return any(environ.get(name, "").strip() for name in CONTAINER)
 
 
+class AwsChainError(ValueError):
+    """botocore is missing or could not resolve credentials; the message is one line."""
+
+
 def _first_line(exc: BaseException) -> str:
     return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
 
@@ -46,12 +49,12 @@ def chain_credentials(
 ) -> AwsCredentials:
     """The credentials botocore's chain resolves for ``profile`` (None: botocore's default),
     reading the given files; any failure, botocore missing included, is a one-line
-    ``BedrockConfigError`` that begins with ``where``."""
+    ``AwsChainError`` that begins with ``where``."""
     try:
         import botocore.exceptions  # type: ignore[import-not-found,import-untyped,unused-ignore]
         import botocore.session  # type: ignore[import-not-found,import-untyped,unused-ignore]
     except ImportError as exc:
-        raise BedrockConfigError(
+        raise AwsChainError(
             f"{where}: SSO, assumed-role, web-identity and container credentials need botocore "
             f"({EXTRA}), or add credential_process = aws configure export-credentials"
             f"{f' --profile {profile}' if profile else ''} --format process"
@@ -64,10 +67,10 @@ def chain_credentials(
         found = session.get_credentials()
         frozen = found.get_frozen_credentials() if found is not None else None
     except (botocore.exceptions.BotoCoreError, botocore.exceptions.ClientError) as exc:
-        raise BedrockConfigError(f"{where}: {_first_line(exc)}") from exc
+        raise AwsChainError(f"{where}: {_first_line(exc)}") from exc
     if frozen is None or not frozen.access_key or not frozen.secret_key:
-        raise BedrockConfigError(f"{where}: botocore found no credentials")
+        raise AwsChainError(f"{where}: botocore found no credentials")
     return AwsCredentials(str(frozen.access_key), str(frozen.secret_key), str(frozen.token or ""))
 
 
-__all__ = ["EXTRA", "chain_credentials", "chain_first", "chain_last"]
+__all__ = ["EXTRA", "AwsChainError", "chain_credentials", "chain_first", "chain_last"]

@@ -166,12 +166,15 @@ def aws_key(environ: Mapping[str, str]) -> str | None:
 
 
 def _chain_key(name: str, settings: Mapping[str, str], environ: Mapping[str, str]) -> str:
-    from tau_coding.config.aws_chain import chain_credentials
+    from tau_coding.config.aws_chain import AwsChainError, chain_credentials
 
     config, credentials = aws_files(environ)
     where = f"AWS profile {name}" if settings else "AWS credentials"
     chosen = environ.get("AWS_PROFILE", "").strip() or None
-    return chain_credentials(chosen, config, credentials, where=where).as_key()
+    try:
+        return chain_credentials(chosen, config, credentials, where=where).as_key()
+    except AwsChainError as exc:
+        raise BedrockConfigError(str(exc)) from exc
 
 
 def bedrock_sign_in(environ: Mapping[str, str]) -> str | None:
