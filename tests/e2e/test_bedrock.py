@@ -12,6 +12,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from tau_ai.aws_sigv4 import AwsCredentials, authorization
 from tau_ai.eventstream import encode_event, encode_exception
 from tau_ai.testing.replay_server import RecordedRequest, ReplayServerThread, Scripted
@@ -188,3 +190,104 @@ def test_an_exception_inside_the_stream_ends_the_run_with_its_words(tmp_path: Pa
         assert len(server.requests) >= 1
     assert out.returncode == 1
     assert "Validation error: Input is too long for requested model." in out.stderr, out.stderr
+
+
+def _sso_portal(request: RecordedRequest, _index: int) -> Scripted:
+    """IAM Identity Center's portal: role credentials for the cached access token."""
+    if request.headers.get("x-amz-sso_bearer_token") != "cached-sso-token":
+        return Scripted(401, {"content-type": "application/json"}, b'{"message":"Session token not found"}')
+    credentials = {
+        "accessKeyId": "ASIASSO",
+        "secretAccessKey": "sso-secret",
+        "sessionToken": "sso-session",
+        "expiration": 4102444800000,
+    }
+    return Scripted(body=json.dumps({"roleCredentials": credentials}).encode())
+
+
+def _sso_profile(home: Path) -> None:
+    aws = home / ".aws"
+    (aws / "sso" / "cache").mkdir(parents=True)
+    (aws / "config").write_text(
+        "[profile corp]\nsso_session = corp-sso\nsso_account_id = 111122223333\n"
+        "sso_role_name = BedrockUser\nregion = us-west-2\n"
+        "[sso-session corp-sso]\nsso_start_url = https://corp.awsapps.com/start\nsso_region = us-east-1\n"
+    )
+    token = {
+        "startUrl": "https://corp.awsapps.com/start",
+        "region": "us-east-1",
+        "accessToken": "cached-sso-token",
+        "expiresAt": "2099-12-31T00:00:00Z",
+    }
+    cache_key = hashlib.sha1(b"corp-sso").hexdigest()  # how the AWS CLI names a session's token
+    (aws / "sso" / "cache" / f"{cache_key}.json").write_text(json.dumps(token))
+
+
+def test_an_sso_profile_signs_with_the_role_credentials_of_its_cached_token(tmp_path: Path) -> None:
+    pytest.importorskip("botocore")
+    _sso_profile(tmp_path)
+    with (
+        ReplayServerThread(_sso_portal) as portal,
+        ReplayServerThread(signed_by("sso-secret", [_body(ANSWER)])) as bedrock,
+    ):
+        env = {"AWS_PROFILE": "corp", "AWS_REGION": "", "AWS_ENDPOINT_URL_SSO": portal.url}
+        out = _run(tmp_path, bedrock.url, env, "-p", "hi")
+        [asked] = portal.requests
+        [request] = bedrock.requests
+    assert out.returncode == 0 and out.stdout == "The port is 9090.\n", out.stderr
+    assert asked.path == "/federation/credentials?role_name=BedrockUser&account_id=111122223333"
+    assert "Credential=ASIASSO/" in request.headers["authorization"]
+    assert "/us-west-2/bedrock/" in request.headers["authorization"]
+    assert request.headers["x-amz-security-token"] == "sso-session"
+
+
+def test_an_expired_sso_login_is_one_line(tmp_path: Path) -> None:
+    pytest.importorskip("botocore")
+    _sso_profile(tmp_path)
+    with ReplayServerThread(_sso_portal) as portal, ReplayServerThread([_body(ANSWER)]) as bedrock:
+        cache = next((tmp_path / ".aws" / "sso" / "cache").iterdir())
+        cache.write_text(json.dumps({**json.loads(cache.read_text()), "accessToken": "revoked"}))
+        env = {"AWS_PROFILE": "corp", "AWS_ENDPOINT_URL_SSO": portal.url}
+        out = _run(tmp_path, bedrock.url, env, "-p", "hi")
+        assert bedrock.requests == []
+    assert out.returncode != 0 and out.stdout == ""
+    assert out.stderr.count("\n") == 1 and "AWS profile corp" in out.stderr, out.stderr
+    assert "Session token not found" in out.stderr
+
+
+ASSUMED = b"""<AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><AssumeRoleResult>
+<Credentials><AccessKeyId>ASIAROLE</AccessKeyId><SecretAccessKey>role-secret</SecretAccessKey>
+<SessionToken>role-session</SessionToken><Expiration>2099-12-31T00:00:00Z</Expiration></Credentials>
+<AssumedRoleUser><AssumedRoleId>AROA1:tau</AssumedRoleId>
+<Arn>arn:aws:sts::111122223333:assumed-role/Bedrock/tau</Arn></AssumedRoleUser>
+</AssumeRoleResult></AssumeRoleResponse>"""
+
+
+def _sts(request: RecordedRequest, _index: int) -> Scripted:
+    """STS AssumeRole, for callers signed with the source profile's keys."""
+    if "Credential=AKIDSRC/" not in request.headers.get("authorization", ""):
+        return Scripted(403, {"content-type": "text/xml"}, b"<ErrorResponse/>")
+    return Scripted(headers={"content-type": "text/xml"}, body=ASSUMED)
+
+
+def test_an_assumed_role_profile_signs_with_the_roles_credentials(tmp_path: Path) -> None:
+    pytest.importorskip("botocore")
+    aws = tmp_path / ".aws"
+    aws.mkdir()
+    (aws / "credentials").write_text("[base]\naws_access_key_id = AKIDSRC\naws_secret_access_key = src\n")
+    (aws / "config").write_text(
+        "[profile bedrock]\nrole_arn = arn:aws:iam::111122223333:role/Bedrock\n"
+        "source_profile = base\nregion = eu-west-1\n"
+    )
+    with (
+        ReplayServerThread(_sts) as sts,
+        ReplayServerThread(signed_by("role-secret", [_body(ANSWER)])) as bedrock,
+    ):
+        env = {"AWS_PROFILE": "bedrock", "AWS_REGION": "", "AWS_ENDPOINT_URL_STS": sts.url}
+        out = _run(tmp_path, bedrock.url, env, "-p", "hi")
+        [asked] = sts.requests
+        [request] = bedrock.requests
+    assert out.returncode == 0 and out.stdout == "The port is 9090.\n", out.stderr
+    assert b"Action=AssumeRole" in asked.body and b"role%2FBedrock" in asked.body
+    assert "Credential=ASIAROLE/" in request.headers["authorization"]
+    assert request.headers["x-amz-security-token"] == "role-session"

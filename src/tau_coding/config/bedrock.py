@@ -4,14 +4,16 @@ Credentials, first found wins, resolved to the provider key ``tau_ai.apis.bedroc
 
 1. ``AWS_BEARER_TOKEN_BEDROCK``: a Bedrock API key, sent as a bearer token;
 2. ``AWS_ACCESS_KEY_ID`` + ``AWS_SECRET_ACCESS_KEY`` (+ ``AWS_SESSION_TOKEN``);
-3. the profile ``AWS_PROFILE`` names (else ``default``) in ``~/.aws/credentials`` and
+3. SSO (IAM Identity Center), assumed-role (``role_arn``) and web-identity profiles, and
+   ``AWS_WEB_IDENTITY_TOKEN_FILE``: through botocore's credential chain (the ``aws`` extra,
+   ``tau_coding.config.aws_chain``; without it, a one-line error naming the extra);
+4. the profile ``AWS_PROFILE`` names (else ``default``) in ``~/.aws/credentials`` and
    ``~/.aws/config`` (``AWS_SHARED_CREDENTIALS_FILE``, ``AWS_CONFIG_FILE``): static keys, or a
-   ``credential_process`` command whose JSON output gives them (an SSO profile works through
-   ``credential_process = aws configure export-credentials --profile NAME --format process``);
-   a profile that only has ``sso_*`` or ``role_arn`` settings is a one-line error saying so;
-4. ``AWS_BEDROCK_SKIP_AUTH=1``: no credentials (a proxy that signs for you).
+   ``credential_process`` command whose JSON output gives them;
+5. container credentials (``AWS_CONTAINER_CREDENTIALS_*_URI``), through botocore too;
+6. ``AWS_BEDROCK_SKIP_AUTH=1``: no credentials (a proxy that signs for you).
 
-Container, web-identity and instance-metadata credentials are not read. The region is
+Instance metadata is not probed (see ``aws_chain``). The region is
 ``AWS_REGION``, ``AWS_DEFAULT_REGION``, the profile's ``region``, else the model's; the model's
 base URL follows it when it is a standard ``bedrock-runtime`` endpoint (a models.json
 ``baseUrl`` elsewhere, a VPC endpoint or proxy, is kept).
@@ -43,6 +45,15 @@ def _home(environ: Mapping[str, str]) -> Path:
     return Path(environ.get("HOME") or Path.home())
 
 
+def aws_files(environ: Mapping[str, str]) -> tuple[Path, Path]:
+    """The shared config and credentials files (``AWS_CONFIG_FILE``, ``AWS_SHARED_CREDENTIALS_FILE``)."""
+    home = _home(environ)
+    return (
+        Path(environ.get("AWS_CONFIG_FILE") or home / ".aws" / "config"),
+        Path(environ.get("AWS_SHARED_CREDENTIALS_FILE") or home / ".aws" / "credentials"),
+    )
+
+
 def _read_ini(path: Path) -> configparser.ConfigParser:
     import configparser
 
@@ -60,9 +71,8 @@ def _read_ini(path: Path) -> configparser.ConfigParser:
 def profile_settings(environ: Mapping[str, str]) -> tuple[str, dict[str, str]]:
     """(profile name, its settings from the credentials file over the config file)."""
     name = environ.get("AWS_PROFILE", "").strip() or "default"
-    home = _home(environ)
-    config = _read_ini(Path(environ.get("AWS_CONFIG_FILE") or home / ".aws" / "config"))
-    credentials = _read_ini(Path(environ.get("AWS_SHARED_CREDENTIALS_FILE") or home / ".aws" / "credentials"))
+    config_file, credentials_file = aws_files(environ)
+    config, credentials = _read_ini(config_file), _read_ini(credentials_file)
     settings: dict[str, str] = {}
     section = name if name == "default" else f"profile {name}"
     for source, key in ((config, section), (config, name), (credentials, name)):
@@ -140,6 +150,10 @@ def aws_key(environ: Mapping[str, str]) -> str | None:
     if key_id and secret:
         return AwsCredentials(key_id, secret, environ.get("AWS_SESSION_TOKEN", "").strip()).as_key()
     name, settings = profile_settings(environ)
+    from tau_coding.config.aws_chain import chain_first, chain_last
+
+    if chain_first(settings, environ):
+        return _chain_key(name, settings, environ)
     if settings.get("aws_access_key_id") and settings.get("aws_secret_access_key"):
         return AwsCredentials(
             settings["aws_access_key_id"].strip(),
@@ -148,12 +162,19 @@ def aws_key(environ: Mapping[str, str]) -> str | None:
         ).as_key()
     if settings.get("credential_process"):
         return process_credentials(settings["credential_process"], name).as_key()
-    if any(k.startswith("sso_") or k == "role_arn" for k in settings):
-        raise BedrockConfigError(
-            f"AWS profile {name}: SSO and assumed-role profiles are not read directly; add "
-            f"credential_process = aws configure export-credentials --profile {name} --format process"
-        )
-    return None
+    return _chain_key(name, settings, environ) if chain_last(environ) else None
+
+
+def _chain_key(name: str, settings: Mapping[str, str], environ: Mapping[str, str]) -> str:
+    from tau_coding.config.aws_chain import AwsChainError, chain_credentials
+
+    config, credentials = aws_files(environ)
+    where = f"AWS profile {name}" if settings else "AWS credentials"
+    chosen = environ.get("AWS_PROFILE", "").strip() or None
+    try:
+        return chain_credentials(chosen, config, credentials, where=where).as_key()
+    except AwsChainError as exc:
+        raise BedrockConfigError(str(exc)) from exc
 
 
 def bedrock_sign_in(environ: Mapping[str, str]) -> str | None:

@@ -26,7 +26,7 @@ def test_version_answers_without_loading_the_agent_http_or_ui() -> None:
         "from tau_coding.app.cli import main\n"
         "try: main()\n"
         "except SystemExit: pass\n"
-        "heavy = [m for m in ('httpx', 'pydantic', 'rich', 'textual', 'tau_agent.loop', 'asyncio', 'typing') if m in sys.modules]\n"
+        "heavy = [m for m in ('httpx', 'pydantic', 'rich', 'textual', 'tau_agent.loop', 'asyncio', 'typing', 'botocore') if m in sys.modules]\n"
         "print('HEAVY', heavy)\n"
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)

@@ -56,12 +56,20 @@ def test_a_failing_credential_process_is_one_line(tmp_path: Path) -> None:
     assert "\n" not in str(caught.value)
 
 
-def test_an_sso_profile_says_how_to_use_it(tmp_path: Path) -> None:
+def test_without_botocore_an_sso_profile_names_the_extra_and_credential_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("botocore", "botocore.session", "botocore.exceptions"):
+        monkeypatch.setitem(sys.modules, name, None)  # what `import botocore` meets when not installed
     env = _aws(
         tmp_path, config="[profile corp]\nsso_session = corp\nsso_account_id = 1\nregion = eu-west-1\n"
     )
-    with pytest.raises(BedrockConfigError, match="credential_process = aws configure export-credentials"):
+    with pytest.raises(BedrockConfigError) as caught:
         aws_key({**env, "AWS_PROFILE": "corp"})
+    message = str(caught.value)
+    assert message.startswith("AWS profile corp: ") and "\n" not in message
+    assert "pip install 'tau-agent-harness[aws]'" in message
+    assert "credential_process = aws configure export-credentials --profile corp --format process" in message
 
 
 def test_an_unreadable_config_file_is_one_line(tmp_path: Path) -> None:
