@@ -97,12 +97,13 @@ class RequestCache:
         try:
             for at in range(known, len(messages)):
                 message = messages[at]
-                prepared = handoff.add(message)
-                size = len(converter)
-                for converted in prepared:
+                size = 0
+                for converted in handoff.add(message):  # closing results, then the message
+                    size = len(converter)
                     converter.add(converted)
-                # Bedrock merges a user message into a user item before it (tool results): that
-                # item is not the message's own, so no checkpoint can end just before it.
+                # Bedrock merges a user message into the user item before it (tool results, the
+                # closing ones too): that item is not the message's own, so no checkpoint can
+                # end just before it.
                 if _can_mark(message) and len(converter) > size:
                     self._mark = (at + 1, len(converter) - 1, handoff.memory_size())
         except BaseException:
