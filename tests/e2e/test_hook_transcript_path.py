@@ -74,9 +74,10 @@ async def test_hooks_of_a_new_session_over_rpc_find_its_file_before_the_reply(
         await tau.prompt_and_wait("again")
         assert await tau.close() == 0
     runs = _runs(log)
-    assert [r[0] for r in runs] == ["SessionStart", "UserPromptSubmit", "UserPromptSubmit"]
-    assert [r[1] for r in runs] == [first, first, second] and first != second
-    assert [r[2] for r in runs] == ["session"] * 3, runs
+    # /new starts a new conversation: SessionStart runs again (source "clear"), before the prompt
+    assert [r[0] for r in runs] == ["SessionStart", "UserPromptSubmit", "SessionStart", "UserPromptSubmit"]
+    assert [r[1] for r in runs] == [first, first, second, second] and first != second
+    assert [r[2] for r in runs] == ["session"] * 4, runs
 
 
 async def test_without_hooks_a_session_file_still_waits_for_the_first_reply(tmp_path: Path) -> None:

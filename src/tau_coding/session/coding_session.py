@@ -28,6 +28,7 @@ from tau_agent.session.log import SessionLog
 from tau_agent.session.state import PathSettings
 from tau_agent.tools import AgentTool, AgentToolResult
 from tau_ai.model import Model
+from tau_coding.common.escape_stripping import safe_text
 from tau_coding.permissions.gate import PermissionGate
 from tau_coding.resources.loader import Resources
 from tau_coding.session.agent_retry import AgentRetry
@@ -315,7 +316,8 @@ class CodingSession(SessionRun):
         signal: CancellationToken | None = None,
         on_update: Callable[[AgentToolResult], None] | None = None,
     ) -> BashExecutionMessage:
-        """Run a user's ``!cmd`` (``!!cmd``: keep it out of the model's context) and record it.
+        """Run a user's ``!cmd`` (``!!cmd``: keep it out of the model's context) and record its
+        output as plain text (escape sequences, control characters and CRs removed, as in Pi).
 
         During a run the command runs at once and its message joins the record when the run
         settles (the transcript belongs to the run until then). Hooks may run another command
@@ -339,9 +341,11 @@ class CodingSession(SessionRun):
             on_update or (lambda _: None),
         )
         cancelled = run.stopped == "aborted" or (not run.started and signal.cancelled)
-        message = BashExecutionMessage(  # Pi's shape: the output as written, no exit code once cancelled
+        # Pi's shape: the output as written but plain (no escape sequences, no CR), no exit code
+        # once cancelled. Only the user's commands: the model's bash tool keeps them, as in Pi.
+        message = BashExecutionMessage(
             command=command,
-            output=run.raw if run.started else run.output,
+            output=safe_text(run.raw) if run.started else run.output,
             exit_code=None if cancelled else run.exit_code,
             cancelled=cancelled,
             truncated=run.details.get("truncation") is not None,

@@ -3,7 +3,8 @@
 =====================  ======================  ==============================================
 hook event             door                    effect of a block (exit 2, deny, ``block``)
 =====================  ======================  ==============================================
-SessionStart           session_start           none; stdout/additionalContext become context
+SessionStart           session_start,          none; stdout/additionalContext become context
+                       session_compact
 UserPromptSubmit       input                   the prompt is not sent; the reason is shown
 PreToolUse             tool_call               the call is refused; the reason goes to the model
 PostToolUse            tool_result (success)   the reason is appended to the result
@@ -45,8 +46,19 @@ from tau_coding.extensions.shell_hooks.config import HookConfig
 from tau_coding.extensions.shell_hooks.outcome import HookVerdict, interpret
 from tau_coding.extensions.shell_hooks.runner import run_hook, run_hook_sync
 from tau_coding.extensions.shell_hooks.tool_names import claude_name, from_claude_input
+from tau_coding.session.events import CompactionEndEvent
 
 CONTEXT_TYPE = "hook_context"
+# Claude Code's SessionStart ``source`` for each of Tau's: ``/new`` clears the conversation; a
+# fork continues an earlier one in a new file, as Claude Code's ``--resume --fork-session`` does;
+# ``/reload`` starts the hooks afresh on the same conversation.
+CLAUDE_SOURCE = {
+    "startup": "startup",
+    "resume": "resume",
+    "fork": "resume",
+    "new": "clear",
+    "reload": "startup",
+}
 # The extension's own handler limit must outlast every hook it runs.
 HANDLER_SLACK = 5.0
 
@@ -63,6 +75,8 @@ class ShellHooks:
         self.config = config
         self.project = project
         self.tau: ExtensionAPI | None = None
+        # A SessionStart after a change runs as a task; the next prompt waits for its context.
+        self._starting = asyncio.Lock()
 
     def activate(self, tau: ExtensionAPI) -> None:
         self.tau = tau
@@ -78,6 +92,8 @@ class ShellHooks:
         for event, (door, handler) in doors.items():
             if events.get(event):
                 tau.on(door, handler)
+        if events.get("SessionStart"):
+            tau.on("session_compact", self.after_compact)
         if events.get("PostToolUse") or events.get("PostToolUseFailure"):
             tau.on("tool_result", self.post_tool_use)
 
@@ -119,10 +135,20 @@ class ShellHooks:
     # -- doors ------------------------------------------------------------------------------
 
     async def session_start(self, event: SessionStartEvent) -> None:
-        data = self._base("SessionStart") | {"source": event.source}
-        self._add_context((await self._run("SessionStart", data)).context)
+        await self._session_start(CLAUDE_SOURCE[event.source])
+
+    async def after_compact(self, event: CompactionEndEvent) -> None:
+        if event.result is not None:  # the context was replaced by its summary
+            await self._session_start("compact")
+
+    async def _session_start(self, source: str) -> None:
+        async with self._starting:
+            data = self._base("SessionStart") | {"source": source}
+            self._add_context((await self._run("SessionStart", data)).context)
 
     async def prompt_submit(self, event: InputEvent) -> InputHandled | None:
+        async with self._starting:  # the context of a SessionStart still running comes first
+            pass
         verdict = await self._run("UserPromptSubmit", self._base("UserPromptSubmit") | {"prompt": event.text})
         if verdict.block:
             return InputHandled(f"Prompt blocked by hook: {verdict.reason}")

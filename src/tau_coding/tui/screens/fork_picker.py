@@ -14,8 +14,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 
+from tau_coding.common.escape_stripping import safe_text
 from tau_coding.tui.port import ForkPoint
-from tau_coding.tui.terminal_text import safe_text
 
 
 class ForkPicker(ModalScreen[str | None]):

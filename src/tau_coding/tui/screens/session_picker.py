@@ -14,10 +14,10 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 
+from tau_coding.common.escape_stripping import safe_text
 from tau_coding.tui.completion import fuzzy_score
 from tau_coding.tui.port import StoredSession, StoredSessionsPort
 from tau_coding.tui.screens.list_height import fit_height
-from tau_coding.tui.terminal_text import safe_text
 
 
 def filter_sessions(sessions: list[StoredSession], query: str) -> list[StoredSession]:

@@ -43,9 +43,9 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from tau_coding.common.escape_stripping import safe_text
 from tau_coding.tui.port import TreeFilter, TreePort, TreeRow, TreeRows
 from tau_coding.tui.screens.list_height import fit_height
-from tau_coding.tui.terminal_text import safe_text
 from tau_coding.tui.tree_port import TREE_FILTERS, search_words
 from tau_coding.tui.widgets.row_list import RowList
 

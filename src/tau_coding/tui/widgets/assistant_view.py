@@ -19,8 +19,8 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from tau_agent.content import TextContent, ThinkingContent
+from tau_coding.common.escape_stripping import safe_text
 from tau_coding.tui.state import AssistantItem
-from tau_coding.tui.terminal_text import safe_text
 
 THINKING_HINT = "Thinking… (Ctrl+T to show)"
 CHUNK_CHARS = 3000

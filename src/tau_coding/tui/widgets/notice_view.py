@@ -5,9 +5,9 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
+from tau_coding.common.escape_stripping import safe_text
 from tau_coding.tui.state import BashItem, ErrorItem, NoticeItem
 from tau_coding.tui.summaries import preview
-from tau_coding.tui.terminal_text import safe_text
 
 
 class NoticeView(Static):

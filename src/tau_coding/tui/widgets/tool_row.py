@@ -20,6 +20,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
+from tau_coding.common.escape_stripping import safe_text
 from tau_coding.common.tool_renderers import rendered_call, rendered_result
 from tau_coding.tui.diff_text import DiffColors, diff_text
 from tau_coding.tui.state import ToolItem
@@ -33,7 +34,6 @@ from tau_coding.tui.summaries import (
     preview,
     preview_parts,
 )
-from tau_coding.tui.terminal_text import safe_text
 
 MARKS = {"pending": "○", "running": "●", "ok": "✓", "error": "✗"}
 FULL_LIMIT = 200_000  # characters of output an expanded row shows at most

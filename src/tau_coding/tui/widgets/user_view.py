@@ -5,8 +5,8 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
+from tau_coding.common.escape_stripping import safe_text
 from tau_coding.tui.state import UserItem
-from tau_coding.tui.terminal_text import safe_text
 
 
 class UserView(Static):

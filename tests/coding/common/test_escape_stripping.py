@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tau_coding.tui.terminal_text import safe_text
+from tau_coding.common.escape_stripping import safe_text
 
 ESC = "\x1b"
 
