@@ -1,7 +1,7 @@
 """Costs of extensions: start-up with 20 of them, and a no-op hook on every tool call.
 
-Targets (issue 10): loading 20 extensions adds under 50 ms to start-up (measured in a fresh
-interpreter, importing the extension machinery included); a no-op Python hook adds under
+Targets: loading 20 extensions adds at most 30 ms to start-up (issue 25; issue 10 asked 50),
+measured in a fresh interpreter, importing the extension machinery included; a no-op Python hook adds under
 5 ms per tool call. A no-op shell hook (one ``true`` process per call) is reported only.
 Issue 25: a streamed event delivered to 20 no-op handlers (20 extensions) costs under 50 µs
 of CPU time (posting it and the dispatcher's delivery; CPU time, since the machine is shared).
@@ -179,7 +179,7 @@ def _settled() -> Any:
 def cases(smoke: bool) -> list[Case]:
     runs, calls, repeats = (1, 10, 1) if smoke else (5, 100, 3)
     return [
-        ("extensions: start-up with 20 extensions", lambda: startup_ms(20, runs), "ms", 50.0),
+        ("extensions: start-up with 20 extensions", lambda: startup_ms(20, runs), "ms", 30.0),
         (
             "extensions: a streamed event to 20 no-op handlers (CPU)",
             lambda: dispatch_cpu_us(500 if smoke else 5000),

@@ -14,6 +14,7 @@ dispatcher. What a failing handler means here:
 from __future__ import annotations
 
 import inspect
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from tau_coding.extensions.events import (
@@ -87,14 +88,17 @@ class ChangeDoors:
         self._post("thinking_level_select", ThinkingSelectEvent(level, previous))
 
     def _post(self, point: str, event: object) -> None:
+        self._deliver(point, event, self._handlers(point))
+
+    def _deliver(self, name: str, event: object, handlers: Iterable[tuple[str, Any]]) -> None:
         """Like agent events: plain handlers on the dispatcher's thread, async ones as tasks
         (never waited for here, so a handler that sets the model does not wait on itself)."""
         plain: list[Delivery] = []
-        for owner, handler in self._handlers(point):
+        for owner, handler in handlers:
             guard = self.host.guard(owner)
-            if inspect.iscoroutinefunction(handler):
+            if inspect.iscoroutinefunction(handler):  # runs on the loop, as a task
                 try:
-                    guard.call_sync(f"{point} handler", handler, event)
+                    guard.call_sync(f"{name} handler", handler, event)
                 except HandlerFailure as failure:
                     self.host.report_failure(failure)
             else:

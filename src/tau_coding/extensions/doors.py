@@ -15,7 +15,6 @@ before (another feature's seams) runs first and is kept.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -25,7 +24,7 @@ from tau_agent.hooks import BeforeToolCallResult, ToolCallContext
 from tau_agent.messages import AgentMessage, AssistantMessage, CustomMessage
 from tau_agent.tools import AgentToolResult
 from tau_coding.extensions.change_doors import ChangeDoors
-from tau_coding.extensions.dispatcher import Delivery, EventDispatcher
+from tau_coding.extensions.dispatcher import EventDispatcher
 from tau_coding.extensions.events import (
     AgentStartEvent,
     AgentStartPatch,
@@ -115,23 +114,12 @@ class ExtensionDoors(ChangeDoors):
             self.session.harness.system_prompt, self._prompt_before = self._prompt_before, None
         registry = self.host.registry
         if registry.handlers:
-            plain: list[Delivery] = []
             names = (
                 (event.type, "session_compact", "*") if event.type == "compaction_end" else (event.type, "*")
             )
-            for owner, handler in registry.handlers_for(*names):
-                if owner not in self.host.extensions:
-                    continue
-                guard = self.host.guard(owner)
-                if inspect.iscoroutinefunction(handler):  # runs on the loop, as a task
-                    try:
-                        guard.call_sync(f"{event.type} handler", handler, event)
-                    except HandlerFailure as failure:
-                        self.host.report_failure(failure)
-                else:
-                    plain.append((owner, handler, guard.timeout))
-            if plain:
-                self._events.post(event, plain)
+            extensions = self.host.extensions
+            handlers = [(o, h) for o, h in registry.handlers_for(*names) if o in extensions]
+            self._deliver(event.type, event, handlers)
         if event.type not in _STREAMING:  # handlers act before the run goes on (a follow-up...)
             self._events.drain()
 
