@@ -151,6 +151,17 @@ async def test_provider_max_retries_zero_sends_one_request(tmp_path: Path) -> No
     assert "HTTP 503" in result.stderr
 
 
+async def test_a_failure_the_provider_gave_up_on_is_not_retried_again_by_the_session(tmp_path: Path) -> None:
+    api = "openai-completions"
+    project = _project(tmp_path, api, {"baseDelayMs": 10, "provider": {"maxRetries": 1}})
+    busy = Scripted(503, {"retry-after": "0"}, b"busy")
+    async with server(api, [busy, busy, busy, ANSWER]) as srv:
+        project.configure(srv.url)
+        result = await project.tau("-p", "--model", MODEL, "What is the answer?")
+    assert result.code == 1 and len(srv.requests) == 2, result.stderr  # one request, one HTTP retry
+    assert result.stderr.count("retrying in") == 1 and "(1/1)" in result.stderr
+
+
 async def test_a_server_delay_beyond_max_retry_delay_fails_at_once(tmp_path: Path) -> None:
     api = "openai-completions"
     project = _project(tmp_path, api, {"enabled": False, "provider": {"maxRetryDelayMs": 1000}})

@@ -5,6 +5,11 @@ out the backoff, and turns retries into ``auto_retry_start``/``auto_retry_end`` 
 start per attempt, and one end once the outcome is known, so a start..end pair spans every
 attempt of a failure, as in Pi. ``cancel`` stops the current wait and every later retry of
 the prompt; ``abort_wait`` stops only the wait going on (RPC ``abort_retry``).
+
+The two levels never stack: a reply that failed before any content, after the provider had
+already retried its request, is the provider giving up (its retries or its wait budget are
+spent), so the session lets it stand instead of starting the same retries again. Stacked, one
+refused connection became 16 attempts and a count that started over at 1/3 mid-wait.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from tau_agent.provider import RetryNotice
 from tau_agent.session.entries import MessageEntry
 from tau_agent.session.log import SessionLog
 from tau_coding.session.events import AutoRetryEndEvent, AutoRetryStartEvent
-from tau_coding.session.reply_retry import ReplyRetry, RetrySettings, plan_reply_retry
+from tau_coding.session.reply_retry import ReplyRetry, RetrySettings, failed_reply, plan_reply_retry
 
 RETRY_CANCELLED = "Retry cancelled"
 
@@ -32,14 +37,18 @@ class AgentRetry:
         self._rng = rng
         self._cancelled = False
         self._waiting: CancellationToken | None = None
+        self._provider_retried = False  # the provider retried the current reply's request
 
     def begin_prompt(self) -> None:
         self.retries_made = 0
         self._cancelled = False
+        self._provider_retried = False
 
     def plan(self, messages: Sequence[AgentMessage], context_window: int | None) -> ReplyRetry | None:
         """The retry the run that left ``messages`` should get, or None (also once cancelled)."""
         if self._cancelled:
+            return None
+        if self._provider_retried and _failed_before_content(messages):
             return None
         return plan_reply_retry(
             messages,
@@ -56,8 +65,14 @@ class AgentRetry:
         self.notice = notice
         return AutoRetryStartEvent(notice.attempt, notice.max_attempts, notice.delay_ms, notice.error_message)
 
+    def provider_started(self, notice: RetryNotice) -> AutoRetryStartEvent:
+        """The provider is about to retry the current reply's request itself."""
+        self._provider_retried = True
+        return self.started(notice)
+
     def start(self, plan: ReplyRetry) -> AutoRetryStartEvent:
         self.retries_made = plan.attempt
+        self._provider_retried = False
         return self.started(
             RetryNotice(plan.attempt, plan.max_attempts, round(plan.delay * 1000), plan.error)
         )
@@ -70,6 +85,7 @@ class AgentRetry:
         failed = reply.stop_reason in ("error", "aborted")
         if not failed:
             self.retries_made = 0  # the next failure gets every retry again
+            self._provider_retried = False
         notice = self.notice
         if notice is None:
             return None
@@ -106,6 +122,11 @@ class AgentRetry:
     def abort_wait(self) -> None:
         if self._waiting is not None:
             self._waiting.cancel(RETRY_CANCELLED)
+
+
+def _failed_before_content(messages: Sequence[AgentMessage]) -> bool:
+    reply = failed_reply(messages)
+    return reply is not None and not reply.content
 
 
 def step_back_over(log: SessionLog, reply: AssistantMessage) -> bool:

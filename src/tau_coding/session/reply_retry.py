@@ -25,7 +25,10 @@ from tau_agent.messages import AgentMessage, AssistantMessage, ToolResultMessage
 from tau_ai.overflow import is_context_overflow
 from tau_ai.retry import RetryPolicy, is_refused_delay, is_retryable_error_text
 
-DEFAULT_HTTP_POLICY = RetryPolicy()
+# Five HTTP retries (1, 2, 4, 8, 16 s) are the whole persistence for a failure before any
+# content, as agent-level retries no longer stack on them (agent_retry.py): about as long as
+# Pi's silent SDK retries and its agent-level ones together.
+DEFAULT_HTTP_POLICY = RetryPolicy(max_retries=5)
 DEFAULT_IDLE_TIMEOUT = 300.0  # seconds without a byte before a stream counts as stalled
 
 

@@ -207,7 +207,7 @@ class SessionRun:
 
     def _on_retry(self, notice: RetryNotice) -> None:
         """Called by the provider before it waits to retry: listeners hear of it at once."""
-        self._pending.append(self._announce(self.retry.started(notice)))
+        self._pending.append(self._announce(self.retry.provider_started(notice)))
 
     def record_settings(self) -> None:
         """Append a model_change and/or thinking_level_change for what the current path does
