@@ -198,6 +198,10 @@ def set_status(state: TuiState, status: RunStatus) -> None:
 def apply(state: TuiState, event: AgentEvent | RunNotice, now: float) -> None:
     """Fold one event into ``state`` in O(1) (amortised; a finished reply walks its own blocks once)."""
     if isinstance(event, RunNotice):
+        failed = state.items[-1] if state.items else None
+        if event.retry_in is not None and isinstance(failed, ErrorItem):
+            failed.hint = ""  # it is being retried: there is nothing for the user to do
+            state.touch(len(state.items) - 1)
         if event.text:
             add_notice(state, event.text, event.tone)
         if event.retry_in is not None or event.retry_over:

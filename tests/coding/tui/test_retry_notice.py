@@ -6,7 +6,7 @@ from pathlib import Path
 
 from tau_agent.testing import fail
 from tau_coding.session.reply_retry import RetrySettings
-from tau_coding.tui.items import NoticeItem, RunNotice
+from tau_coding.tui.items import ErrorItem, NoticeItem, RunNotice
 from tau_coding.tui.state import TuiState, apply
 from tests.coding.tui.session_helpers import Rig
 
@@ -31,6 +31,8 @@ async def test_a_retried_reply_shows_a_retry_notice_then_the_answer(tmp_path: Pa
     assert notices[1].text == "" and state.retry_at is None
     shown = [i for i in state.items if isinstance(i, NoticeItem)]
     assert [i.text for i in shown] == [notices[0].text]
+    (error,) = [i for i in state.items if isinstance(i, ErrorItem)]
+    assert CUT in error.message and error.hint == ""  # no "send a message to retry": it is retried
     assert rig.control.session.messages[-1].text == "The whole answer."  # type: ignore[union-attr]
 
 
