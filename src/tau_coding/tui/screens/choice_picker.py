@@ -8,6 +8,7 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 
@@ -22,8 +23,8 @@ class ChoicePicker(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(self._title, classes="dialog-title")
-            yield OptionList(*self._options, id="choices")
+            yield Static(self._title, classes="dialog-title", markup=False)
+            yield OptionList(*map(Content, self._options), id="choices")
             yield Static("Enter choose · Esc cancel", classes="dialog-hint")
 
     def on_mount(self) -> None:

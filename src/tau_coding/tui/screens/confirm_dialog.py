@@ -25,9 +25,9 @@ class ConfirmDialog(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(self._title, classes="dialog-title")
+            yield Static(self._title, classes="dialog-title", markup=False)
             if self._message:
-                yield Static(self._message, id="confirm-message")
+                yield Static(self._message, id="confirm-message", markup=False)
             yield Static("y yes · n or Esc no", classes="dialog-hint")
 
     def action_answer(self, value: bool) -> None:

@@ -49,4 +49,4 @@ class TuiDialogs:
         return text if isinstance(text, str) else None
 
     def notify(self, message: str, level: Literal["information", "warning", "error"] = "information") -> None:
-        self._app.notify(message, severity=level)
+        self._app.notify(message, severity=level, markup=False)

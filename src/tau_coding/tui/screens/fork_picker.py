@@ -11,6 +11,7 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 
@@ -29,7 +30,7 @@ class ForkPicker(ModalScreen[str | None]):
         with Vertical(classes="dialog"):
             yield Static("Fork from which message?", classes="dialog-title")
             yield OptionList(
-                *[" ".join(safe_text(p.text).split())[:90] or "(empty)" for p in self.points],
+                *[Content(" ".join(safe_text(p.text).split())[:90] or "(empty)") for p in self.points],
                 id="fork-list",
                 classes="picker-list",
             )

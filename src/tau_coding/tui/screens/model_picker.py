@@ -8,6 +8,7 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 
@@ -48,7 +49,7 @@ class ModelPicker(ModalScreen[str | None]):
         self._shown = filter_models(self._models, query)
         options = self.query_one(OptionList)
         options.clear_options()
-        options.add_options([f"{m}  (current)" if m == self._current else m for m in self._shown])
+        options.add_options([Content(f"{m}  (current)" if m == self._current else m) for m in self._shown])
         if self._shown:
             options.highlighted = 0
 

@@ -11,6 +11,7 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 
@@ -37,7 +38,9 @@ class RewindPicker(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static("Rewind to before which prompt?", classes="dialog-title")
-            yield OptionList(*[row_text(r) for r in self.rows], id="rewind-list", classes="picker-list")
+            yield OptionList(
+                *[Content(row_text(r)) for r in self.rows], id="rewind-list", classes="picker-list"
+            )
             yield Static("Enter choose · Esc close", classes="dialog-hint")
 
     def on_mount(self) -> None:

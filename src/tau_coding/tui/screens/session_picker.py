@@ -11,6 +11,7 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 
@@ -66,7 +67,7 @@ class SessionPicker(ModalScreen[str | None]):
             yield Input(placeholder="search…", id="session-search")
             yield OptionList(id="session-list", classes="picker-list")
             yield Input(id="session-rename", classes="-hidden")
-            yield Static("", id="picker-status")
+            yield Static("", id="picker-status", markup=False)
             yield Static(
                 "Enter resume · Tab this project/all · Ctrl+R rename · Ctrl+D delete · Esc close",
                 classes="dialog-hint",
@@ -92,7 +93,7 @@ class SessionPicker(ModalScreen[str | None]):
         self.shown = filter_sessions(self._sessions, query)
         options = self.query_one(OptionList)
         options.clear_options()
-        options.add_options([session_line(s, show_cwd=self.everywhere) for s in self.shown])
+        options.add_options([Content(session_line(s, show_cwd=self.everywhere)) for s in self.shown])
         fit_height(options, len(self.shown))
         if self.shown:
             options.highlighted = 0

@@ -14,6 +14,7 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 
@@ -44,7 +45,7 @@ class SettingsEditor(ModalScreen[None]):
         with Vertical(classes="dialog"):
             yield Static("Settings (saved to your settings.json)", classes="dialog-title")
             yield OptionList(
-                *(row_text(s.label, v) for s, v in zip(self._specs, self._values, strict=True)),
+                *(Content(row_text(s.label, v)) for s, v in zip(self._specs, self._values, strict=True)),
                 ALL_SETTINGS,
                 id="settings-list",
                 classes="picker-list",
@@ -74,7 +75,7 @@ class SettingsEditor(ModalScreen[None]):
                 return
             self._values[index] = await self._change(spec, choice)
             options = self.query_one(OptionList)
-            options.replace_option_prompt_at_index(index, row_text(spec.label, self._values[index]))
+            options.replace_option_prompt_at_index(index, Content(row_text(spec.label, self._values[index])))
             options.highlighted = index
 
         await self.app.push_screen(picker, picked)

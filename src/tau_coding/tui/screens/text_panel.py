@@ -22,8 +22,8 @@ class TextPanel(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog"):
-            yield Static(self._title, classes="dialog-title")
-            yield Static(self._body, classes="panel-body")
+            yield Static(self._title, classes="dialog-title", markup=False)
+            yield Static(self._body, classes="panel-body", markup=False)
             yield Static("Esc to close", classes="dialog-hint")
 
     def action_close(self) -> None:

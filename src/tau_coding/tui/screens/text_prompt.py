@@ -21,7 +21,7 @@ class TextPrompt(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(self._title, classes="dialog-title")
+            yield Static(self._title, classes="dialog-title", markup=False)
             yield Input(password=self._password, id="prompt-input")
             yield Static("Enter confirm · Esc cancel", classes="dialog-hint")
 

@@ -98,7 +98,7 @@ class TreeScreen(ModalScreen[TreeChoice | None]):
             yield Static("Session tree", classes="dialog-title")
             yield RowList(id="tree-list", classes="picker-list")
             yield Input(placeholder="label (empty clears)", id="tree-label", classes="-hidden")
-            yield Static("", id="picker-status")
+            yield Static("", id="picker-status", markup=False)
             yield Static(
                 "Enter go there · S go there, summarising the branch you leave · L label · / search"
                 " · F filter · Esc close   ▶ here  ● this branch",

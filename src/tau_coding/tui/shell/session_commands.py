@@ -13,8 +13,6 @@ import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from rich.markup import escape
-
 from tau_coding.tui.port import CommandResult, CommandSpec
 from tau_coding.tui.rewind_port import REWIND_CHOICES, RewindChoice
 from tau_coding.tui.screens.choice_picker import ChoicePicker
@@ -169,10 +167,8 @@ async def rewind(app: CommandHost, args: str) -> None:
             if yes:
                 await go(checkpoint_id, choice)
 
-        message = (
-            escape(preview.message)
-            + '\n\nYour files as they are now are kept as a "before rewind" checkpoint.'
-        )
+        message = preview.message + '\n\nYour files as they are now are kept as a "before rewind" checkpoint.'
+
         await app.push_screen(ConfirmDialog("Restore these files?", message), confirmed)
 
     async def chosen_point(checkpoint_id: str | None) -> None:
@@ -272,7 +268,9 @@ def cycle_model(app: CommandHost) -> None:
     app.refresh_footer()
     if not result.is_error:
         app.remember_model()
-    app.notify(result.message, severity="error" if result.is_error else "information", timeout=1.5)
+    app.notify(
+        result.message, severity="error" if result.is_error else "information", timeout=1.5, markup=False
+    )
 
 
 async def share(app: CommandHost, args: str) -> None:
