@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from tau_coding.config.paths import TauPaths
 from tau_coding.config.permission_rules import RuleFileError, add_allow_rule
@@ -41,8 +42,14 @@ def permission_gate(
         except RuleFileError as exc:
             warn(str(exc))
 
+    def preview(tool: str, args: Mapping[str, Any]) -> str | None:
+        from tau_coding.tools.change_preview import change_preview
+
+        return change_preview(paths.cwd, tool, args)
+
     places = Places(str(paths.cwd), str(paths.home), str(paths.tau_home))
-    return PermissionGate(rules=RuleSet.from_settings(section), mode=mode, places=places, save_rule=save_rule)
+    rules = RuleSet.from_settings(section)
+    return PermissionGate(rules=rules, mode=mode, places=places, save_rule=save_rule, preview=preview)
 
 
 def bash_sandbox(

@@ -29,8 +29,19 @@ def options_for(request: ApprovalRequest) -> list[str]:
     return [*options, NO]
 
 
+PREVIEW_LINES = 16  # of a change's diff in the question; the dialog must fit a small screen
+
+
 def title_for(request: ApprovalRequest) -> str:
-    return f"Allow {request.summary}? ({request.reason})"
+    """The question, and below it what the call would change (its first ``PREVIEW_LINES``)."""
+    question = f"Allow {request.summary}? ({request.reason})"
+    if not request.preview:
+        return question
+    lines = request.preview.rstrip("\n").split("\n")
+    if len(lines) > PREVIEW_LINES:
+        rest = len(lines) - PREVIEW_LINES + 1
+        lines = [*lines[: PREVIEW_LINES - 1], f"… {rest} more lines"]
+    return question + "\n\n" + "\n".join(lines)
 
 
 class DialogApprover:

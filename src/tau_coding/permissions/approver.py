@@ -17,13 +17,15 @@ CHOICES: tuple[Choice, ...] = ("once", "session", "project", "deny")
 @dataclass(frozen=True, slots=True)
 class ApprovalRequest:
     """``summary`` is one line naming the call; ``reason`` says why it asks; ``suggestions``
-    are the rules "yes for this session" and "yes, add to the project" would add."""
+    are the rules "yes for this session" and "yes, add to the project" would add; ``preview``
+    is what the call would change (a unified diff for edit and write), or empty."""
 
     tool: str
     args: Mapping[str, Any]
     summary: str
     reason: str
     suggestions: tuple[str, ...] = field(default=())
+    preview: str = ""
 
 
 @dataclass(frozen=True, slots=True)

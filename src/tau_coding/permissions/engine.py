@@ -38,7 +38,15 @@ _HARMLESS_TARGETS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/
 # Commands whose second word names what they do, so a suggested rule keeps it (git diff:*).
 _SUBCOMMANDED = frozenset(
     {"git", "npm", "pnpm", "yarn", "bun", "cargo", "go", "uv", "pip", "poetry", "make", "docker", "kubectl"}
+    | {"npx", "uvx", "bunx", "pnpx"}
 )
+# Commands that only read, whatever their arguments, so a suggested rule allows any use of them
+# (tail:*): "yes for this session" to `tail -5` should not ask again for `tail -3`.
+_READING = frozenset(
+    {"cat", "head", "tail", "wc", "ls", "grep", "rg", "pwd", "which", "stat", "du", "df", "tree", "diff", "file"}
+    | {"echo", "nl", "cut", "date", "whoami", "uname"}
+)
+_INTERPRETERS = frozenset({"python", "python3"})  # python -m pytest:*
 PLAN_DENIAL = "plan mode allows read-only tools only; present the plan and wait for the user to approve it"
 
 
@@ -168,9 +176,15 @@ def _bash(
 
 
 def _suggest_command(command: SimpleCommand) -> str:
+    """The rule "yes for this session" adds: a prefix where the first words say what runs (git
+    diff:*, python3 -m pytest:*, tail:*), else the exact command."""
     words = command.words
     if len(words) >= 2 and words[0] in _SUBCOMMANDED and not words[1].startswith("-"):
         return f"Bash({words[0]} {words[1]}:*)"
+    if len(words) >= 3 and words[0] in _INTERPRETERS and words[1] == "-m":
+        return f"Bash({words[0]} -m {words[2]}:*)"
+    if words and words[0] in _READING:
+        return f"Bash({words[0]}:*)"
     return f"Bash({command.text})"
 
 

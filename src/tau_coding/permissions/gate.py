@@ -15,6 +15,7 @@ from tau_coding.permissions.paths import Places
 from tau_coding.permissions.rules import Rule, RuleSet, parse_rule
 
 HookHint = Literal["allow", "ask"] | None
+Preview = Callable[[str, Mapping[str, Any]], str | None]
 NO_ONE_TO_ASK = "no one can be asked"
 
 
@@ -23,7 +24,8 @@ class PermissionGate:
 
     Without an approver (print and JSON modes) "ask" is a denial whose text names the rule or
     the flag that would allow the call; nothing ever waits. ``save_rule`` adds an allow rule
-    to the project's settings (the "yes, add to the project" answer).
+    to the project's settings (the "yes, add to the project" answer); ``preview`` says what a
+    call would change, for the question (tools/change_preview.py).
     """
 
     def __init__(
@@ -35,12 +37,14 @@ class PermissionGate:
         approver: Approver | None = None,
         save_rule: Callable[[str], None] | None = None,
         sandboxed: Callable[[], bool] = lambda: False,
+        preview: Preview | None = None,
     ) -> None:
         self.rules = rules
         self.places = places
         self.approver = approver
         self.save_rule = save_rule
         self.sandboxed = sandboxed
+        self.preview = preview
         self._mode: PermissionMode = mode
         self._remembered: list[Rule] = []
         self._effective = rules
@@ -94,8 +98,9 @@ class PermissionGate:
             again = self.decide(tool, args)
             if again.behavior == "allow" and decision.reason != "a PreToolUse hook asks":
                 return None
+            shown = self.preview(tool, args) if self.preview is not None else None
             request = ApprovalRequest(
-                tool, dict(args), summary(tool, args), decision.reason, decision.suggestions
+                tool, dict(args), summary(tool, args), decision.reason, decision.suggestions, shown or ""
             )
             answer = await self.approver(request)
         if answer.choice == "deny":

@@ -139,3 +139,24 @@ def test_add_allow_rule_leaves_a_broken_file_alone(tmp_path: Path) -> None:
     with pytest.raises(RuleFileError, match="not valid JSON"):
         add_allow_rule(target, "Bash(make)")
     assert target.read_text() == "{broken"
+
+
+async def test_the_question_carries_the_change_the_call_would_make() -> None:
+    approver = Scripted(Approval("once"), Approval("once"))
+    asked = gate("ask", approver)
+    asked.preview = lambda tool, args: f"diff of {tool} {args['path']}" if tool == "edit" else None
+    assert await asked.check("edit", {"path": "/proj/a.py", "oldText": "a", "newText": "b"}) is None
+    assert await asked.check("bash", {"command": "make"}) is None
+    assert [r.preview for r in approver.asked] == ["diff of edit /proj/a.py", ""]
+
+
+async def test_yes_for_the_session_covers_the_same_tool_with_other_arguments() -> None:
+    approver = Scripted(Approval("session"), Approval("session"))
+    asked = gate("ask", approver)
+    assert await asked.check("bash", {"command": "python3 -m pytest -q 2>&1 | tail -5"}) is None
+    assert approver.asked[0].suggestions == ("Bash(python3 -m pytest:*)", "Bash(tail:*)")
+    assert await asked.check("bash", {"command": "python3 -m pytest -x tests | tail -3"}) is None
+    assert len(approver.asked) == 1  # the second run did not ask
+    assert await asked.check("bash", {"command": "rm -rf build"}) is None
+    assert approver.asked[1].suggestions == ("Bash(rm -rf build)",)  # not a reading command: exact
+    assert asked.decide("bash", {"command": "rm -rf dist"}).behavior == "ask"

@@ -64,7 +64,9 @@ async def test_dialogs_show_brackets_as_written_not_as_markup() -> None:
     app: App[object] = App()
     async with app.run_test() as pilot:
         ui = TuiUI(TuiDialogs(app))
-        answer = asyncio.ensure_future(ui.select(f"Allow bash: {command}?", ["Yes, once", f"Bash({command})"]))
+        answer = asyncio.ensure_future(
+            ui.select(f"Allow bash: {command}?", ["Yes, once", f"Bash({command})"])
+        )
         await _until(pilot, app, ChoicePicker)
         shown = " ".join(str(s.render()) for s in app.screen.query(Static))
         assert f"Allow bash: {command}?" in shown

@@ -99,6 +99,32 @@ def test_each_approval_answer_does_what_it_says(tmp_path: Path) -> None:
             tmux.kill()
 
 
+def test_an_edit_is_asked_about_with_the_change_it_would_make(tmp_path: Path) -> None:
+    project, home = tmp_path / "project", tmp_path / "home"
+    project.mkdir()
+    (project / "calc.py").write_text("def add(a, b):\n    return a - b\n")
+    edit = {"path": "calc.py", "oldText": "return a - b", "newText": "return a + b"}
+    replies = [
+        ScriptedReply(calls=[ScriptedCall("call_000000001", "edit", edit)]),
+        ScriptedReply(text="Fixed."),
+    ]
+    with ReplayServerThread([Scripted(body=sse_body(API, r)) for r in replies]) as server:
+        _point_at(home, server.url)
+        tmux = Tmux(tmp_path / "tmux.sock")
+        _launch(tmux, project, home, "--model", "local/m")
+        try:
+            tmux.wait_for("Ask anything")
+            _prompt(tmux, "fix add")
+            screen = tmux.wait_for("Allow edit: calc.py?")
+            assert "-    return a - b" in screen and "+    return a + b" in screen
+            assert (project / "calc.py").read_text().endswith("a - b\n")  # asked before it ran
+            _choose(tmux, "Yes, once", 0)
+            tmux.wait_for("Fixed.")
+            assert (project / "calc.py").read_text().endswith("a + b\n")
+        finally:
+            tmux.kill()
+
+
 def test_plan_mode_refine_then_approve_shows_the_steps_as_the_task_list(tmp_path: Path) -> None:
     project, home = tmp_path / "project", tmp_path / "home"
     project.mkdir()
