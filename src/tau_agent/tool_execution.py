@@ -124,6 +124,18 @@ async def execute_tool_calls(
         batch.steering = runner.get_steering()
 
 
+def unknown_tool_text(name: str, tools: Mapping[str, AgentTool]) -> str:
+    """Pi's words, then the tools there are and the nearest name: a small model that misspells
+    a tool (``reed``) finds the right one in the reply instead of guessing again."""
+    if not tools:
+        return f"Tool {name} not found"
+    import difflib  # only on this (rare) path
+
+    near = difflib.get_close_matches(name, list(tools), n=1, cutoff=0.6)
+    hint = f" Did you mean {near[0]}?" if near else ""
+    return f"Tool {name} not found.{hint} Available tools: {', '.join(tools)}."
+
+
 async def _prepare(
     runner: ToolRunner,
     reply: AssistantMessage,
@@ -133,7 +145,9 @@ async def _prepare(
 ) -> _Prepared:
     tool = runner.tools.get(call.name)
     if tool is None:
-        return _Prepared(call, call.arguments, result=error_result(f"Tool {call.name} not found"))
+        return _Prepared(
+            call, call.arguments, result=error_result(unknown_tool_text(call.name, runner.tools))
+        )
     try:
         args = validate_arguments(call.name, tool.parameters, call.arguments)
     except ToolArgumentError as exc:

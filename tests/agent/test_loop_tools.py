@@ -43,6 +43,17 @@ async def test_unknown_tool_gets_an_error_result_and_the_model_goes_on() -> None
     assert shape(messages) == "U A[c1] R(c1) A"
 
 
+async def test_a_misspelt_tool_is_told_the_nearest_name_and_the_tools_there_are() -> None:
+    tools = [_tool("read", lambda a, s, u: "x"), _tool("bash", lambda a, s, u: "y")]
+    provider = FakeProvider(
+        [reply(call("reed", {"path": "x"}, id="c1")), reply(call("zzz", {}, id="c2")), "ok"]
+    )
+    _, messages = await run(LoopConfig(provider=provider, tools=tools))
+    first, second = _results(messages)
+    assert _text(first) == "Tool reed not found. Did you mean read? Available tools: read, bash."
+    assert _text(second) == "Tool zzz not found. Available tools: read, bash."
+
+
 async def test_raising_tool_becomes_error_result_with_its_message() -> None:
     def boom(args: Any, signal: Any, up: Any) -> Any:
         raise FileNotFoundError("File not found: nope.txt")
