@@ -1,0 +1,123 @@
+"""Ready to type, and keystroke echo at rest, in ``tau`` under tmux: new and with a long session.
+
+Starts ``tau`` in a fresh tmux server and polls the pane until the editor's placeholder shows
+(spawn to first paint of an editable prompt, the interpreter's start included), then types 20
+keys one at a time, each polled until it shows. With ``--messages N`` the run resumes a session
+of N messages (``--session``), which inline mode loads and writes its newest items from.
+Polling ``capture-pane`` costs a few ms per look, so the numbers carry that much resolution.
+Issue 22's targets: ready ≤ 300 ms (≤ 400 ms with 10k messages), a key ≤ 16 ms with 10k messages.
+
+    .venv/bin/python -m bench.tui_tmux_start [--python /other/.venv/bin/python] [--rounds 5] [--messages 10000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench.bench_sessions import turn_message
+from bench.tui_tmux_latency import KEYS, _tmux
+from tau_agent.session.entries import SessionHeader
+from tau_agent.session.jsonl import JsonlSessionStorage
+from tau_agent.session.log import SessionLog
+
+POLL_LIMIT = 30.0
+
+
+def _until_shown(socket: Path, text: str) -> float:
+    """Milliseconds until ``text`` is on the pane (from now)."""
+    start = time.perf_counter()
+    while time.perf_counter() - start < POLL_LIMIT:
+        if text in _tmux(socket, "capture-pane", "-p", "-t", "b"):
+            return (time.perf_counter() - start) * 1000
+    raise TimeoutError(f"{text!r} never showed")
+
+
+def _session(path: Path, project: Path, messages: int) -> Path:
+    log = SessionLog(JsonlSessionStorage.create(path, SessionHeader.new(str(project)), fsync="never"))
+    for i in range(messages):
+        log.append_message(turn_message(i))
+    log.close()
+    return path
+
+
+def one_round(python: str, folder: Path, messages: int) -> tuple[float, list[float]]:
+    """Spawn to an editable prompt (ms), and the echo of each typed key (ms)."""
+    project, home = folder / "project", folder / "home"
+    project.mkdir(parents=True)
+    (home / ".tau").mkdir(parents=True)
+    provider = {
+        "baseUrl": "http://127.0.0.1:9",
+        "api": "openai-completions",
+        "apiKey": "k",
+        "models": [{"id": "m"}],
+    }
+    (home / ".tau" / "models.json").write_text(json.dumps({"providers": {"local": provider}}))
+    flags = ["--model", "local/m"]
+    if messages:
+        flags += ["--session", str(_session(folder / "long.jsonl", project, messages))]
+    env = {
+        "HOME": str(home),
+        "TAU_HOME": str(home / ".tau"),
+        "PATH": os.environ["PATH"],
+        "TERM": "xterm-256color",
+    }
+    exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
+    command = f"cd {shlex.quote(str(project))} && env -i {exports} {shlex.quote(python)} -m tau_coding"
+    command += "".join(f" {shlex.quote(flag)}" for flag in flags)
+    socket = folder / "tmux.sock"
+    start = time.perf_counter()
+    _tmux(socket, "new-session", "-d", "-s", "b", "-x", "120", "-y", "40", command)
+    try:
+        _until_shown(socket, "Ask anything")
+        ready = (time.perf_counter() - start) * 1000
+        echoes = []
+        typed = ""
+        for key in KEYS:
+            typed += key
+            began = time.perf_counter()
+            _tmux(socket, "send-keys", "-t", "b", "-l", key)
+            _until_shown(socket, "│ " + typed)
+            echoes.append((time.perf_counter() - began) * 1000)
+        return ready, echoes
+    finally:
+        subprocess.run(["tmux", "-S", str(socket), "kill-server"], capture_output=True)
+
+
+def measure(python: str, rounds: int, messages: int) -> tuple[list[float], list[float]]:
+    readies: list[float] = []
+    echoes: list[float] = []
+    for _ in range(rounds):
+        with tempfile.TemporaryDirectory() as folder:
+            ready, keys = one_round(python, Path(folder), messages)
+        readies.append(ready)
+        echoes += keys
+    return readies, echoes
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--python", default=sys.executable)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--messages", type=int, nargs="*", default=[0, 10_000])
+    args = parser.parse_args()
+    for messages in args.messages:
+        readies, echoes = measure(args.python, args.rounds, messages)
+        what = f"{messages} messages" if messages else "new session"
+        print(
+            f"{what}: ready to type median {statistics.median(readies):.0f} ms, best {min(readies):.0f} ms; "
+            f"key echo median {statistics.median(echoes):.1f} ms, p90 {statistics.quantiles(echoes, n=10)[-1]:.1f} ms"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
