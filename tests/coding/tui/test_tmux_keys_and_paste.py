@@ -44,8 +44,11 @@ class Rig:
     def editor_lines(self) -> list[str]:
         """The editor box's text lines, as on screen."""
         rows = self.tmux.screen().splitlines()
-        bottom = max(i for i, row in enumerate(rows) if row.lstrip().startswith("╰"))
-        top = max(i for i, row in enumerate(rows[:bottom]) if row.lstrip().startswith("╭"))
+        # None while a frame is being drawn (or a dialog covers the editor): the caller polls.
+        bottom = max((i for i, row in enumerate(rows) if row.lstrip().startswith("╰")), default=None)
+        top = max((i for i, row in enumerate(rows[:bottom]) if row.lstrip().startswith("╭")), default=None)
+        if bottom is None or top is None:
+            return []
         return [row.strip().strip("│").strip() for row in rows[top + 1 : bottom]]
 
     def wait_editor(self, check: str, timeout: float = 10.0) -> list[str]:
