@@ -26,6 +26,7 @@ from tau_coding.tui.history import PromptHistory
 from tau_coding.tui.key_encodings import install as install_key_encodings
 from tau_coding.tui.key_encodings import normalized_key
 from tau_coding.tui.port import SessionPort
+from tau_coding.tui.screens.dialog import Dialog
 from tau_coding.tui.shell import commands, permission_mode, session_commands, settings_command
 from tau_coding.tui.shell.extension_surface import ExtensionSurface
 from tau_coding.tui.shell.inline import (
@@ -299,6 +300,8 @@ class TauApp(ExtensionSurface):
             clear_resized_region(self, self._width, event.size.width)
             reprint_soon(self, self._feed, self.state.items, self._look(event.size.width))
         self._width = event.size.width
+        for dialog in self.screen.query(Dialog):  # a dialog open: its list fits the new height
+            dialog.fit(event.size.height)
 
     def exit(
         self, result: str | None = None, return_code: int = 0, message: RenderableType | None = None
