@@ -5,6 +5,8 @@ redraws only that region. ``ScrollbackFeed`` writes each settled item once, in o
 region (``scrollback.py`` renders it), and the transcript drops its view: the number of mounted
 widgets stays at the handful still changing however long the session grows, so a frame costs
 the same at request 1,000 as at request 1, and what was said stays in the terminal after Tau exits.
+When how the written items look changes (Ctrl+O, Ctrl+T, the theme, the terminal's width), the
+feed clears screen and scrollback and writes them all again (``reprint``, ``reprint_soon``).
 
 This module is the one place that knows how Textual's inline driver positions its region: the cursor rests at ``App._previous_cursor_position`` inside it, and each frame moves back
 to its top-left corner by that much before drawing. Writing there, then telling the app the
