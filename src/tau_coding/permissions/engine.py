@@ -43,7 +43,23 @@ _SUBCOMMANDED = frozenset(
 # Commands that only read, whatever their arguments, so a suggested rule allows any use of them
 # (tail:*): "yes for this session" to `tail -5` should not ask again for `tail -3`.
 _READING = frozenset(
-    {"cat", "head", "tail", "wc", "ls", "grep", "rg", "pwd", "which", "stat", "du", "df", "tree", "diff", "file"}
+    {
+        "cat",
+        "head",
+        "tail",
+        "wc",
+        "ls",
+        "grep",
+        "rg",
+        "pwd",
+        "which",
+        "stat",
+        "du",
+        "df",
+        "tree",
+        "diff",
+        "file",
+    }
     | {"echo", "nl", "cut", "date", "whoami", "uname"}
 )
 _INTERPRETERS = frozenset({"python", "python3"})  # python -m pytest:*

@@ -7,9 +7,11 @@ import asyncio
 
 from tau_agent.testing import FakeProvider, call, reply, text
 from tau_coding.tui.shell.app import TauApp
+from tau_coding.tui.shell.commands import HANDLERS
+from tau_coding.tui.shell.inline import CLEAR_ALL
 from tau_coding.tui.widgets.tool_row import ToolRow
 
-from .helpers import adapter, gated_tool
+from .helpers import adapter, gated_tool, shell_tool
 from .test_app import SIZE, make_app, type_text, until
 
 
@@ -74,3 +76,29 @@ async def test_a_long_inline_session_keeps_the_dom_small() -> None:
             await until(pilot, lambda i=i: f"answer {i}" in "".join(written[-2:]))  # type: ignore[misc]
             assert app.transcript.mounted_count <= 2
         assert len(app.transcript.children) <= 3
+
+
+async def test_ctrl_o_and_a_new_theme_write_the_scrollback_again_once_something_is_in_it() -> None:
+    port = adapter(
+        FakeProvider([reply(call("bash", {"command": "seq -f 'n%g' 1 60"})), reply("Counted.")]),
+        tools=[shell_tool()],
+    )
+    app, written = _inline(port)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+o", "ctrl+o")  # nothing written yet: nothing to write again
+        await pilot.pause()
+        assert written == []
+        await type_text(pilot, "count")
+        await pilot.press("enter")
+        await until(pilot, lambda: "Counted." in "".join(written))
+        assert "n60" not in "".join(written)  # collapsed
+        await pilot.press("ctrl+o")
+        await until(pilot, lambda: written[-1].startswith(CLEAR_ALL))
+        expanded = written[-1]
+        assert "n60" in expanded and expanded.count("Counted.") == expanded.count("count\x1b") == 1
+        before = len(written)
+        await HANDLERS["theme"](app, "light")
+        await until(pilot, lambda: any(w.startswith(CLEAR_ALL) for w in written[before:]))
+        light = next(w for w in written[before:] if w.startswith(CLEAR_ALL))
+        assert "n60" in light
+        assert light.replace("n60", "") != expanded.replace("n60", "")  # other colours, same text

@@ -54,7 +54,10 @@ class Rig:
     def wait_editor(self, check: str, timeout: float = 10.0) -> list[str]:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            lines = self.editor_lines()
+            try:
+                lines = self.editor_lines()
+            except ValueError:  # no editor on screen: inline, the conversation is being written again
+                lines = []
             if check in "\n".join(lines):
                 return lines
             time.sleep(0.05)

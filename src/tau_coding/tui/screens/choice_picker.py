@@ -7,10 +7,11 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
+
+from tau_coding.tui.screens.dialog import Dialog
 
 
 class ChoicePicker(ModalScreen[str | None]):
@@ -22,9 +23,9 @@ class ChoicePicker(ModalScreen[str | None]):
         self._options = list(options)
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
+        with Dialog():
             yield Static(self._title, classes="dialog-title", markup=False)
-            yield OptionList(*map(Content, self._options), id="choices")
+            yield OptionList(*map(Content, self._options), id="choices", classes="picker-list")
             yield Static("Enter choose · Esc cancel", classes="dialog-hint")
 
     def on_mount(self) -> None:

@@ -6,9 +6,10 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
+
+from tau_coding.tui.screens.dialog import Dialog
 
 
 class ConfirmDialog(ModalScreen[bool]):
@@ -24,7 +25,7 @@ class ConfirmDialog(ModalScreen[bool]):
         self._message = message
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
+        with Dialog():
             yield Static(self._title, classes="dialog-title", markup=False)
             if self._message:
                 yield Static(self._message, id="confirm-message", markup=False)

@@ -10,13 +10,13 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 
 from tau_coding.common.escape_stripping import safe_text
 from tau_coding.tui.port import ForkPoint
+from tau_coding.tui.screens.dialog import Dialog
 
 
 class ForkPicker(ModalScreen[str | None]):
@@ -27,7 +27,7 @@ class ForkPicker(ModalScreen[str | None]):
         self.points = list(reversed(points))
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
+        with Dialog():
             yield Static("Fork from which message?", classes="dialog-title")
             yield OptionList(
                 *[Content(" ".join(safe_text(p.text).split())[:90] or "(empty)") for p in self.points],

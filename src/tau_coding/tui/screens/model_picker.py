@@ -7,12 +7,12 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 
 from tau_coding.tui.completion import fuzzy_score
+from tau_coding.tui.screens.dialog import Dialog
 
 
 def filter_models(models: Sequence[str], query: str) -> list[str]:
@@ -36,10 +36,11 @@ class ModelPicker(ModalScreen[str | None]):
         self._shown: list[str] = []
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
+        with Dialog():
             yield Static("Select a model", classes="dialog-title")
             yield Input(placeholder="search…", id="model-search")
-            yield OptionList(id="model-list")
+            yield OptionList(id="model-list", classes="picker-list")
+            yield Static("type to search · ↑↓ move · Enter choose · Esc close", classes="dialog-hint")
 
     def on_mount(self) -> None:
         self._refill("")

@@ -10,13 +10,13 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 
 from tau_coding.common.escape_stripping import safe_text
 from tau_coding.tui.rewind_port import RewindRow
+from tau_coding.tui.screens.dialog import Dialog
 
 
 def row_text(row: RewindRow) -> str:
@@ -36,7 +36,7 @@ class RewindPicker(ModalScreen[str | None]):
         self.rows = list(reversed(rows))
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
+        with Dialog():
             yield Static("Rewind to before which prompt?", classes="dialog-title")
             yield OptionList(
                 *[Content(row_text(r)) for r in self.rows], id="rewind-list", classes="picker-list"

@@ -8,9 +8,10 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import SelectionList, Static
+
+from tau_coding.tui.screens.dialog import Dialog
 
 
 class ScopedModels(ModalScreen[list[str] | None]):
@@ -25,7 +26,7 @@ class ScopedModels(ModalScreen[list[str] | None]):
         self._scoped = set(scoped)
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
+        with Dialog():
             yield Static("Models for Ctrl+P", classes="dialog-title")
             yield SelectionList[str](
                 *[(m, m, m in self._scoped) for m in self._models], id="scoped-list", classes="picker-list"

@@ -10,7 +10,6 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
@@ -18,6 +17,7 @@ from textual.widgets import Input, OptionList, Static
 from tau_coding.common.escape_stripping import safe_text
 from tau_coding.tui.completion import fuzzy_score
 from tau_coding.tui.port import StoredSession, StoredSessionsPort
+from tau_coding.tui.screens.dialog import Dialog
 from tau_coding.tui.screens.list_height import fit_height
 
 
@@ -62,7 +62,7 @@ class SessionPicker(ModalScreen[str | None]):
         self._renaming: str | None = None
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
+        with Dialog():
             yield Static("", id="picker-title", classes="dialog-title")
             yield Input(placeholder="search…", id="session-search")
             yield OptionList(id="session-list", classes="picker-list")

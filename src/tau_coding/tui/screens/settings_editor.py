@@ -13,12 +13,12 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 
 from tau_coding.tui.screens.choice_picker import ChoicePicker
+from tau_coding.tui.screens.dialog import Dialog
 from tau_coding.tui.settings_table import SettingSpec, row_text
 
 ALL_SETTINGS = "All effective settings…"
@@ -42,7 +42,7 @@ class SettingsEditor(ModalScreen[None]):
         self._show_all = show_all
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
+        with Dialog():
             yield Static("Settings (saved to your settings.json)", classes="dialog-title")
             yield OptionList(
                 *(Content(row_text(s.label, v)) for s, v in zip(self._specs, self._values, strict=True)),

@@ -6,9 +6,10 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
+
+from tau_coding.tui.screens.dialog import Dialog
 
 
 class TextPrompt(ModalScreen[str | None]):
@@ -20,7 +21,7 @@ class TextPrompt(ModalScreen[str | None]):
         self._password = password
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
+        with Dialog():
             yield Static(self._title, classes="dialog-title", markup=False)
             yield Input(password=self._password, id="prompt-input")
             yield Static("Enter confirm · Esc cancel", classes="dialog-hint")

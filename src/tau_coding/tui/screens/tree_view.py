@@ -45,6 +45,7 @@ from textual.widgets import Input, Static
 
 from tau_coding.common.escape_stripping import safe_text
 from tau_coding.tui.port import TreeFilter, TreePort, TreeRow, TreeRows
+from tau_coding.tui.screens.dialog import Dialog
 from tau_coding.tui.screens.list_height import fit_height
 from tau_coding.tui.tree_port import TREE_FILTERS, search_words
 from tau_coding.tui.widgets.row_list import RowList
@@ -94,7 +95,7 @@ class TreeScreen(ModalScreen[TreeChoice | None]):
         self._labelling: str | None = None
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
+        with Dialog():
             yield Static("Session tree", classes="dialog-title")
             yield RowList(id="tree-list", classes="picker-list")
             yield Input(placeholder="label (empty clears)", id="tree-label", classes="-hidden")

@@ -26,14 +26,17 @@ from tau_coding.tui.history import PromptHistory
 from tau_coding.tui.key_encodings import install as install_key_encodings
 from tau_coding.tui.key_encodings import normalized_key
 from tau_coding.tui.port import SessionPort
+from tau_coding.tui.screens.dialog import Dialog
 from tau_coding.tui.shell import commands, permission_mode, session_commands, settings_command
 from tau_coding.tui.shell.extension_surface import ExtensionSurface
 from tau_coding.tui.shell.inline import (
     InlineDriver,
+    Look,
     ScrollbackFeed,
     above_inline_region,
     clear_resized_region,
     palette_of,
+    reprint_soon,
 )
 from tau_coding.tui.state import (
     NoticeTone,
@@ -199,6 +202,7 @@ class TauApp(ExtensionSurface):
         if self._feed is not None:
             self.screen.add_class("-inline")
             self._feed.start(len(self.state.items))
+            self.theme_changed_signal.subscribe(self, self._theme_changed)
         self.editor.focus()
         await self.paint()
         # What exists now (modules, widgets, the loaded transcript) lives as long as the app;
@@ -258,15 +262,27 @@ class TauApp(ExtensionSurface):
 
     def _feed_scrollback(self, *, everything: bool = False) -> None:
         if self._feed is not None:
-            self._feed.feed(
-                self.state.items,
-                width=self.size.width,
-                palette=palette_of(self.current_theme),
-                color_system=self.console.color_system,
-                show_thinking=self._show_thinking,
-                expand_tools=self._expand_tools,
-                everything=everything,
-            )
+            self._feed.feed(self.state.items, self._look(), everything=everything)
+
+    def _look(self, width: int | None = None) -> Look:
+        return Look(
+            width or self.size.width,
+            palette_of(self.current_theme),
+            self.console.color_system,
+            self._show_thinking,
+            self._expand_tools,
+        )
+
+    def restyle_scrollback(self) -> None:
+        """Inline: how items look changed (Ctrl+O, Ctrl+T, the theme): the scrollback is cleared
+        and written again (``ScrollbackFeed.reprint``), if anything is in it yet."""
+        if self._feed is not None and self._feed.written:
+            reprint_soon(self, self._feed, self.state.items, self._look())
+
+    def _theme_changed(self, theme: Theme) -> None:
+        if theme.name != self._theme_name:  # not the start's own, announced after on_mount
+            self._theme_name = theme.name
+            self.restyle_scrollback()
 
     def _build_driver(
         self, headless: bool, inline: bool, mouse: bool, size: tuple[int, int] | None
@@ -277,9 +293,15 @@ class TauApp(ExtensionSurface):
         return self._driver
 
     def on_resize(self, event: events.Resize) -> None:
+        """Inline, a new width rewraps what the terminal shows (tmux, VTE, iTerm2 do), the live
+        region as drawn before included: the region is cleared at once, and all is written again
+        at the new width (Pi does the same)."""
         if self._feed is not None and self._width and event.size.width != self._width:
             clear_resized_region(self, self._width, event.size.width)
+            reprint_soon(self, self._feed, self.state.items, self._look(event.size.width))
         self._width = event.size.width
+        for dialog in self.screen.query(Dialog):  # a dialog open: its list fits the new height
+            dialog.fit(event.size.height)
 
     def exit(
         self, result: str | None = None, return_code: int = 0, message: RenderableType | None = None

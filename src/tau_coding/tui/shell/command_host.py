@@ -53,6 +53,11 @@ class CommandHost(App[str | None]):
     def cycle_thinking(self) -> None:
         raise NotImplementedError
 
+    def restyle_scrollback(self) -> None:
+        """Inline: write what is in the terminal's scrollback again, as it looks now (after a
+        change of theme, thinking shown or tool output expanded); nothing full-screen."""
+        raise NotImplementedError
+
     def show_thinking(self, shown: bool) -> None:
         """Show or hide the model's thinking blocks (what Ctrl+T toggles)."""
         raise NotImplementedError

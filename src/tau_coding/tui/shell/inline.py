@@ -5,6 +5,8 @@ redraws only that region. ``ScrollbackFeed`` writes each settled item once, in o
 region (``scrollback.py`` renders it), and the transcript drops its view: the number of mounted
 widgets stays at the handful still changing however long the session grows, so a frame costs
 the same at request 1,000 as at request 1, and what was said stays in the terminal after Tau exits.
+When how the written items look changes (Ctrl+O, Ctrl+T, the theme, the terminal's width), the
+feed clears screen and scrollback and writes them all again (``reprint``, ``reprint_soon``).
 
 This module is the one place that knows how Textual's inline driver positions its region: the cursor rests at ``App._previous_cursor_position`` inside it, and each frame moves back
 to its top-left corner by that much before drawing. Writing there, then telling the app the
@@ -13,7 +15,10 @@ cursor rests at the new corner, makes the next frame draw the region below the t
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from textual.app import App
@@ -97,8 +102,24 @@ def palette_of(theme: Theme) -> Palette:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Look:
+    """How items are drawn into the scrollback: the terminal's width and what the app shows."""
+
+    width: int
+    palette: Palette
+    color_system: str | None = "truecolor"
+    show_thinking: bool = False
+    expand_tools: bool = False
+
+
+CLEAR_ALL = "\x1b[2J\x1b[3J\x1b[H"  # the screen, then the scrollback; the cursor to the top
+SLICE_SECONDS = 0.008  # a reprint renders this long at most between two turns of the event loop
+
+
 class ScrollbackFeed:
-    """Writes the transcript's settled items to the scrollback, each once and in order.
+    """Writes the transcript's settled items to the scrollback, each once and in order, and
+    writes them all again when how they look changed (``reprint``).
 
     ``printed`` is the index of the first item not written yet: the transcript shows the items
     from there on.
@@ -107,28 +128,23 @@ class ScrollbackFeed:
     def __init__(self, write: Callable[[str], None]) -> None:
         self._write = write
         self.printed = 0
+        self._first = 0  # the first item of the session written (older ones: the note)
         self._skipped = 0
         self._prefix = ""
+        self._generation = 0  # bumped by each reprint and each start: a reprint under way stops
+        self.written = False  # anything (items, the note) was written since the last start
 
     def start(self, count: int, *, new_screen: bool = False) -> None:
         """A session was loaded with ``count`` items: only its newest ``HISTORY_ITEMS`` are written.
         ``new_screen``: the transcript was replaced (/resume, /tree, /rewind...): the screen is
         cleared first (the terminal keeps what it showed in its scrollback, where it has one)."""
-        self._skipped = max(0, count - HISTORY_ITEMS)
+        self._first = self._skipped = max(0, count - HISTORY_ITEMS)
         self.printed = self._skipped
         self._prefix = "\x1b[2J\x1b[H" if new_screen else ""
+        self._generation += 1
+        self.written = False
 
-    def feed(
-        self,
-        items: Sequence[Item],
-        *,
-        width: int,
-        palette: Palette,
-        color_system: str | None,
-        show_thinking: bool,
-        expand_tools: bool,
-        everything: bool = False,
-    ) -> None:
+    def feed(self, items: Sequence[Item], look: Look, *, everything: bool = False) -> None:
         """Write the settled items from ``printed`` on (``everything``: all of them, settled or not,
         as they stand: the app is closing)."""
         stop = len(items) if everything else settled(items, self.printed)
@@ -137,28 +153,83 @@ class ScrollbackFeed:
                 self._write(self._prefix)
                 self._prefix = ""
             return
-        text = scrollback_text(
-            items[self.printed : stop],
-            width,
-            palette,
-            color_system=color_system,
-            show_thinking=show_thinking,
-            expand_tools=expand_tools,
-        )
+        text = _text(items[self.printed : stop], look)
         if self._skipped:
-            note = f"▲ {self._skipped} earlier items (/tree lists them; --fullscreen scrolls them)"
-            text = f"\x1b[2m{note}\x1b[0m\r\n{text}"
+            text = _note(self._skipped) + text
             self._skipped = 0
         self.printed = stop
         self._write(self._prefix + text)
         self._prefix = ""
+        self.written = True
+
+    async def reprint(self, items: Sequence[Item], look: Look) -> bool:
+        """Clear the screen and the scrollback (the terminal's, above Tau's start too) and write
+        every item written so far again, as ``look`` draws them; the live region is drawn below.
+
+        The items are rendered a slice of ``SLICE_SECONDS`` at a time between turns of the event
+        loop, so keys keep being read, and written in one piece at the end. Returns False when it
+        gave way to a newer reprint or a new session (``start``) before writing anything."""
+        self._generation += 1
+        generation = self._generation
+        parts = [_note(self._first)] if self._first else []
+        index = self._first
+        began = time.perf_counter()
+        while index < self.printed:
+            parts.append(_text(items[index : index + 1], look))
+            index += 1
+            if time.perf_counter() - began > SLICE_SECONDS:
+                await asyncio.sleep(0)
+                if generation != self._generation:
+                    return False
+                began = time.perf_counter()
+        self._write(CLEAR_ALL + "".join(parts))
+        self._prefix = ""
+        self._skipped = 0
+        self.written = True
+        return True
+
+
+def reprint_soon(app: App[Any], feed: ScrollbackFeed, items: Sequence[Item], look: Look) -> None:
+    """Write ``items`` into a cleared scrollback again, as ``look`` draws them, in a worker of
+    ``app``, once its screen is laid out at ``look.width``; it replaces one under way."""
+    if app.is_running:
+        app.run_worker(_reprint_laid_out(app, feed, items, look), group="reprint", exclusive=True)
+
+
+async def _reprint_laid_out(app: App[Any], feed: ScrollbackFeed, items: Sequence[Item], look: Look) -> None:
+    # Textual lays the screen out at a new size when it is next idle; the region drawn below
+    # the text must be drawn at that size: drawn at the old one, the terminal would wrap it.
+    for _ in range(100):
+        if app.screen.region.width == look.width:
+            break
+        await asyncio.sleep(0.01)
+    await feed.reprint(items, look)
+
+
+def _text(items: Sequence[Item], look: Look) -> str:
+    return scrollback_text(
+        items,
+        look.width,
+        look.palette,
+        color_system=look.color_system,
+        show_thinking=look.show_thinking,
+        expand_tools=look.expand_tools,
+    )
+
+
+def _note(skipped: int) -> str:
+    note = f"▲ {skipped} earlier items (/tree lists them; --fullscreen scrolls them)"
+    return f"\x1b[2m{note}\x1b[0m\r\n"
 
 
 __all__ = [
+    "CLEAR_ALL",
     "HISTORY_ITEMS",
     "InlineDriver",
+    "Look",
     "ScrollbackFeed",
     "above_inline_region",
     "clear_resized_region",
     "palette_of",
+    "reprint_soon",
 ]

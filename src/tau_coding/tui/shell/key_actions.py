@@ -156,14 +156,18 @@ class KeyActions(CommandHost):
         self.show_thinking(not self._show_thinking)
 
     def show_thinking(self, shown: bool) -> None:
+        changed = shown != self._show_thinking
         self._show_thinking = shown
         self.transcript.set_class(shown, "-show-thinking")
+        if changed:
+            self.restyle_scrollback()
 
     def action_toggle_tools(self) -> None:
         self._expand_tools = not self._expand_tools
         for view in self.transcript.views():
             if isinstance(view, ToolRow):
                 view.set_expanded(self._expand_tools)
+        self.restyle_scrollback()
 
     def action_cycle_permissions(self) -> None:
         permission_mode.cycle(self)
