@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from tau_coding.extensions.bus import EventBus
     from tau_coding.extensions.host_port import ExtensionHostPort
     from tau_coding.extensions.process import ExecResult
+    from tau_coding.extensions.session_changes import SessionChanges
     from tau_coding.session.coding_session import CodingSession
 
 DeliverAs = Literal["steer", "follow_up"]
@@ -191,10 +192,13 @@ class ExtensionAPI:
         display: bool = True,
         details: Any = None,
         deliver_as: MessageDelivery = "steer",
+        trigger_turn: bool = False,
     ) -> None:
         """A custom message for the model's context: now if idle, else queued like a user
         message; ``next_turn`` keeps it until the user's next prompt and sends it with that
-        (before the user's message), without starting a run."""
+        (before the user's message), without starting a run. ``trigger_turn``: when idle, the
+        model answers it at once (a run the frontend shows as it shows a prompt's; ignored for
+        ``next_turn``, and where no frontend runs one, print mode)."""
         session = self.session
         message = CustomMessage(custom_type, content, display, details)
         if deliver_as == "next_turn":
@@ -205,6 +209,9 @@ class ExtensionAPI:
             return
         session.harness.append_message(message)
         session.log.append_custom_message(custom_type, content, display, details)
+        control = self._host.control
+        if trigger_turn and control is not None and control.run_from_record is not None:
+            control.run_from_record()
 
     def append_entry(self, custom_type: str, data: Any = None) -> None:
         """Extension state in the session file; never sent to the model."""
@@ -303,6 +310,36 @@ class ExtensionAPI:
     def reload(self) -> int:
         """Unload and load every extension again; returns how many are loaded."""
         return self._host.reload()
+
+    def unregister_provider(self, name: str) -> None:
+        """Withdraw provider ``name`` this extension registered: its models leave the model
+        registry and the picker at once, and a session on one of them moves to another model
+        (one warning line says which). A provider it did not register is left alone."""
+        registry = self._host.registry
+        if registry.owner_of(registry.providers, name) != self.name:
+            return
+        del registry.providers[name]
+        self._host.provider_removed(name, self.name)
+
+    def set_label(self, entry_id: str, label: str | None) -> None:
+        """Label the session entry ``entry_id`` (None or blank: remove its label), as ``/tree``'s
+        labels are kept: a ``label`` entry in the session file. ValueError: no such entry."""
+        control = self._host.control
+        if control is not None:
+            control.set_label(entry_id, (label or "").strip() or None)
+            return
+        log = self.session.log
+        if entry_id not in log.tree:
+            raise ValueError(f"no entry {entry_id!r} in this session")
+        log.set_label(entry_id, (label or "").strip() or None)
+
+    @property
+    def sessions(self) -> SessionChanges:
+        """New session, fork, switch, tree moves, reload and waiting for idle, each going the
+        way the matching command goes (``session_changes.py``); meant for command handlers."""
+        from tau_coding.extensions.session_changes import SessionChanges
+
+        return SessionChanges(self._host, self.session)
 
 
 def _http_factory(

@@ -101,6 +101,7 @@ def run_interactive(
         builtins.bind(app)
     if isinstance(port, CodingSessionPort):  # a title made in the background shows at once
         port.titles.listeners.append(app.refresh_footer)
+        port.control.outside_change.append(app.show_outside_change)  # an extension's new/fork/...
     try:
         # Inline, the mouse stays the terminal's: selecting and scrolling the scrollback work.
         hint = app.run(inline=not fullscreen, mouse=fullscreen)

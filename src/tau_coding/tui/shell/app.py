@@ -139,6 +139,7 @@ class TauApp(ExtensionSurface):
         self._header_lines: list[str] | None = None  # kept until composed (Static needs the app)
         self._footer_lines: list[str] | None = None
         self._extension_title: str | None = None
+        self._working_message: str | None = None  # an extension's, instead of "working…"
 
     # -- composition ----------------------------------------------------------------------------
 
@@ -290,7 +291,9 @@ class TauApp(ExtensionSurface):
 
     def refresh_footer(self) -> None:
         info = self.port.info()
-        self.footer.show(info, self.state, list(self._statuses.values()), self._clock())
+        self.footer.show(
+            info, self.state, list(self._statuses.values()), self._clock(), working=self._working_message
+        )
         title = self._extension_title or terminal_title(info.cwd, info.session_name, self._home)
         if title != self.title:
             self.title = title
