@@ -22,6 +22,7 @@ class Overlay(ModalScreen[Any]):
     Overlay { align: center middle; }
     Overlay > Vertical { width: auto; height: auto; max-width: 90%; max-height: 90%;
                          border: round $accent; background: $surface; padding: 0 1; }
+    Overlay > Vertical > * { width: auto; height: auto; }
     """
 
     def __init__(self, content: Widget) -> None:

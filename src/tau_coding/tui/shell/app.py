@@ -140,6 +140,7 @@ class TauApp(ExtensionSurface):
         self._footer_lines: list[str] | None = None
         self._extension_title: str | None = None
         self._working_message: str | None = None  # an extension's, instead of "working…"
+        self._after_run: list[Callable[[], object]] = []  # what extensions asked for mid-run
 
     # -- composition ----------------------------------------------------------------------------
 
@@ -359,6 +360,7 @@ class TauApp(ExtensionSurface):
         self._scheduler.request()
         if message.error is None:
             permission_mode.offer_plan(self)
+        self.after_run()
         if not self.app_focus:  # the user looked away: tell them the agent is waiting
             self.bell()
 

@@ -9,16 +9,22 @@ was given, and composition shows it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Literal
 
 from textual import events
 
+from tau_agent.events import AgentEvent
+from tau_coding.tui.bridge import start_events
 from tau_coding.tui.history import PromptHistory
+from tau_coding.tui.items import NoticeItem, RunNotice
 from tau_coding.tui.shell.key_actions import KeyActions
+from tau_coding.tui.state import add_notice, set_status
 from tau_coding.tui.widgets.extension_panel import ChromeLines, ExtensionPanel
 from tau_coding.tui.widgets.prompt_editor import CompletionSources, EditorFactory, PromptEditor
 from tau_coding.tui.widgets.status_footer import StatusFooter
+
+RunEvents = Callable[[], AsyncIterator[AgentEvent | RunNotice]]
 
 
 class ExtensionSurface(KeyActions):
@@ -37,6 +43,7 @@ class ExtensionSurface(KeyActions):
     _extension_title: str | None
     _editor_parts: tuple[CompletionSources, PromptHistory]
     _working_message: str | None
+    _after_run: list[Callable[[], object]]
 
     def refresh_footer(self) -> None:
         raise NotImplementedError
@@ -141,14 +148,42 @@ class ExtensionSurface(KeyActions):
             row.recolor()
         return None
 
+    def _when_idle(self, action: Callable[[], object]) -> None:
+        """``action`` now when no run goes on, else once it has finished (``after_run``): an
+        extension's command runs inside its prompt's run."""
+        if self.state.status != "idle" or self.port.is_running:
+            self._after_run.append(action)
+        else:
+            action()
+
+    def after_run(self) -> None:
+        """A run finished: do what extensions asked for meanwhile, in order."""
+        pending, self._after_run = self._after_run, []
+        for action in pending:
+            self._when_idle(action)
+
     def show_outside_change(self, editor_text: str | None) -> None:
         """An extension replaced the transcript (a new, forked or switched session, a move in
         the tree): show the new one, and ``editor_text`` (a fork's message) in the editor."""
 
         async def show() -> None:
+            said = self.state.items[-1] if self.state.items else None
             await self.reset_transcript()
+            if isinstance(said, NoticeItem):  # the command's own answer stays in view
+                add_notice(self.state, said.text, said.tone)
+                self.request_paint()
             if editor_text is not None:
                 self.set_editor_text(editor_text)
             self.refresh_footer()
 
-        self.call_later(show)
+        self._when_idle(lambda: self.call_later(show))
+
+    def run_outside(self, run: RunEvents) -> None:
+        """A run an extension started (``trigger_turn``), shown as a prompt's run is."""
+
+        def start() -> None:
+            set_status(self.state, "running")
+            start_events(self, run)
+            self.request_paint()
+
+        self._when_idle(start)
