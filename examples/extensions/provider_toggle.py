@@ -4,7 +4,7 @@ Model ``parrot/parrot-1`` repeats the last thing said to it. ``/parrot off`` wit
 provider (``tau.unregister_provider``): its model leaves the model list and picker, and a
 session on it moves to another model with one warning line; ``/parrot on`` registers it again.
 ``/nudge <text>`` puts a note in the conversation and has the model answer it now
-(``tau.send_message(..., trigger_turn=True)``; in print mode the note waits for the next prompt).
+(``tau.send_message(..., trigger_turn=True)``), in the TUI, RPC and print mode alike.
 """
 
 from __future__ import annotations

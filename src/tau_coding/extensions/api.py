@@ -197,8 +197,8 @@ class ExtensionAPI:
         """A custom message for the model's context: now if idle, else queued like a user
         message; ``next_turn`` keeps it until the user's next prompt and sends it with that
         (before the user's message), without starting a run. ``trigger_turn``: when idle, the
-        model answers it at once (a run the frontend shows as it shows a prompt's; ignored for
-        ``next_turn``, and where no frontend runs one, print mode)."""
+        model answers it (a run the frontend shows as a prompt's, right after the command that
+        sent it; ignored for ``next_turn``, and without a frontend's SessionControl: the SDK)."""
         session = self.session
         message = CustomMessage(custom_type, content, display, details)
         if deliver_as == "next_turn":

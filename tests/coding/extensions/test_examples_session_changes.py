@@ -108,7 +108,7 @@ async def test_parrot_off_moves_the_session_to_another_model_with_one_line(tmp_p
     assert parrot in rig.host.models()
 
 
-async def test_nudge_without_a_frontend_run_waits_in_the_context(tmp_path: Path) -> None:
+async def test_nudge_without_a_session_control_waits_in_the_context(tmp_path: Path) -> None:
     provider = fake("ok")
     rig = make_rig(tmp_path, provider, [EXAMPLES / "provider_toggle.py"])
     await rig.run("/nudge look again")
@@ -133,3 +133,12 @@ async def test_print_mode_answers_the_theme_command_from_a_real_process(tmp_path
     )
     assert result.code == 0, result.stderr
     assert result.stdout.strip() == "theme unchanged: UI not available"
+
+
+async def test_print_mode_runs_the_turn_a_nudge_asks_for(tmp_path: Path) -> None:
+    project = Project(tmp_path / "project", tmp_path / "home", "openai-completions")
+    project.root.mkdir()
+    example = str(EXAMPLES / "provider_toggle.py")
+    result = await project.tau("-e", example, "--model", "parrot/parrot-1", "-p", "/nudge are you there")
+    assert result.code == 0, result.stderr
+    assert result.stdout.strip() == "parrot: are you there"
