@@ -10,6 +10,7 @@ default). Handlers may be plain or async functions; both run under a time limit.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from tau_agent.provider import ThinkingLevel
     from tau_ai.wire_api import WireApi
     from tau_coding.common.tool_renderers import RenderCall, RenderResult
+    from tau_coding.config.oauth.providers import LoginProvider
     from tau_coding.extensions.bus import EventBus
     from tau_coding.extensions.host_port import ExtensionHostPort
     from tau_coding.extensions.process import ExecResult
@@ -158,19 +160,46 @@ class ExtensionAPI:
         wire: WireApi | None = None,
         models: Sequence[Model] = (),
         api_key: str | None = None,
+        oauth: LoginProvider | None = None,
     ) -> None:
         """Models of provider ``name`` are served by ``factory(model)``, or over HTTP by ``wire``.
 
         A provider of the built-in catalogue's name (``openai``, ...) is replaced, as a built-in
-        tool is; one another extension registered is refused."""
+        tool is; one another extension registered is refused. ``oauth`` declares the
+        provider's own login, as Tau's built-in logins are declared (``config/oauth``): ``/login``
+        and ``tau login`` offer it under ``name``, and a ``wire`` provider without ``api_key``
+        sends the login's access token (refreshed when due; ``login_token`` for a factory)."""
         if (factory is None) == (wire is None):
             raise ValueError("register_provider needs exactly one of factory or wire")
+        if oauth is not None:
+            from dataclasses import replace
+
+            from tau_coding.config.oauth.providers import register_login_provider
+
+            oauth = oauth if oauth.id == name else replace(oauth, id=name)
+            register_login_provider(oauth)
         if factory is None:
             assert wire is not None
-            factory = _http_factory(self._host, wire, api_key)
+            renew = (
+                functools.partial(self.login_token, name) if oauth is not None and api_key is None else None
+            )
+            factory = _http_factory(self._host, wire, api_key, renew)
         if self._host.registry.owner_of(self._host.registry.providers, name) != BUILTIN:
             self._claim(self._host.registry.providers, name, "provider")  # a built-in one is replaced
-        self._host.registry.providers[name] = ProviderRegistration(self.name, name, factory, tuple(models))
+        registration = ProviderRegistration(self.name, name, factory, tuple(models), oauth)
+        self._host.registry.providers[name] = registration
+
+    def login_token(self, provider: str) -> str | None:
+        """The access token of the user's login to ``provider`` (auth.json; refreshed when it
+        is about to expire), or None when not logged in. Blocking: call it off the loop."""
+        import os
+
+        from tau_coding.config.oauth.store import fresh_entry, login_key
+        from tau_coding.config.paths import TauPaths
+
+        auth_file = TauPaths.from_env(os.environ, self.cwd).auth_file
+        entry = fresh_entry(auth_file, provider, os.environ)
+        return login_key(entry) if entry is not None else None
 
     def _claim(self, table: dict[str, Any], name: str, kind: str) -> None:
         owner = self._host.registry.owner_of(table, name)
@@ -318,7 +347,7 @@ class ExtensionAPI:
         registry = self._host.registry
         if registry.owner_of(registry.providers, name) != self.name:
             return
-        del registry.providers[name]
+        registry.providers.pop(name).withdrawn()
         self._host.provider_removed(name, self.name)
 
     def set_label(self, entry_id: str, label: str | None) -> None:
@@ -343,11 +372,15 @@ class ExtensionAPI:
 
 
 def _http_factory(
-    host: ExtensionHostPort, wire: WireApi, api_key: str | None
+    host: ExtensionHostPort,
+    wire: WireApi,
+    api_key: str | None,
+    renew_key: Callable[[], str | None] | None = None,
 ) -> Callable[[Model], ModelProvider]:
     def make(model: Model) -> ModelProvider:
         from tau_coding.extensions.http_provider import http_provider
 
-        return http_provider(model, api_key, wire=wire, host=host)
+        key = api_key if renew_key is None else renew_key()
+        return http_provider(model, key, wire=wire, host=host, renew_key=renew_key)
 
     return make

@@ -142,3 +142,14 @@ async def test_print_mode_runs_the_turn_a_nudge_asks_for(tmp_path: Path) -> None
     result = await project.tau("-e", example, "--model", "parrot/parrot-1", "-p", "/nudge are you there")
     assert result.code == 0, result.stderr
     assert result.stdout.strip() == "parrot: are you there"
+
+
+async def test_sso_provider_offers_its_login_while_loaded(tmp_path: Path) -> None:
+    from tau_coding.config.oauth.providers import login_providers
+
+    rig = make_rig(tmp_path, fake("ok"), [EXAMPLES / "sso_provider.py"])
+    spec = login_providers({})["corp"]
+    assert (spec.name, spec.flow, spec.client_id) == ("Corp AI (SSO)", "pkce", "tau-corp-example")
+    assert [m.id for m in rig.host.registry.providers["corp"].models] == ["corp-1"]
+    rig.host.unload_all()
+    assert "corp" not in login_providers({})
