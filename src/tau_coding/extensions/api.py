@@ -171,6 +171,8 @@ class ExtensionAPI:
         sends the login's access token (refreshed when due; ``login_token`` for a factory)."""
         if (factory is None) == (wire is None):
             raise ValueError("register_provider needs exactly one of factory or wire")
+        if self._host.registry.owner_of(self._host.registry.providers, name) != BUILTIN:
+            self._claim(self._host.registry.providers, name, "provider")  # a built-in one is replaced
         if oauth is not None:
             from dataclasses import replace
 
@@ -184,14 +186,13 @@ class ExtensionAPI:
                 functools.partial(self.login_token, name) if oauth is not None and api_key is None else None
             )
             factory = _http_factory(self._host, wire, api_key, renew)
-        if self._host.registry.owner_of(self._host.registry.providers, name) != BUILTIN:
-            self._claim(self._host.registry.providers, name, "provider")  # a built-in one is replaced
         registration = ProviderRegistration(self.name, name, factory, tuple(models), oauth)
         self._host.registry.providers[name] = registration
 
     def login_token(self, provider: str) -> str | None:
         """The access token of the user's login to ``provider`` (auth.json; refreshed when it
-        is about to expire), or None when not logged in. Blocking: call it off the loop."""
+        is about to expire), or None when not logged in; ``LoginStoreError`` (one line) when the
+        refresh is refused. Blocking: call it off the loop."""
         import os
 
         from tau_coding.config.oauth.store import fresh_entry, login_key
