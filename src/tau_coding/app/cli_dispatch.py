@@ -335,7 +335,12 @@ def _print_mode(args: Any, stdin_text: str | None) -> int:
     try:
         ok = asyncio.run(
             run_print(
-                control.session, prompts, json_output=args.mode == "json", out=sys.stdout, err=sys.stderr
+                control.session,
+                prompts,
+                json_output=args.mode == "json",
+                out=sys.stdout,
+                err=sys.stderr,
+                control=control,
             )
         )
     finally:

@@ -1,6 +1,7 @@
 """``tau login [provider]`` and ``tau logout [provider]``: subscription logins from the shell.
 
-``tau login`` alone lists the providers and which are logged in. A login prints the URL to
+``tau login`` alone lists the providers and which are logged in; the extensions a session would
+load are loaded first, so a provider an extension declared a login for is listed too. A login prints the URL to
 open (and tries to open it in a desktop browser), waits for the provider to redirect back
 (or, for a device code, for the user to enter it), and stores the tokens in auth.json. A
 failure is one line on stderr, exit 1, and auth.json is left as it was.
@@ -31,8 +32,32 @@ def _say(line: str) -> None:
     sys.stdout.flush()
 
 
+def _load_extension_logins(paths: TauPaths) -> object:
+    """Load the user's (and a trusted project's, and packages') extensions, so the logins they
+    declare (``register_provider(..., oauth=)``) are offered as ``/login`` offers them. Nothing
+    is imported when there is no extension. The host is returned to keep it loaded."""
+    from tau_coding.app.extension_presence import maybe_build_host
+    from tau_coding.config.settings import load_settings
+    from tau_coding.extensions.trust import project_is_trusted
+
+    trusted = project_is_trusted(paths.tau_home, paths.cwd, trust_flag=False)
+    settings = load_settings(paths.user_settings, paths.project_settings, project_trusted=trusted)[0]
+    return maybe_build_host(
+        paths,
+        settings.values,
+        cli_paths=(),
+        no_extensions=False,
+        trust_project=False,
+        warn=lambda line: sys.stderr.write(f"tau: {line}\n"),
+        ui=None,
+        builtin=lambda api: None,
+    )
+
+
 def main(command: str, args: list[str], environ: Mapping[str, str] = os.environ) -> int:
-    auth_file = TauPaths.from_env(environ, Path.cwd()).auth_file
+    paths = TauPaths.from_env(environ, Path.cwd())
+    auth_file = paths.auth_file
+    host = _load_extension_logins(paths)  # noqa: F841 -- kept alive while logging in
     providers = login_providers(environ)
     if len(args) > 1 or any(a.startswith("-") for a in args):
         sys.stderr.write(f"usage: tau {command} [{'|'.join(providers)}]\n")

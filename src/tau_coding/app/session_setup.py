@@ -15,6 +15,7 @@ from tau_agent.provider import ModelProvider
 from tau_ai.model import Model
 from tau_coding.app.wiring import Options, available_models, build_session, session_manager
 from tau_coding.extensions.api import ExtensionAPI
+from tau_coding.extensions.control_link import attach_control, extension_models
 from tau_coding.extensions.ui import UIBridge
 from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.control import SessionControl
@@ -84,12 +85,11 @@ def open_controlled_session(
         scratch.close()
         return fresh
 
-    control = SessionControl(
-        session,
-        session_manager(options, environ, cwd),
-        models=lambda: available_models(options, environ, cwd, warn=warn),
-        rebuild=rebuild,
-    )
+    def models() -> list[Model]:  # extensions' providers' models too (while registered)
+        return [*available_models(options, environ, cwd, warn=warn), *extension_models(control.session)]
+
+    control = SessionControl(session, session_manager(options, environ, cwd), models=models, rebuild=rebuild)
+    attach_control(control)  # extensions' session changes go through it (api.py)
     control.plan_to_todos = lambda current, plan: record_plan(current.log, plan)  # the plan's steps: the list
     if ui is not None:  # the task list shown is the one on the path, at start and after each move
         bridge = ui

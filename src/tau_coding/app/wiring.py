@@ -156,6 +156,7 @@ def build_session(
     check_tool_names(options, settings, lambda name: host is not None and name in host.registry.tools)
     registry = (host or builtin).registry
     custom = {name: r for name, r in registry.providers.items() if r.owner != BUILTIN}  # extensions'
+    base_models = list(config.models)
     if custom:
         config = ModelsConfig(
             [*config.models, *(m for r in custom.values() for m in r.models)], config.providers, config.errors
@@ -242,7 +243,8 @@ def build_session(
         host.allowed_tools = allowed_tools(options)
         host.sandbox_for = sandbox  # tau.exec runs where the model's bash runs
         host.read_setting = settings.get
-        host.list_models = lambda: list(config.models)
+        live = host  # the extensions' providers as registered now (unregister_provider)
+        host.list_models = lambda: [*base_models, *live.extension_models()]
         host.unconfined_exec = frozenset(_strings(settings.get("sandbox.unconfinedExtensions")))
         rest = host.registry.parse_flags(options.extension_args)
         if rest:

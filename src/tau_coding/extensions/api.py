@@ -10,6 +10,7 @@ default). Handlers may be plain or async functions; both run under a time limit.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
@@ -36,9 +37,11 @@ if TYPE_CHECKING:
     from tau_agent.provider import ThinkingLevel
     from tau_ai.wire_api import WireApi
     from tau_coding.common.tool_renderers import RenderCall, RenderResult
+    from tau_coding.config.oauth.providers import LoginProvider
     from tau_coding.extensions.bus import EventBus
     from tau_coding.extensions.host_port import ExtensionHostPort
     from tau_coding.extensions.process import ExecResult
+    from tau_coding.extensions.session_changes import SessionChanges
     from tau_coding.session.coding_session import CodingSession
 
 DeliverAs = Literal["steer", "follow_up"]
@@ -157,19 +160,47 @@ class ExtensionAPI:
         wire: WireApi | None = None,
         models: Sequence[Model] = (),
         api_key: str | None = None,
+        oauth: LoginProvider | None = None,
     ) -> None:
         """Models of provider ``name`` are served by ``factory(model)``, or over HTTP by ``wire``.
 
         A provider of the built-in catalogue's name (``openai``, ...) is replaced, as a built-in
-        tool is; one another extension registered is refused."""
+        tool is; one another extension registered is refused. ``oauth`` declares the
+        provider's own login, as Tau's built-in logins are declared (``config/oauth``): ``/login``
+        and ``tau login`` offer it under ``name``, and a ``wire`` provider without ``api_key``
+        sends the login's access token (refreshed when due; ``login_token`` for a factory)."""
         if (factory is None) == (wire is None):
             raise ValueError("register_provider needs exactly one of factory or wire")
-        if factory is None:
-            assert wire is not None
-            factory = _http_factory(self._host, wire, api_key)
         if self._host.registry.owner_of(self._host.registry.providers, name) != BUILTIN:
             self._claim(self._host.registry.providers, name, "provider")  # a built-in one is replaced
-        self._host.registry.providers[name] = ProviderRegistration(self.name, name, factory, tuple(models))
+        if oauth is not None:
+            from dataclasses import replace
+
+            from tau_coding.config.oauth.providers import register_login_provider
+
+            oauth = oauth if oauth.id == name else replace(oauth, id=name)
+            register_login_provider(oauth)
+        if factory is None:
+            assert wire is not None
+            renew = (
+                functools.partial(self.login_token, name) if oauth is not None and api_key is None else None
+            )
+            factory = _http_factory(self._host, wire, api_key, renew)
+        registration = ProviderRegistration(self.name, name, factory, tuple(models), oauth)
+        self._host.registry.providers[name] = registration
+
+    def login_token(self, provider: str) -> str | None:
+        """The access token of the user's login to ``provider`` (auth.json; refreshed when it
+        is about to expire), or None when not logged in; ``LoginStoreError`` (one line) when the
+        refresh is refused. Blocking: call it off the loop."""
+        import os
+
+        from tau_coding.config.oauth.store import fresh_entry, login_key
+        from tau_coding.config.paths import TauPaths
+
+        auth_file = TauPaths.from_env(os.environ, self.cwd).auth_file
+        entry = fresh_entry(auth_file, provider, os.environ)
+        return login_key(entry) if entry is not None else None
 
     def _claim(self, table: dict[str, Any], name: str, kind: str) -> None:
         owner = self._host.registry.owner_of(table, name)
@@ -191,10 +222,13 @@ class ExtensionAPI:
         display: bool = True,
         details: Any = None,
         deliver_as: MessageDelivery = "steer",
+        trigger_turn: bool = False,
     ) -> None:
         """A custom message for the model's context: now if idle, else queued like a user
         message; ``next_turn`` keeps it until the user's next prompt and sends it with that
-        (before the user's message), without starting a run."""
+        (before the user's message), without starting a run. ``trigger_turn``: when idle, the
+        model answers it (a run the frontend shows as a prompt's, right after the command that
+        sent it; ignored for ``next_turn``, and without a frontend's SessionControl: the SDK)."""
         session = self.session
         message = CustomMessage(custom_type, content, display, details)
         if deliver_as == "next_turn":
@@ -205,6 +239,9 @@ class ExtensionAPI:
             return
         session.harness.append_message(message)
         session.log.append_custom_message(custom_type, content, display, details)
+        control = self._host.control
+        if trigger_turn and control is not None and control.run_from_record is not None:
+            control.run_from_record()
 
     def append_entry(self, custom_type: str, data: Any = None) -> None:
         """Extension state in the session file; never sent to the model."""
@@ -304,13 +341,47 @@ class ExtensionAPI:
         """Unload and load every extension again; returns how many are loaded."""
         return self._host.reload()
 
+    def unregister_provider(self, name: str) -> None:
+        """Withdraw provider ``name`` this extension registered: its models leave the model
+        registry and the picker at once, and a session on one of them moves to another model
+        (one warning line says which). A provider it did not register is left alone."""
+        registry = self._host.registry
+        if registry.owner_of(registry.providers, name) != self.name:
+            return
+        registry.providers.pop(name).withdrawn()
+        self._host.provider_removed(name, self.name)
+
+    def set_label(self, entry_id: str, label: str | None) -> None:
+        """Label the session entry ``entry_id`` (None or blank: remove its label), as ``/tree``'s
+        labels are kept: a ``label`` entry in the session file. ValueError: no such entry."""
+        control = self._host.control
+        if control is not None:
+            control.set_label(entry_id, (label or "").strip() or None)
+            return
+        log = self.session.log
+        if entry_id not in log.tree:
+            raise ValueError(f"no entry {entry_id!r} in this session")
+        log.set_label(entry_id, (label or "").strip() or None)
+
+    @property
+    def sessions(self) -> SessionChanges:
+        """New session, fork, switch, tree moves, reload and waiting for idle, each going the
+        way the matching command goes (``session_changes.py``); meant for command handlers."""
+        from tau_coding.extensions.session_changes import SessionChanges
+
+        return SessionChanges(self._host, self.session)
+
 
 def _http_factory(
-    host: ExtensionHostPort, wire: WireApi, api_key: str | None
+    host: ExtensionHostPort,
+    wire: WireApi,
+    api_key: str | None,
+    renew_key: Callable[[], str | None] | None = None,
 ) -> Callable[[Model], ModelProvider]:
     def make(model: Model) -> ModelProvider:
         from tau_coding.extensions.http_provider import http_provider
 
-        return http_provider(model, api_key, wire=wire, host=host)
+        key = api_key if renew_key is None else renew_key()
+        return http_provider(model, key, wire=wire, host=host, renew_key=renew_key)
 
     return make

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from tau_coding.extensions.guard import Guard, HandlerFailure
     from tau_coding.sandbox.policy import SandboxPolicy
     from tau_coding.session.coding_session import CodingSession
+    from tau_coding.session.control import SessionControl
     from tau_coding.session.hooks import (
         InputDecision,
         ModelSource,
@@ -77,6 +78,13 @@ class BuiltinHost:
 
     def report_failure(self, failure: HandlerFailure) -> None:
         self._ui.notify(str(failure), "error")
+
+    @property
+    def control(self) -> SessionControl | None:
+        return None  # Tau's own features change sessions through their commands
+
+    def provider_removed(self, name: str, owner: str) -> None:
+        return None
 
     def on_change_soon(self) -> None:
         """The session reads the built-in tools when it is built; nothing to bring up to date."""

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from tau_ai.model import Model
     from tau_coding.sandbox.policy import SandboxPolicy
     from tau_coding.session.coding_session import CodingSession
+    from tau_coding.session.control import SessionControl
 
 Activate = Callable[[ExtensionAPI], Any]
 DEFAULT_TIMEOUT = 30.0
@@ -86,6 +87,7 @@ class ExtensionHost:
         # Settings and the model registry as the session reads them (set by the composition root).
         self.read_setting: Callable[[str], object] = lambda key: None
         self.list_models: Callable[[], list[Model]] = list
+        self.control: SessionControl | None = None  # set by attach_control (app/session_setup.py)
         self._published = False  # tool renderers were handed to the TUI (common/tool_renderers.py)
         # Imports and activate() calls share one worker thread (a fresh one after a timeout):
         # one thread per extension would cost ~0.5 ms each at start-up.
@@ -294,3 +296,35 @@ class ExtensionHost:
 
     def is_builtin_tool(self, name: str) -> bool:
         return self._base_tools is not None and any(t.name == name for t in self._base_tools)
+
+    def extension_models(self) -> list[Model]:
+        """The models of the providers loaded extensions have registered now, in load order."""
+        return [
+            model
+            for registration in self.registry.providers.values()
+            if registration.owner != BUILTIN and registration.owner in self.extensions
+            for model in registration.models
+        ]
+
+    def provider_removed(self, name: str, owner: str) -> None:
+        """Provider ``name`` is gone: a session on one of its models moves to the first model
+        still available (the control's list, else the registry), and says so in one line."""
+        session = self.session
+        if session is None or session.model.provider != name:
+            return
+        current = f"{name}/{session.model.id}"
+        listed = self.control.available_models() if self.control is not None else self.models()
+        fallback = next((m for m in listed if m.provider != name), None)
+        if fallback is None:
+            self.report(
+                f"extension {owner}",
+                f"removed provider {name!r}; {current} has no provider now: pick another model (/model)",
+                "warning",
+            )
+            return
+        session.set_model(fallback)
+        self.report(
+            f"extension {owner}",
+            f"removed provider {name!r}; the model is now {fallback.provider}/{fallback.id} (was {current})",
+            "warning",
+        )

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from tau_coding.extensions.ui import UIBridge
     from tau_coding.sandbox.policy import SandboxPolicy
     from tau_coding.session.coding_session import CodingSession
+    from tau_coding.session.control import SessionControl
 
 
 class ExtensionHostPort(Protocol):
@@ -75,4 +76,14 @@ class ExtensionHostPort(Protocol):
 
     def exec_sandbox(self, owner: str, unconfined: bool) -> SandboxPolicy | None:
         """The sandbox ``owner``'s ``exec`` runs in (None: unconfined); the model's bash's."""
+        ...
+
+    @property
+    def control(self) -> SessionControl | None:
+        """The frontend's SessionControl (new session, fork, switch, tree, reload), once the
+        session has one; what an extension changes goes through it, as the commands do."""
+        ...
+
+    def provider_removed(self, name: str, owner: str) -> None:
+        """``owner`` withdrew provider ``name``: move the session off its models if it is on one."""
         ...

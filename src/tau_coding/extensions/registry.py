@@ -17,6 +17,7 @@ from tau_ai.model import Model
 
 if TYPE_CHECKING:
     from tau_coding.common.tool_renderers import ToolRenderer
+    from tau_coding.config.oauth.providers import LoginProvider
 
 Handler = Callable[..., Any]
 Completer = Callable[[str], Sequence[str]]
@@ -74,9 +75,10 @@ class Renderer:
 
 
 class ProviderRegistration:
-    """``factory(model)`` makes the provider for a model of this provider name."""
+    """``factory(model)`` makes the provider for a model of this provider name; ``login``
+    names the provider's own OAuth login (a ``config.oauth.providers.LoginProvider``)."""
 
-    __slots__ = ("factory", "models", "name", "owner")
+    __slots__ = ("factory", "login", "models", "name", "owner")
 
     def __init__(
         self,
@@ -84,8 +86,17 @@ class ProviderRegistration:
         name: str,
         factory: Callable[[Model], ModelProvider],
         models: tuple[Model, ...] = (),
+        login: LoginProvider | None = None,
     ) -> None:
         self.owner, self.name, self.factory, self.models = owner, name, factory, models
+        self.login = login
+
+    def withdrawn(self) -> None:
+        """The registration went: so does its login (``/login`` and ``tau login`` drop it)."""
+        if self.login is not None:
+            from tau_coding.config.oauth.providers import unregister_login_provider
+
+            unregister_login_provider(self.login.id)
 
 
 def command_name(text: str) -> str:
@@ -128,7 +139,9 @@ class Registry:
         """Forget everything ``owner`` registered."""
         self.tools = {k: v for k, v in self.tools.items() if v[0] != owner}
         self.tool_renderers = {k: v for k, v in self.tool_renderers.items() if v[0] != owner}
-        for table in (self.commands, self.flags, self.shortcuts, self.renderers, self.providers):
+        for name in [n for n, r in self.providers.items() if r.owner == owner]:
+            self.providers.pop(name).withdrawn()
+        for table in (self.commands, self.flags, self.shortcuts, self.renderers):
             for name in [n for n, r in table.items() if r.owner == owner]:
                 del table[name]
         for subscriptions in (self.handlers, self.channels):

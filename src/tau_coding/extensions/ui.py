@@ -3,18 +3,22 @@
 The TUI, the RPC mode and print mode each provide one. Dialogs are async and return ``None``
 (or ``False`` for ``confirm``) when the user cancels or nobody can answer; ``notify``,
 ``set_status``, ``set_widget``, ``set_header``, ``set_footer``, ``set_title`` and
-``set_editor_text`` never block. ``custom(make_screen)`` shows a full Textual screen (the TUI
-only; docs/extensions.md says how to write one) and returns what it was dismissed with.
+``set_editor_text``, ``set_working_message`` and ``paste_to_editor`` never block.
+``custom(make_screen)`` shows a full Textual screen (the TUI only; docs/extensions.md says how
+to write one), or with ``overlay=True`` a modal drawn over the conversation, and returns what it
+was dismissed with. ``set_theme`` answers a ``ThemeResult`` at once (only the TUI has themes).
 
 ``HeadlessUI`` is the bridge of print mode and of SDK use: there is nobody to ask, so every
 dialog answers its ``default`` at once (``custom``: None) and says so in a one-line warning;
 notices go to the ``warn`` callable; status lines, widgets, header, footer, title and editor
-text are kept in plain attributes a caller (or a test) may read.
+text are kept in plain attributes a caller (or a test) may read; ``set_theme`` fails, as Pi's
+print mode does ("UI not available").
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeAlias
 
 NoticeLevel: TypeAlias = Literal["info", "warning", "error"]
@@ -22,6 +26,16 @@ Placement: TypeAlias = Literal["above", "below"]  # a widget's place: above or b
 ScreenFactory: TypeAlias = Callable[[], Any]  # makes a textual.screen.Screen (the TUI checks)
 # makes the TUI's editor from (sources, history): a subclass of tui.widgets.prompt_editor.PromptEditor
 EditorFactory: TypeAlias = Callable[[Any, Any], Any]
+# A theme by name, or as the decoded JSON of a theme file (Tau's format or Pi's)
+ThemeChoice: TypeAlias = str | Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ThemeResult:
+    """What ``set_theme`` did: ``success``, else ``error`` says why in one line (Pi's shape)."""
+
+    success: bool
+    error: str | None = None
 
 
 class UIBridge(Protocol):
@@ -66,12 +80,28 @@ class UIBridge(Protocol):
 
     def set_editor_text(self, text: str) -> None: ...
 
-    async def custom(self, make_screen: ScreenFactory) -> Any:
-        """Show ``make_screen()`` (a Textual screen) until it is dismissed; its value, else None."""
+    async def custom(self, make_screen: ScreenFactory, *, overlay: bool = False) -> Any:
+        """Show ``make_screen()`` (a Textual screen) until it is dismissed; its value, else None.
+
+        ``overlay``: drawn over the conversation, which stays visible around it; ``make_screen``
+        may then return a ``ModalScreen`` or a plain widget (Tau centres it in one)."""
         ...
 
     async def set_editor_component(self, make: EditorFactory | None) -> None:
         """The TUI's editor becomes ``make(sources, history)`` (None: Tau's own again)."""
+        ...
+
+    def set_working_message(self, text: str | None = None) -> None:
+        """What the "working…" indicator says while the agent runs (None: Tau's own again)."""
+        ...
+
+    def paste_to_editor(self, text: str) -> None:
+        """Insert ``text`` into the editor at the cursor as a paste (a large one is collapsed)."""
+        ...
+
+    def set_theme(self, theme: ThemeChoice) -> ThemeResult:
+        """Switch the colour theme, by name (saved as the default, as ``/theme`` does) or from
+        theme data (this run only)."""
         ...
 
 
@@ -91,6 +121,7 @@ class HeadlessUI:
         self.title: str | None = None
         self.editor_text = ""
         self.editor_component: EditorFactory | None = None
+        self.working_message: str | None = None
 
     def _unanswered(self, kind: str, title: str, answer: object) -> None:
         self._warn(f"{kind} {title!r} needs a person; no UI in this mode, answered {answer!r}")
@@ -145,12 +176,21 @@ class HeadlessUI:
     def set_editor_text(self, text: str) -> None:
         self.editor_text = text
 
-    async def custom(self, make_screen: ScreenFactory) -> Any:
-        self._unanswered("custom", "screen", None)
+    async def custom(self, make_screen: ScreenFactory, *, overlay: bool = False) -> Any:
+        self._unanswered("custom", "overlay" if overlay else "screen", None)
         return None
 
     async def set_editor_component(self, make: EditorFactory | None) -> None:
         self.editor_component = make
+
+    def set_working_message(self, text: str | None = None) -> None:
+        self.working_message = text
+
+    def paste_to_editor(self, text: str) -> None:
+        self.editor_text += text
+
+    def set_theme(self, theme: ThemeChoice) -> ThemeResult:
+        return ThemeResult(False, "UI not available")
 
 
 class LateBoundUI:
@@ -176,6 +216,8 @@ class LateBoundUI:
                 target.set_footer(previous.footer)
             if previous.title is not None:
                 target.set_title(previous.title)
+            if previous.working_message is not None:
+                target.set_working_message(previous.working_message)
 
     @property
     def interactive(self) -> bool:
@@ -221,12 +263,21 @@ class LateBoundUI:
     def set_editor_text(self, text: str) -> None:
         self._target.set_editor_text(text)
 
-    async def custom(self, make_screen: ScreenFactory) -> Any:
+    async def custom(self, make_screen: ScreenFactory, *, overlay: bool = False) -> Any:
         with self.clock:
-            return await self._target.custom(make_screen)
+            return await self._target.custom(make_screen, overlay=overlay)
 
     async def set_editor_component(self, make: EditorFactory | None) -> None:
         await self._target.set_editor_component(make)
+
+    def set_working_message(self, text: str | None = None) -> None:
+        self._target.set_working_message(text)
+
+    def paste_to_editor(self, text: str) -> None:
+        self._target.paste_to_editor(text)
+
+    def set_theme(self, theme: ThemeChoice) -> ThemeResult:
+        return self._target.set_theme(theme)
 
 
 class DialogClock:

@@ -19,6 +19,7 @@ from tau_agent.session.codec import header_to_dict
 from tau_coding.modes.event_lines import event_line, value_line
 from tau_coding.modes.line_output import LineOutput
 from tau_coding.session.coding_session import CodingSession
+from tau_coding.session.control import SessionControl
 from tau_coding.session.events import (
     AutoRetryStartEvent,
     CompactionEndEvent,
@@ -103,8 +104,12 @@ async def run_print(
     json_output: bool,
     out: TextIO,
     err: TextIO,
+    control: SessionControl | None = None,
 ) -> bool:
     """Run each prompt in order to its settled end; returns whether the last reply went well.
+
+    With ``control``, a run an extension asks for (``trigger_turn``) follows the prompt
+    during which it asked.
 
     Several prompts are sent one after the other as Pi does (``tau -p "read x" "now y"``);
     text mode prints only the final answer. Rendering follows the session's subscription, so
@@ -117,10 +122,22 @@ async def run_print(
     else:
         renderer = FinalTextRenderer(out, err)
     unsubscribe = session.subscribe(renderer.render)
+    asked: list[bool] = []
+    if control is not None:
+
+        def ask() -> bool:  # from a handler's thread too: the prompt's loop picks it up
+            asked.append(True)
+            return True
+
+        control.run_from_record = ask
     try:
         for prompt, images in prompts:
             async for _ in session.prompt(prompt, images):
                 pass
+            while asked:
+                asked.clear()
+                async for _ in session.continue_():
+                    pass
     except asyncio.CancelledError:
         session.cancel()
         raise

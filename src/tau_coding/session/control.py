@@ -91,6 +91,13 @@ class SessionControl:
         self.plan_to_todos: Callable[[CodingSession, str], int] | None = None
         # What cycle_model goes through (``--models``, ``enabledModels``); empty: every model.
         self.scoped: list[ScopedModel] = []
+        # Told after a change made outside the frontend (an extension's command: new session,
+        # fork, switch, tree) replaced the transcript, with text for the editor or None; the
+        # frontend repaints. The frontend's own commands repaint by themselves.
+        self.outside_change: list[Callable[[str | None], object]] = []
+        # How the frontend runs the agent from the record as it stands, as it runs a prompt (an
+        # extension's ``trigger_turn``); False when it cannot now. None: no frontend runs one.
+        self.run_from_record: Callable[[], bool] | None = None
         if rebuild is not None:
             session.reloader = self.reload  # ``/reload`` typed as a prompt means this reload
 
@@ -216,20 +223,24 @@ class SessionControl:
                     out.append(ForkMessage(entry.id, text))
         return out
 
-    def clone(self) -> None:
+    def clone(self, entry_id: str | None = None) -> None:
         """Continue in a new session holding the current branch, up to and including where the
-        session is now (Pi's ``clone``); the source file is not changed."""
+        session is now (Pi's ``clone``), or through ``entry_id`` (Pi's fork ``position: "at"``);
+        the source file is not changed."""
         self._ensure_idle("clone")
         log = self.session.log
-        if log.leaf_id is None:
+        at = log.leaf_id if entry_id is None else entry_id
+        if at is None:
             raise ControlError("Cannot clone session: no current entry selected")
-        change = SessionChange("fork", self._current_file(), entry_id=log.leaf_id, position="at")
+        if at not in log.tree:
+            raise ControlError(f"no entry {at!r} in this session")
+        change = SessionChange("fork", self._current_file(), entry_id=at, position="at")
         self._ask_hooks(change)
         if self.in_memory:
             header = SessionHeader.new(self.manager.cwd, None)
-            cloned = SessionLog(InMemorySessionStorage(header, branch_entries(log, log.leaf_id)))
+            cloned = SessionLog(InMemorySessionStorage(header, branch_entries(log, at)))
         else:
-            cloned = self.manager.fork(log, log.leaf_id)
+            cloned = self.manager.fork(log, at)
         self._replace_log(cloned, restore=True)
         self._tell_hooks(change)
 

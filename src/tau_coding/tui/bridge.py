@@ -7,7 +7,7 @@ error, never a provider failure, which arrives as data) ends with ``RunFinished.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
 from textual.app import App
@@ -38,11 +38,16 @@ def start_run(
     app: App[Any], port: ConversationPort, text: str, images: Sequence[ImageContent] = ()
 ) -> Worker[None]:
     """Run ``port.prompt(text, images)`` in a worker; every event becomes an ``AgentEventMessage``."""
+    return start_events(app, lambda: port.prompt(text, images))
+
+
+def start_events(app: App[Any], events: Callable[[], AsyncIterator[AgentEvent | RunNotice]]) -> Worker[None]:
+    """Run ``events()`` (a prompt's, or a run started another way) in a worker, as ``start_run``."""
 
     async def run() -> None:
         error: str | None = None
         try:
-            async for event in port.prompt(text, images):
+            async for event in events():
                 app.post_message(AgentEventMessage(event))
         except Exception as exc:  # shown to the user; the app must survive a broken session
             error = f"{type(exc).__name__}: {exc}"

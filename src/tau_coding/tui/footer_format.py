@@ -32,10 +32,17 @@ def mode_segment(mode: str) -> Segment:
 
 
 def footer_lines(
-    info: SessionInfo, state: TuiState, home: str, extras: Sequence[str] = (), now: float = 0.0
+    info: SessionInfo,
+    state: TuiState,
+    home: str,
+    extras: Sequence[str] = (),
+    now: float = 0.0,
+    *,
+    working: str | None = None,
 ) -> tuple[list[Segment], list[Segment]]:
     """Line 1: where (cwd, branch, session name). Line 2: model, thinking, tokens, cost, context,
-    status (with the seconds until a pending retry, counted from ``now``), extensions' entries."""
+    status (``working`` instead of "working…" when an extension set it; the seconds until a
+    pending retry, counted from ``now``), extensions' entries."""
     where: list[Segment] = [(short_path(info.cwd, home), "")]
     if info.git_branch:
         where.append((f" ({info.git_branch})", "dim"))
@@ -60,7 +67,8 @@ def footer_lines(
         stats.append((f" • {info.thinking_level}", "dim"))
     if info.permission_mode:
         stats.append(mode_segment(info.permission_mode))
-    status = {"idle": "", "running": "  working…", "cancelling": "  cancelling…"}[state.status]
+    running = f"  {working}" if working else "  working…"
+    status = {"idle": "", "running": running, "cancelling": "  cancelling…"}[state.status]
     if state.retry_at is not None and state.status == "running":
         seconds = math.ceil(state.retry_at - now)
         status = f"  retrying in {seconds}s · Esc cancels" if seconds > 0 else "  retrying…"

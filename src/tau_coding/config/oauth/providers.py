@@ -60,11 +60,18 @@ def _origin(environ: Mapping[str, str], variable: str, default: str) -> str:
 
 
 def login_providers(environ: Mapping[str, str]) -> dict[str, LoginProvider]:
-    """The providers ``tau login`` knows, by id, with the environment's endpoint overrides."""
+    """The providers ``tau login`` knows, by id, with the environment's endpoint overrides;
+    then the ones loaded extensions registered."""
     anthropic = environ.get("TAU_ANTHROPIC_OAUTH_URL", "").rstrip("/")
     openai = _origin(environ, "TAU_OPENAI_CODEX_OAUTH_URL", "https://auth.openai.com")
     github = environ.get("TAU_GITHUB_OAUTH_URL", "").rstrip("/")
     google = environ.get("TAU_GOOGLE_OAUTH_URL", "").rstrip("/")
+    return {**_builtin_logins(anthropic, openai, github, google, environ), **_REGISTERED}
+
+
+def _builtin_logins(
+    anthropic: str, openai: str, github: str, google: str, environ: Mapping[str, str]
+) -> dict[str, LoginProvider]:
     return {
         "anthropic": LoginProvider(
             id="anthropic",
@@ -123,6 +130,22 @@ def login_providers(environ: Mapping[str, str]) -> dict[str, LoginProvider]:
             project_url=_origin(environ, "TAU_GOOGLE_CODE_ASSIST_URL", "https://cloudcode-pa.googleapis.com"),
         ),
     }
+
+
+# Logins extensions declared (``register_provider(..., oauth=LoginProvider(...))``), by id: the
+# same flows, store and refresh as the built-in ones; a built-in id is never replaced.
+_REGISTERED: dict[str, LoginProvider] = {}
+
+
+def register_login_provider(provider: LoginProvider) -> None:
+    """Offer ``provider``'s login to ``/login``, ``tau login`` and RPC's login commands."""
+    if provider.id in LOGIN_PROVIDER_IDS:
+        raise ValueError(f"{provider.id!r} is a built-in login; an extension cannot replace it")
+    _REGISTERED[provider.id] = provider
+
+
+def unregister_login_provider(provider_id: str) -> None:
+    _REGISTERED.pop(provider_id, None)
 
 
 def callback_port(provider: LoginProvider, environ: Mapping[str, str]) -> int:

@@ -6,6 +6,7 @@ and hands their contents to the app, so the TUI itself never reads configuration
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -16,7 +17,9 @@ from tau_coding.modes.interactive.type_ahead import TypeAhead
 from tau_coding.tui.port import SessionPort
 
 if TYPE_CHECKING:
+    from tau_coding.modes.interactive.session_port import CodingSessionPort
     from tau_coding.modes.interactive.tui_builtins import TuiBuiltins
+    from tau_coding.tui.shell.app import TauApp
 
 
 def run_interactive(
@@ -101,6 +104,8 @@ def run_interactive(
         builtins.bind(app)
     if isinstance(port, CodingSessionPort):  # a title made in the background shows at once
         port.titles.listeners.append(app.refresh_footer)
+        port.control.outside_change.append(app.show_outside_change)  # an extension's new/fork/...
+        port.control.run_from_record = _run_from_record(app, port)
     try:
         # Inline, the mouse stays the terminal's: selecting and scrolling the scrollback work.
         hint = app.run(inline=not fullscreen, mouse=fullscreen)
@@ -110,3 +115,18 @@ def run_interactive(
     if hint:
         sys.stdout.write(hint.rstrip("\n") + "\n")
     return 0
+
+
+def _run_from_record(app: TauApp, port: CodingSessionPort) -> Callable[[], bool]:
+    """An extension's ``trigger_turn``, from its handler's worker thread or the app's loop."""
+
+    def start() -> bool:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # a plain handler runs in a worker thread
+            app.call_from_thread(app.run_outside, port.continue_)
+        else:
+            app.run_outside(port.continue_)
+        return True
+
+    return start

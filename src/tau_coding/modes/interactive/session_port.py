@@ -123,6 +123,13 @@ class CodingSessionPort(ControlPort, RewindPortMixin):
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
 
+    async def continue_(self) -> AsyncGenerator[AgentEvent | RunNotice, None]:
+        """A run from the record as it stands (an extension's ``trigger_turn``), as shown."""
+        async for event in self.session.continue_():
+            shown = _shown(event)
+            if shown is not None:
+                yield shown
+
     def steer(self, text: str) -> None:
         self.session.steer(text)
 

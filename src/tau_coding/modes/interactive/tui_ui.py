@@ -1,9 +1,10 @@
 """The UIBridge extensions get in interactive mode: the TUI's own dialogs and notices.
 
 Widgets are shown above or below the editor, status entries in the footer, and the header,
-own footer, title and editor text on the app (``ExtensionSurface``); without a surface,
-widgets and statuses appear as notices (a status set to nothing is dropped) and the rest is
-kept here. ``custom`` pushes the extension's own Textual screen and waits for its dismissal.
+own footer, title, editor text, working message and theme on the app (``ExtensionSurface``);
+without a surface, widgets and statuses appear as notices (a status set to nothing is dropped)
+and the rest is kept here. ``custom`` pushes the extension's own Textual screen and waits for
+its dismissal; as an overlay, a widget that is not a screen is shown in ``Overlay``.
 """
 
 from __future__ import annotations
@@ -12,10 +13,12 @@ from collections.abc import Sequence
 from typing import Any, Literal, Protocol
 
 from textual.screen import Screen
+from textual.widget import Widget
 
 from tau_coding.extensions.ui import EditorFactory as ExtensionEditorFactory
-from tau_coding.extensions.ui import NoticeLevel, Placement, ScreenFactory
+from tau_coding.extensions.ui import NoticeLevel, Placement, ScreenFactory, ThemeChoice, ThemeResult
 from tau_coding.tui.screens.dialogs import TuiDialogs
+from tau_coding.tui.screens.overlay import Overlay
 from tau_coding.tui.widgets.prompt_editor import EditorFactory
 
 _SEVERITY: dict[str, Literal["information", "warning", "error"]] = {
@@ -45,6 +48,16 @@ class ExtensionSurface(Protocol):
     async def replace_editor(self, make: EditorFactory | None) -> None: ...
 
     def set_editor_text(self, text: str) -> None: ...
+
+    def paste_to_editor(self, text: str) -> None: ...
+
+    def set_working_message(self, text: str | None) -> None: ...
+
+    def set_theme_by_name(self, name: str) -> str | None:
+        """None when switched, else why not (one line)."""
+        ...
+
+    def set_theme_from_data(self, data: object) -> str | None: ...
 
 
 class TuiUI:
@@ -109,8 +122,30 @@ class TuiUI:
         if self._surface is not None:
             await self._surface.replace_editor(make)
 
-    async def custom(self, make_screen: ScreenFactory) -> Any:
+    async def custom(self, make_screen: ScreenFactory, *, overlay: bool = False) -> Any:
         screen = make_screen()
+        if overlay and not isinstance(screen, Screen) and isinstance(screen, Widget):
+            screen = Overlay(screen)
         if not isinstance(screen, Screen):
-            raise TypeError(f"ui.custom needs a textual Screen, got {type(screen).__name__}")
+            wanted = "a textual ModalScreen or widget" if overlay else "a textual Screen"
+            raise TypeError(f"ui.custom needs {wanted}, got {type(screen).__name__}")
         return await self._dialogs.show_screen(screen)
+
+    def set_working_message(self, text: str | None = None) -> None:
+        if self._surface is not None:
+            self._surface.set_working_message(text)
+
+    def paste_to_editor(self, text: str) -> None:
+        if self._surface is not None:
+            self._surface.paste_to_editor(text)
+        else:
+            self._editor_text += text
+
+    def set_theme(self, theme: ThemeChoice) -> ThemeResult:
+        if self._surface is None:
+            return ThemeResult(False, "UI not available")
+        if isinstance(theme, str):
+            problem = self._surface.set_theme_by_name(theme)
+        else:
+            problem = self._surface.set_theme_from_data(theme)
+        return ThemeResult(problem is None, problem)

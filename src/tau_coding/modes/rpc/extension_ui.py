@@ -6,8 +6,10 @@ its extensions) is built before the RPC server exists, so it is given a ``LateBo
 (tau_coding/extensions/ui.py) that ``run_rpc`` points at an ``RpcUI``.
 
 As in Pi's RPC mode, what needs the terminal itself degrades: ``set_header``/``set_footer``
-are not sent, ``custom`` returns None, and ``get_editor_text`` returns the last text an
-extension set (the client's editor cannot be read).
+and ``set_working_message`` are not sent, ``custom`` (overlays too) returns None,
+``paste_to_editor`` is sent as ``set_editor_text`` (no paste handling, as Pi),
+``set_theme`` fails, and ``get_editor_text`` returns the last text an extension set (the
+client's editor cannot be read).
 """
 
 from __future__ import annotations
@@ -15,7 +17,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tau_coding.extensions.ui import EditorFactory, NoticeLevel, Placement, ScreenFactory
+from tau_coding.extensions.ui import (
+    EditorFactory,
+    NoticeLevel,
+    Placement,
+    ScreenFactory,
+    ThemeChoice,
+    ThemeResult,
+)
 from tau_coding.modes.rpc.ui_bridge import RpcExtensionUI
 
 DIALOG_TIMEOUT = 300.0  # seconds a client has to answer before the dialog takes its default
@@ -70,8 +79,17 @@ class RpcUI:
         self._editor_text = text
         self._rpc.set_editor_text(text)
 
-    async def custom(self, make_screen: ScreenFactory) -> Any:
+    async def custom(self, make_screen: ScreenFactory, *, overlay: bool = False) -> Any:
         return None
 
     async def set_editor_component(self, make: EditorFactory | None) -> None:
         return None
+
+    def set_working_message(self, text: str | None = None) -> None:
+        return None
+
+    def paste_to_editor(self, text: str) -> None:
+        self.set_editor_text(text)
+
+    def set_theme(self, theme: ThemeChoice) -> ThemeResult:
+        return ThemeResult(False, "Theme switching not supported in RPC mode")

@@ -21,6 +21,13 @@ async def run_rpc(control: SessionControl, protocol_out: BinaryIO, ui: LateBound
     server = make_server(control, RpcOutput(protocol_out))
     if ui is not None:
         ui.bind(RpcUI(server.ui))
+    loop = asyncio.get_running_loop()
+
+    def run_from_record() -> bool:  # an extension's handler may run in a worker thread
+        loop.call_soon_threadsafe(server.run_from_record)
+        return True
+
+    control.run_from_record = run_from_record
     reader = await stdin_reader()
     try:
         await server.serve(reader)

@@ -43,6 +43,7 @@ class RpcServer:
         self._bash: CancellationToken | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._aborting = False
+        self._again = False  # an extension asked for a run from the record (trigger_turn)
         self.on_shutdown: list[Callable[[], object]] = []  # e.g. cancel a login waiting for a browser
 
     # -- state the handlers read ---------------------------------------------------------------------
@@ -119,10 +120,19 @@ class RpcServer:
         session = self.control.session
         try:
             await self._pump(events())
-            while session.harness.pending_count and not self._aborting:
+            while (session.harness.pending_count or self._again) and not self._aborting:
+                self._again = False
                 await self._pump(session.continue_())
         except Exception as exc:  # a second response for the same command, as Pi sends
             self.out.send(failure(command, request_id, _one_line(exc)))
+
+    def run_from_record(self) -> None:
+        """An extension's ``trigger_turn``: the agent runs from the record as it stands, now,
+        or right after the run going on (a command's handler runs inside its prompt's run)."""
+        if self.is_streaming:
+            self._again = True
+        elif not self.bash_running:
+            self.start_run("extension", None, self.control.session.continue_)
 
     async def _pump(self, events: AsyncIterator[SessionEvent]) -> None:
         write, line = self.out.write_line, event_line

@@ -142,6 +142,8 @@ class TauApp(ExtensionSurface):
         self._header_lines: list[str] | None = None  # kept until composed (Static needs the app)
         self._footer_lines: list[str] | None = None
         self._extension_title: str | None = None
+        self._working_message: str | None = None  # an extension's, instead of "working…"
+        self._after_run: list[Callable[[], object]] = []  # what extensions asked for mid-run
 
     # -- composition ----------------------------------------------------------------------------
 
@@ -312,7 +314,9 @@ class TauApp(ExtensionSurface):
 
     def refresh_footer(self) -> None:
         info = self.port.info()
-        self.footer.show(info, self.state, list(self._statuses.values()), self._clock())
+        self.footer.show(
+            info, self.state, list(self._statuses.values()), self._clock(), working=self._working_message
+        )
         title = self._extension_title or terminal_title(info.cwd, info.session_name, self._home)
         if title != self.title:
             self.title = title
@@ -378,6 +382,7 @@ class TauApp(ExtensionSurface):
         self._scheduler.request()
         if message.error is None:
             permission_mode.offer_plan(self)
+        self.after_run()
         if not self.app_focus:  # the user looked away: tell them the agent is waiting
             self.bell()
 

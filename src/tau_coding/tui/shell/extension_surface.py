@@ -1,22 +1,30 @@
 """ExtensionSurface: the places of ``TauApp`` an extension draws on or reads from.
 
 Widgets above and below the editor, a header, a footer in place of Tau's, the terminal title,
-the editor's text and the editor component itself (``ui.set_*`` of the extension API, answered
-in the TUI). ``TauApp`` (app.py) is the one subclass; it sets the attributes declared here and
+the editor's text (set, or pasted into), the editor component itself, the working message and
+the theme (``ui.*`` of the extension API, answered in the TUI). ``TauApp`` (app.py) is the one subclass; it sets the attributes declared here and
 composes the widgets. Before the app is composed (``_panel`` is None) a call only keeps what it
 was given, and composition shows it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Literal
 
+from textual import events
+
+from tau_agent.events import AgentEvent
+from tau_coding.tui.bridge import start_events
 from tau_coding.tui.history import PromptHistory
+from tau_coding.tui.items import NoticeItem, RunNotice
 from tau_coding.tui.shell.key_actions import KeyActions
+from tau_coding.tui.state import add_notice, set_status
 from tau_coding.tui.widgets.extension_panel import ChromeLines, ExtensionPanel
 from tau_coding.tui.widgets.prompt_editor import CompletionSources, EditorFactory, PromptEditor
 from tau_coding.tui.widgets.status_footer import StatusFooter
+
+RunEvents = Callable[[], AsyncIterator[AgentEvent | RunNotice]]
 
 
 class ExtensionSurface(KeyActions):
@@ -34,6 +42,8 @@ class ExtensionSurface(KeyActions):
     _footer_lines: list[str] | None
     _extension_title: str | None
     _editor_parts: tuple[CompletionSources, PromptHistory]
+    _working_message: str | None
+    _after_run: list[Callable[[], object]]
 
     def refresh_footer(self) -> None:
         raise NotImplementedError
@@ -101,3 +111,79 @@ class ExtensionSurface(KeyActions):
             self._statuses.pop(key, None)
         if self._panel is not None:  # composed: the app runs (before that, the first paint shows it)
             self.refresh_footer()
+
+    def set_working_message(self, text: str | None) -> None:
+        """What the footer says while the agent runs, instead of "working…" (None: that again)."""
+        self._working_message = text or None
+        if self._panel is not None:
+            self.refresh_footer()
+
+    def paste_to_editor(self, text: str) -> None:
+        """``text`` arrives in the editor as a terminal paste would (a large one is collapsed)."""
+        if self._panel is not None:
+            self.editor.post_message(events.Paste(text))
+
+    def set_theme_by_name(self, name: str) -> str | None:
+        """Switch to a registered theme as ``/theme name`` does (saved as the default); None
+        when done, else why not."""
+        from tau_coding.tui.shell.settings_command import switch_theme
+
+        if name not in self.theme_names():
+            return f"Theme {name!r} not found; one of {', '.join(self.theme_names())}"
+        switch_theme(self, name)
+        return None
+
+    def set_theme_from_data(self, data: object) -> str | None:
+        """Register a theme from the decoded JSON of a theme file and use it (not saved)."""
+        from tau_coding.tui.theme.user_themes import ThemeError, parse_theme
+        from tau_coding.tui.widgets.tool_row import ToolRow
+
+        try:
+            theme = parse_theme(data, "extension theme")
+        except ThemeError as exc:
+            return str(exc)
+        self.register_theme(theme)
+        self.theme = theme.name
+        for row in self.query(ToolRow):  # diffs are drawn in the theme's colours
+            row.recolor()
+        return None
+
+    def _when_idle(self, action: Callable[[], object]) -> None:
+        """``action`` now when no run goes on, else once it has finished (``after_run``): an
+        extension's command runs inside its prompt's run."""
+        if self.state.status != "idle" or self.port.is_running:
+            self._after_run.append(action)
+        else:
+            action()
+
+    def after_run(self) -> None:
+        """A run finished: do what extensions asked for meanwhile, in order."""
+        pending, self._after_run = self._after_run, []
+        for action in pending:
+            self._when_idle(action)
+
+    def show_outside_change(self, editor_text: str | None) -> None:
+        """An extension replaced the transcript (a new, forked or switched session, a move in
+        the tree): show the new one, and ``editor_text`` (a fork's message) in the editor."""
+
+        async def show() -> None:
+            said = self.state.items[-1] if self.state.items else None
+            await self.reset_transcript()
+            if isinstance(said, NoticeItem):  # the command's own answer stays in view
+                add_notice(self.state, said.text, said.tone)
+                self.request_paint()
+            if editor_text is not None:
+                self.set_editor_text(editor_text)
+            self.refresh_footer()
+
+        self._when_idle(lambda: self.call_later(show))
+
+    def run_outside(self, run: RunEvents) -> None:
+        """A run an extension started (``trigger_turn``), shown as a prompt's run is."""
+
+        def start() -> None:
+            set_status(self.state, "running")
+            start_events(self, run)
+            self.request_paint()
+
+        self._when_idle(start)

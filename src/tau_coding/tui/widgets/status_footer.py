@@ -26,6 +26,14 @@ class StatusFooter(Static):
         super().__init__(id="footer")
         self._home = home
 
-    def show(self, info: SessionInfo, state: TuiState, extras: Sequence[str] = (), now: float = 0.0) -> None:
-        where, stats = footer_lines(info, state, self._home, extras, now)
+    def show(
+        self,
+        info: SessionInfo,
+        state: TuiState,
+        extras: Sequence[str] = (),
+        now: float = 0.0,
+        *,
+        working: str | None = None,
+    ) -> None:
+        where, stats = footer_lines(info, state, self._home, extras, now, working=working)
         self.update(Text("\n").join([_line(where), _line(stats)]))
