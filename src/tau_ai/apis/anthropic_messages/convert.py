@@ -9,7 +9,8 @@ ephemeral`` (prompt caching); a run of tool results becomes one user turn of ``t
 blocks (images included, ``is_error`` kept); thinking from the same model replays with its
 signature (redacted thinking as ``redacted_thinking``), other thinking as plain text; tool-call
 ids are made to match ``^[a-zA-Z0-9_-]{1,64}$``. Thinking is adaptive with an effort on the
-4.6 models and a token budget (which raises ``max_tokens``) on older ones.
+4.6 models and Opus 4.7 (``tau_ai.thinking.claude_effort``) and a token budget (which raises
+``max_tokens``) on older ones.
 """
 
 from __future__ import annotations
@@ -25,14 +26,14 @@ from tau_ai.apis._shared import NO_IMAGES, endpoint, max_output_tokens, same_mod
 from tau_ai.model import Model
 from tau_ai.thinking import DEFAULT_BUDGETS as THINKING_BUDGETS
 from tau_ai.thinking import clamp_level as clamp_thinking
+from tau_ai.thinking import claude_effort
 from tau_ai.wire_api import HttpRequestSpec
 
 Json = dict[str, Any]
 ANTHROPIC_VERSION = "2023-06-01"
 INTERLEAVED_BETA = "interleaved-thinking-2025-05-14"
-_ADAPTIVE = re.compile(r"(opus|sonnet)-4[.-]6")
+_ADAPTIVE = re.compile(r"(opus|sonnet)-4[.-]6|opus-4[.-]7")
 _BAD_ID_CHARS = re.compile(r"[^a-zA-Z0-9_-]")
-_EFFORT = {"minimal": "low", "low": "low", "medium": "medium", "high": "high", "xhigh": "max"}
 CACHE = {"type": "ephemeral"}
 OAUTH_BETAS = "claude-code-20250219,oauth-2025-04-20"
 CLAUDE_CODE_IDENTITY = "You are Claude Code, Anthropic's official CLI for Claude."
@@ -84,7 +85,7 @@ def request_with(
     thinking = level != "off"
     if thinking and _ADAPTIVE.search(model.id):
         body["thinking"] = {"type": "adaptive"}
-        body["output_config"] = {"effort": _EFFORT[level]}
+        body["output_config"] = {"effort": claude_effort(model, level)}
     elif thinking:
         budget = THINKING_BUDGETS[level]
         if options.max_tokens is None:

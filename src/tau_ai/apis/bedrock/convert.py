@@ -5,7 +5,8 @@ What a caller may rely on: the model id travels in the URL path, percent-encoded
 alternate: consecutive user-side messages, tool results included, merge into one user turn),
 ``system`` as text blocks, ``inferenceConfig`` (``maxTokens``, ``temperature``), ``toolConfig``
 when tools are given, and for Claude models with thinking on ``additionalModelRequestFields``
-(adaptive thinking with an effort on Opus/Sonnet 4.6+, else a token budget that raises
+(adaptive thinking with an effort on Opus/Sonnet 4.6+, ``xhigh`` sent as ``max`` on Opus 4.6 and
+as ``xhigh`` on Opus 4.7, else a token budget that raises
 ``maxTokens``, with the interleaved-thinking beta). Claude models that cache prompts get a
 ``cachePoint`` after the system prompt and at the end of the last user turn. Thinking replays as
 ``reasoningContent`` to the model that produced it (with its signature on Claude; without a
@@ -25,14 +26,13 @@ from tau_agent.provider import Context, StreamOptions
 from tau_ai.apis._converted import ConvertedList, Item
 from tau_ai.apis._shared import NO_IMAGES, max_output_tokens, same_model
 from tau_ai.model import Model
-from tau_ai.thinking import DEFAULT_BUDGETS, clamp_level
+from tau_ai.thinking import DEFAULT_BUDGETS, clamp_level, claude_effort
 from tau_ai.wire_api import HttpRequestSpec
 
 Json = dict[str, Any]
 INTERLEAVED_BETA = "interleaved-thinking-2025-05-14"
 CACHE_POINT: Json = {"cachePoint": {"type": "default"}}
 _BAD_ID_CHARS = re.compile(r"[^a-zA-Z0-9_-]")
-_EFFORT = {"minimal": "low", "low": "low", "medium": "medium", "high": "high", "xhigh": "high"}
 _IMAGE_FORMATS = {
     "image/jpeg": "jpeg",
     "image/jpg": "jpeg",
@@ -127,7 +127,7 @@ def thinking_fields(model: Model, options: StreamOptions, inference: Json, tools
     if adaptive_thinking(model):
         return {
             "thinking": {"type": "adaptive", "display": "summarized"},
-            "output_config": {"effort": _EFFORT[level]},
+            "output_config": {"effort": claude_effort(model, level)},
         }
     budget = DEFAULT_BUDGETS["high" if level == "xhigh" else level]
     if options.max_tokens is None:
