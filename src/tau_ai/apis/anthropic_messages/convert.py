@@ -21,7 +21,7 @@ from typing import Any
 from tau_agent.content import ImageContent, TextContent, ThinkingContent, ToolCall
 from tau_agent.messages import AssistantMessage, LlmMessage, ToolResultMessage, UserMessage
 from tau_agent.provider import Context, StreamOptions
-from tau_ai.apis._converted import ConvertedList, Item
+from tau_ai.apis._converted import ConvertedItems, convert_all
 from tau_ai.apis._shared import NO_IMAGES, endpoint, max_output_tokens, same_model
 from tau_ai.model import Model
 from tau_ai.thinking import DEFAULT_BUDGETS as THINKING_BUDGETS
@@ -110,20 +110,17 @@ def request_with(
 
 
 def convert_messages(model: Model, context: Context) -> list[Json]:
-    converter = Converter(model)
-    for message in context.messages:
-        converter.add(message)
-    return converter.messages()
+    return convert_all(Converter(model), context.messages)
 
 
-class Converter:
+class Converter(ConvertedItems):
     """Messages converted one at a time (a MessageConverter): what ``convert_messages`` does."""
 
-    __slots__ = ("_last_user", "_model", "_out")
+    __slots__ = ("_last_user", "_model")
 
     def __init__(self, model: Model, frozen: bool = False) -> None:
         self._model = model
-        self._out = ConvertedList(frozen)
+        super().__init__(frozen)
         self._last_user: tuple[int, Json] | None = None  # the latest user turn: it carries the cache mark
 
     def copy(self) -> Converter:
@@ -138,16 +135,7 @@ class Converter:
             self._out.append(turn)
         self._last_user = (len(self._out) - 1, turn)
 
-    def __len__(self) -> int:
-        return len(self._out)
-
-    def items(self) -> list[Item]:
-        """What was converted so far, without this API's finishing touches (see ``seed``)."""
-        return self._out.items()
-
-    def seed(self, items: list[Item]) -> None:
-        """Continue from ``items``: see ``MessageConverter.seed``."""
-        self._out = ConvertedList.seeded(items)
+    def _seeded(self) -> None:
         self._last_user = None
 
     def add(self, message: LlmMessage) -> None:

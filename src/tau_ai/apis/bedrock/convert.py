@@ -23,7 +23,7 @@ from urllib.parse import quote
 from tau_agent.content import ImageContent, TextContent, ThinkingContent, ToolCall
 from tau_agent.messages import AssistantMessage, LlmMessage, ToolResultMessage, UserMessage
 from tau_agent.provider import Context, StreamOptions
-from tau_ai.apis._converted import ConvertedList, Item
+from tau_ai.apis._converted import ConvertedItems, convert_all
 from tau_ai.apis._shared import NO_IMAGES, max_output_tokens, same_model
 from tau_ai.model import Model
 from tau_ai.thinking import DEFAULT_BUDGETS, clamp_level, claude_effort
@@ -142,37 +142,23 @@ def thinking_fields(model: Model, options: StreamOptions, inference: Json, tools
 
 
 def convert_messages(model: Model, context: Context) -> list[Any]:
-    converter = Converter(model)
-    for message in context.messages:
-        converter.add(message)
-    return converter.messages()
+    return convert_all(Converter(model), context.messages)
 
 
-class Converter:
+class Converter(ConvertedItems):
     """Messages converted one at a time (a MessageConverter): what ``convert_messages`` does."""
 
-    __slots__ = ("_cache", "_model", "_out")
+    __slots__ = ("_cache", "_model")
 
     def __init__(self, model: Model, frozen: bool = False) -> None:
         self._model = model
-        self._out = ConvertedList(frozen)
+        super().__init__(frozen)
         self._cache = caches_prompts(model)
 
     def copy(self) -> Converter:
         twin = Converter.__new__(Converter)
         twin._model, twin._out, twin._cache = self._model, self._out.copy(), self._cache
         return twin
-
-    def __len__(self) -> int:
-        return len(self._out)
-
-    def items(self) -> list[Item]:
-        """What was converted so far, without the cache point ``messages()`` adds."""
-        return self._out.items()
-
-    def seed(self, items: list[Item]) -> None:
-        """Continue from ``items``: see ``MessageConverter.seed``."""
-        self._out = ConvertedList.seeded(items)
 
     def add(self, message: LlmMessage) -> None:
         role, blocks = _blocks(self._model, message)
