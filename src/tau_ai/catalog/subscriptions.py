@@ -8,14 +8,15 @@ from __future__ import annotations
 from tau_ai.catalog.rows import ProviderRows, Row
 
 COPILOT_BASE_URL = "https://api.individual.githubcopilot.com"
-# The editor headers Copilot requires, and the intent of an agent's requests.
-COPILOT_HEADERS = {
+# The editor headers Copilot requires (of its login's token exchange too)...
+COPILOT_EDITOR_HEADERS = {
     "User-Agent": "GitHubCopilotChat/0.35.0",
     "Editor-Version": "vscode/1.107.0",
     "Editor-Plugin-Version": "copilot-chat/0.35.0",
     "Copilot-Integration-Id": "vscode-chat",
-    "Openai-Intent": "conversation-edits",
 }
+# ...and, on model requests, the intent of an agent's requests.
+COPILOT_HEADERS = {**COPILOT_EDITOR_HEADERS, "Openai-Intent": "conversation-edits"}
 
 # id, name, reasoning, images, context window, max output, input, output, cache read, cache write
 OPENAI_CODEX = ProviderRows(
