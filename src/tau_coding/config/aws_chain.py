@@ -46,11 +46,12 @@ def _first_line(exc: BaseException) -> str:
 
 
 def chain_credentials(
-    profile: str | None, config_file: Path, credentials_file: Path, *, where: str
+    profile: str | None, config_file: Path, credentials_file: Path, *, where: str, region: str = ""
 ) -> AwsCredentials:
     """The credentials botocore's chain resolves for ``profile`` (None: botocore's default),
-    reading the given files; any failure, botocore missing included, is a one-line
-    ``AwsChainError`` that begins with ``where``."""
+    reading the given files; ``region``, when given, is where STS is asked (botocore itself
+    reads ``AWS_DEFAULT_REGION`` and the profile's, not ``AWS_REGION``). Any failure, botocore
+    missing included, is a one-line ``AwsChainError`` that begins with ``where``."""
     try:
         import botocore.exceptions  # type: ignore[import-not-found,import-untyped,unused-ignore]
         import botocore.session  # type: ignore[import-not-found,import-untyped,unused-ignore]
@@ -64,6 +65,8 @@ def chain_credentials(
         session = botocore.session.Session(profile=profile)
         session.set_config_variable("config_file", str(config_file))
         session.set_config_variable("credentials_file", str(credentials_file))
+        if region:
+            session.set_config_variable("region", region)
         session.get_component("credential_provider").remove("iam-role")
         found = session.get_credentials()
         frozen = found.get_frozen_credentials() if found is not None else None

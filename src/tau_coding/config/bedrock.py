@@ -206,7 +206,7 @@ def _chain_credentials(name: str, settings: Mapping[str, str], environ: Mapping[
     where = f"AWS profile {name}" if settings else "AWS credentials"
     chosen = environ.get("AWS_PROFILE", "").strip() or None
     try:
-        return chain_credentials(chosen, config, credentials, where=where)
+        return chain_credentials(chosen, config, credentials, where=where, region=region_of(environ))
     except AwsChainError as exc:
         raise BedrockConfigError(str(exc)) from exc
 

@@ -141,12 +141,13 @@ class SsoPortal:
 
 
 def role_profile(home: Path) -> None:
+    """An assumed role with no region of its own: STS is asked in ``AWS_REGION``'s."""
     (home / ".aws").mkdir()
     (home / ".aws" / "credentials").write_text(
         "[base]\naws_access_key_id = AKIDSRC\naws_secret_access_key = src\n"
     )
     (home / ".aws" / "config").write_text(
-        "[profile bedrock]\nrole_arn = arn:aws:iam::111122223333:role/Bedrock\nsource_profile = base\nregion = us-west-2\n"
+        "[profile bedrock]\nrole_arn = arn:aws:iam::111122223333:role/Bedrock\nsource_profile = base\n"
     )
 
 
