@@ -37,7 +37,9 @@ def main() -> int:
     rows = table_rows(builtin_models())
     if any('"' in cell or "\\" in cell for row in rows for cell in row):
         raise SystemExit("regenerate_list_table: a cell needs quoting this script does not do")
-    OUT.write_text(render(rows), encoding="utf-8")
+    tmp = OUT.with_suffix(".py.tmp")
+    tmp.write_text(render(rows), encoding="utf-8")
+    tmp.replace(OUT)
     print(f"wrote {len(rows)} rows to {OUT}")
     return 0
 
