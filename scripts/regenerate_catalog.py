@@ -168,6 +168,7 @@ def main(argv: list[str]) -> int:
     tmp_out.replace(args.out)
     kept = sum(len(p["models"]) for p in catalogue["providers"].values())
     print(f"{args.out}: {kept} models from {len(catalogue['providers'])} providers ({catalogue['source']})")
+    print("now run python scripts/regenerate_list_table.py (the --list-models --all table)")
     return 0
 
 

@@ -27,11 +27,13 @@ KEY_PREFIX = "aws-sigv4:"
 
 @dataclass(frozen=True, slots=True)
 class AwsCredentials:
-    """An access key pair, with the session token of temporary credentials."""
+    """An access key pair, with the session token of temporary credentials and, when known,
+    when they expire (seconds since the epoch; not part of ``as_key``)."""
 
     access_key_id: str
     secret_access_key: str
     session_token: str = ""
+    expires_at: float | None = None
 
     def as_key(self) -> str:
         """These credentials as one string (how Tau hands a provider its key)."""

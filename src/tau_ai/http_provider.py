@@ -47,6 +47,8 @@ if TYPE_CHECKING:
 _Batch = list[AssistantMessageEvent]
 _FINAL = (DoneEvent, ErrorEvent)
 RequestHook = Callable[[HttpRequestSpec], Awaitable[HttpRequestSpec]]
+# Returns the request with fresh credentials, or why they could not be renewed (one line).
+ReauthHook = Callable[[HttpRequestSpec], Awaitable[HttpRequestSpec | str]]
 
 
 def merge_headers(*layers: Mapping[str, str]) -> dict[str, str]:
@@ -81,9 +83,12 @@ class HttpProvider:
     body is read. ``rng`` and ``clock`` are seams for exact tests of the retry waits.
     ``on_request``, if given, sees each request once before it is first sent and returns the
     request to send (the same or a replacement); retries resend what it returned.
-    ``on_unauthorized``, if given, is called once per request when the server answers 401,
-    with the request as first built (before ``on_request``), and returns the request to send
-    instead (fresh credentials): that one is sent at once, and a second 401 is final.
+    ``on_unauthorized``, if given, is called once per request when the server answers 401
+    (or refuses expired credentials, ``WireApi.refuses_credentials``), with the request as
+    first built (before ``on_request``), and returns the request to send instead (fresh
+    credentials): that one is sent at once, and a second refusal is final. When it returns a
+    reason instead, the credentials could not be renewed: the stream ends with the refusal and
+    that reason on one line.
     """
 
     def __init__(
@@ -101,7 +106,7 @@ class HttpProvider:
         rng: Callable[[], float] = random.random,
         clock: Callable[[], float] = time.time,
         on_request: RequestHook | None = None,
-        on_unauthorized: RequestHook | None = None,
+        on_unauthorized: ReauthHook | None = None,
     ) -> None:
         self._model = model
         self._on_request = on_request
@@ -258,8 +263,12 @@ class HttpProvider:
             )
             if failure is None:
                 return
-            if failure.status == 401 and reauth is not None:
-                spec, reauth = await reauth(built), None  # fresh credentials, once per request
+            if reauth is not None and self._wire.refuses_credentials(failure.status, failure.message):
+                renewed, reauth = await reauth(built), None  # fresh credentials, once per request
+                if isinstance(renewed, str):
+                    deliver(attempt.give_up(f"{failure.message}; {renewed}"))
+                    return
+                spec = renewed
                 headers = merge_headers(spec.headers, model.headers, options.headers)
                 body = encode_body(spec.body)
                 attempt.reset()

@@ -2,9 +2,10 @@
 
 The user picks one of off/minimal/low/medium/high/xhigh. ``clamp_level`` is the one place a
 level is fitted to the model (``off`` without reasoning; ``xhigh`` only where supported:
-GPT-5.2 and later, Claude Opus 4.6, or ``compat.supportsXhigh``; else ``high``), and
+GPT-5.2 and later, Claude Opus 4.6 and 4.7, or ``compat.supportsXhigh``; else ``high``), and
 ``DEFAULT_BUDGETS`` the token budgets of budget-style APIs. Each converter under
-``tau_ai/apis`` turns the clamped level into its own API's words.
+``tau_ai/apis`` turns the clamped level into its own API's words; ``claude_effort`` gives
+Claude's adaptive-thinking effort (Anthropic's API, Bedrock and Vertex alike).
 """
 
 from __future__ import annotations
@@ -25,7 +26,17 @@ DEFAULT_BUDGETS: Mapping[ThinkingLevel, int] = {
 }
 DEFAULT_MAX_OUTPUT = 32_000
 
-_XHIGH_MODELS = re.compile(r"gpt-5\.(?:[2-9]|\d\d)|opus-4[-.]6", re.IGNORECASE)
+_XHIGH_MODELS = re.compile(r"gpt-5\.(?:[2-9]|\d\d)|opus-4[-.][67]", re.IGNORECASE)
+# Claude models whose effort has an "xhigh" of its own (between high and max); on Opus 4.6
+# the level above high is "max" (Anthropic's effort documentation).
+_NATIVE_XHIGH = re.compile(r"opus[- ]4[-. ]7", re.IGNORECASE)
+_CLAUDE_EFFORT: Mapping[ThinkingLevel, str] = {
+    "minimal": "low",
+    "low": "low",
+    "medium": "medium",
+    "high": "high",
+    "xhigh": "max",
+}
 
 
 def supports_xhigh(model: Model) -> bool:
@@ -43,3 +54,12 @@ def clamp_level(model: Model, level: ThinkingLevel) -> ThinkingLevel:
     if level == "xhigh" and not supports_xhigh(model):
         return "high"
     return level
+
+
+def claude_effort(model: Model, level: ThinkingLevel) -> str:
+    """Claude's ``output_config.effort`` for a clamped ``level`` (not ``off``): ``xhigh`` is
+    ``xhigh`` on Opus 4.7 (by id or name: application inference profiles hide the id), else
+    ``max``; ``minimal`` is ``low``."""
+    if level == "xhigh" and any(_NATIVE_XHIGH.search(name) for name in (model.id, model.name)):
+        return "xhigh"
+    return _CLAUDE_EFFORT[level]

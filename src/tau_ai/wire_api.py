@@ -123,6 +123,9 @@ class WireApi:
     ``new_decoder``, when given, makes the body decoder of one response (default: SSE; a body
     that is not SSE-shaped is then not reported as a wrong answer). ``sign``, when given, sees
     the exact bytes and headers of every attempt just before it is sent (AWS SigV4).
+    ``expired_credentials(status, message)``, when given, says whether a refusal other than a
+    401 means the credentials expired (AWS answers 403 ``ExpiredToken``): such a refusal, like a
+    401, has the credentials renewed and the request sent once more.
     """
 
     name: str
@@ -133,3 +136,28 @@ class WireApi:
     incremental: IncrementalRequests | None = None
     new_decoder: Callable[[], StreamDecoder] | None = None
     sign: RequestSigner | None = None
+    expired_credentials: Callable[[int, str], bool] | None = None
+
+    def refuses_credentials(self, status: int | None, message: str) -> bool:
+        """Whether a failed attempt's ``status`` and ``message`` say its credentials were refused."""
+        if status == 401:
+            return True
+        return (
+            status is not None
+            and self.expired_credentials is not None
+            and self.expired_credentials(status, message)
+        )
+
+
+def signing_with(sign: RequestSigner, current_key: Callable[[], str | None]) -> RequestSigner:
+    """``sign`` using the key ``current_key()`` gives at each attempt in place of the key the
+    provider was made with (which it falls back to when ``current_key()`` is None): credentials
+    renewed during a long session sign the requests that follow."""
+
+    def signer(
+        model: Model, made_with: str | None, method: str, url: str, headers: Mapping[str, str], body: bytes
+    ) -> Mapping[str, str]:
+        key = current_key()
+        return sign(model, made_with if key is None else key, method, url, headers, body)
+
+    return signer

@@ -6,7 +6,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -14,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from tau_ai.aws_sigv4 import AwsCredentials, authorization
 from tau_ai.eventstream import encode_event, encode_exception
 from tau_ai.testing.replay_server import RecordedRequest, ReplayServerThread, Scripted
+from tau_ai.testing.scripted_bedrock import signature_problem
 from tau_ai.testing.scripted_streams import ScriptedCall, ScriptedReply, sse_body
 
 API = "bedrock-converse-stream"
@@ -27,39 +26,11 @@ KEYS = {
     "AWS_SECRET_ACCESS_KEY": "secret/key+1",
     "AWS_SESSION_TOKEN": "session-1",
 }
-_AUTH = re.compile(
-    r"AWS4-HMAC-SHA256 Credential=([^/]+)/(\d{8})/([^/]+)/bedrock/aws4_request, SignedHeaders=([^,]+), Signature="
-)
 DENIED = Scripted(
     403,
     {"content-type": "application/json"},
     b'{"message":"The request signature we calculated does not match"}',
 )
-
-
-def signature_problem(request: RecordedRequest, secret: str) -> str | None:
-    """What is wrong with ``request``'s SigV4 signature, recomputed as AWS does; None if right."""
-    header = request.headers.get("authorization", "")
-    match = _AUTH.match(header)
-    if match is None:
-        return f"no SigV4 authorization: {header!r}"
-    key_id, _date, region, signed = match.groups()
-    if request.headers.get("x-amz-content-sha256") != hashlib.sha256(request.body).hexdigest():
-        return "the body hash does not match the body"
-    names = signed.split(";")
-    if not {"host", "x-amz-date", "x-amz-content-sha256"} <= set(names):
-        return f"too little signed: {signed}"
-    expected = authorization(
-        AwsCredentials(key_id, secret, request.headers.get("x-amz-security-token", "")),
-        method=request.method,
-        url=f"http://{request.headers['host']}{request.path}",
-        headers={name: request.headers[name] for name in names},
-        payload_hash=request.headers["x-amz-content-sha256"],
-        region=region,
-        service="bedrock",
-        amz_date=request.headers["x-amz-date"],
-    )
-    return None if expected == header else "signature mismatch"
 
 
 def signed_by(secret: str, replies: list[Scripted]) -> Callable[[RecordedRequest, int], Scripted]:

@@ -258,6 +258,13 @@ def extra_cases() -> dict[str, tuple[str, Model, Context, StreamOptions]]:
     opus = replace(anthropic, id="claude-opus-4-6", max_tokens=128_000)
     opus_context, _ = contexts("anthropic-messages", opus)["thinking_replay"]
     out["thinking_adaptive_opus_4_6"] = ("anthropic-messages", opus, opus_context, high)
+    opus_4_7 = replace(opus, id="claude-opus-4-7")
+    out["thinking_adaptive_opus_4_7"] = (
+        "anthropic-messages",
+        opus_4_7,
+        contexts("anthropic-messages", opus_4_7)["text"][0],
+        high,
+    )
     gemini3 = replace(MODELS["google-generative-ai"], id="gemini-3-pro-preview")
     ctx = Context(
         SYSTEM, [UserMessage("Read a.txt", timestamp=0), _foreign_call(), *tool_results("call_x")], [READ]
@@ -283,6 +290,9 @@ def extra_cases() -> dict[str, tuple[str, Model, Context, StreamOptions]]:
     )
     context, _ = contexts("bedrock-converse-stream", opus)["thinking_replay"]
     out["adaptive_opus_4_6"] = ("bedrock-converse-stream", opus, context, high)
+    opus_4_7 = replace(opus, id="us.anthropic.claude-opus-4-7", name="Claude Opus 4.7")
+    context, _ = contexts("bedrock-converse-stream", opus_4_7)["text"]
+    out["adaptive_opus_4_7"] = ("bedrock-converse-stream", opus_4_7, context, high)
     deepseek = replace(bedrock, id="deepseek.r1-v1:0", name="DeepSeek-R1", input=("text",), max_tokens=32_768)
     context, _ = contexts("bedrock-converse-stream", deepseek)["thinking_replay"]
     out["non_claude_reasoning"] = (

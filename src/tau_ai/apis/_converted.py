@@ -5,16 +5,24 @@ turn before it, adding images to it); it never changes an item once another foll
 list that keeps growing across requests can hold every item but the last as its encoded JSON
 (an ``orjson.Fragment``, embedded verbatim when the body is encoded): the next request then
 encodes only what is new, and the session's history is kept as bytes rather than dicts.
+
+``ConvertedItems`` is what every API's converter shares (its items, their count, seeding), and
+``convert_all`` an API's whole-context conversion with its converter.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from tau_ai.body_encoding import encode_body
+
+if TYPE_CHECKING:
+    from tau_agent.messages import LlmMessage
+    from tau_ai.wire_api import MessageConverter
 
 Json = dict[str, Any]
 Item = Json | orjson.Fragment
@@ -94,3 +102,37 @@ class ConvertedList:
     def items(self) -> list[Item]:
         """A new list of the items (frozen ones as Fragments)."""
         return list(self._items)
+
+
+class ConvertedItems:
+    """The part of a ``MessageConverter`` every API shares: the items in a ``ConvertedList``
+    (``_out``), their count, ``items()`` and ``seed``. A converter adds ``add``, ``messages``
+    and ``copy``, and ``_seeded`` when it holds state tied to the items a seed replaces."""
+
+    __slots__ = ("_out",)
+
+    def __init__(self, frozen: bool) -> None:
+        self._out = ConvertedList(frozen)
+
+    def __len__(self) -> int:
+        return len(self._out)
+
+    def items(self) -> list[Item]:
+        """What was converted so far, without this API's finishing touches (``messages()``
+        adds them: a cache mark, pending images)."""
+        return self._out.items()
+
+    def seed(self, items: list[Item]) -> None:
+        """Continue from ``items``: see ``MessageConverter.seed``."""
+        self._out = ConvertedList.seeded(items)
+        self._seeded()
+
+    def _seeded(self) -> None:
+        """Forget what was tied to the items before the seed (nothing, unless overridden)."""
+
+
+def convert_all(converter: MessageConverter, messages: Iterable[LlmMessage]) -> list[Any]:
+    """``messages`` converted by ``converter`` (a new one): the API's whole-context conversion."""
+    for message in messages:
+        converter.add(message)
+    return converter.messages()

@@ -1,20 +1,22 @@
 """Models reached through a subscription login (``tau login``): ChatGPT's Codex backend,
-GitHub Copilot and Gemini through Cloud Code Assist (the Gemini CLI's login). Subscriptions are not billed per token, so prices are the API's list prices for
-Codex (an estimate of the usage's worth) and zero for Copilot."""
+GitHub Copilot and Gemini through Cloud Code Assist (the Gemini CLI's login). Subscriptions are
+not billed per token, so prices are the API's list prices for Codex (an estimate of the usage's
+worth) and zero for Copilot and Code Assist (``unpriced``)."""
 
 from __future__ import annotations
 
-from tau_ai.catalog.rows import ProviderRows
+from tau_ai.catalog.rows import ProviderRows, Row
 
 COPILOT_BASE_URL = "https://api.individual.githubcopilot.com"
-# The editor headers Copilot requires, and the intent of an agent's requests.
-COPILOT_HEADERS = {
+# The editor headers Copilot requires (of its login's token exchange too)...
+COPILOT_EDITOR_HEADERS = {
     "User-Agent": "GitHubCopilotChat/0.35.0",
     "Editor-Version": "vscode/1.107.0",
     "Editor-Plugin-Version": "copilot-chat/0.35.0",
     "Copilot-Integration-Id": "vscode-chat",
-    "Openai-Intent": "conversation-edits",
 }
+# ...and, on model requests, the intent of an agent's requests.
+COPILOT_HEADERS = {**COPILOT_EDITOR_HEADERS, "Openai-Intent": "conversation-edits"}
 
 # id, name, reasoning, images, context window, max output, input, output, cache read, cache write
 OPENAI_CODEX = ProviderRows(
@@ -36,13 +38,18 @@ OPENAI_CODEX = ProviderRows(
 )
 
 
+def unpriced(rows: tuple[tuple[str, str, bool, bool, int, int], ...]) -> tuple[Row, ...]:
+    """Rows of a subscription that bills nothing per token: every price 0."""
+    return tuple((*row, 0.0, 0.0, 0.0, 0.0) for row in rows)
+
+
 def _copilot(api: str, rows: tuple[tuple[str, str, bool, bool, int, int], ...]) -> ProviderRows:
     return ProviderRows(
         provider="github-copilot",
         api=api,
         base_url=COPILOT_BASE_URL,
         api_key_env="",
-        rows=tuple((*row, 0.0, 0.0, 0.0, 0.0) for row in rows),
+        rows=unpriced(rows),
         headers=COPILOT_HEADERS,
         compat={"bearerAuth": True} if api == "anthropic-messages" else {},
     )
@@ -82,31 +89,11 @@ GEMINI_CLI = ProviderRows(
     api="google-gemini-cli",
     base_url="https://cloudcode-pa.googleapis.com",
     api_key_env="",
-    rows=(
-        ("gemini-2.5-pro", "Gemini 2.5 Pro (Code Assist)", True, True, 1_048_576, 65_536, 0.0, 0.0, 0.0, 0.0),
+    rows=unpriced(
         (
-            "gemini-2.5-flash",
-            "Gemini 2.5 Flash (Code Assist)",
-            True,
-            True,
-            1_048_576,
-            65_536,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-        ),
-        (
-            "gemini-3-pro-preview",
-            "Gemini 3 Pro Preview (Code Assist)",
-            True,
-            True,
-            1_048_576,
-            65_536,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-        ),
+            ("gemini-2.5-pro", "Gemini 2.5 Pro (Code Assist)", True, True, 1_048_576, 65_536),
+            ("gemini-2.5-flash", "Gemini 2.5 Flash (Code Assist)", True, True, 1_048_576, 65_536),
+            ("gemini-3-pro-preview", "Gemini 3 Pro Preview (Code Assist)", True, True, 1_048_576, 65_536),
+        )
     ),
 )

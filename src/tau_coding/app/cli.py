@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
         return login_main(argv[0], argv[1:])
     search = _catalogue_search(argv)
     if search is not None:  # `tau --list-models [search] --all` reads no settings or keys: no argparse
-        from tau_coding.app.cli_dispatch import list_catalogue
+        from tau_coding.app.catalogue_list import list_catalogue
 
         return _guarded(lambda: list_catalogue(search))
     from tau_coding.app.cli_args import build_parser

@@ -307,17 +307,18 @@ def http_providers(
     ``before_provider_request`` handlers of ``host``'s extensions when there is one. With
     ``key_for``, a subscription login's token, or a cloud platform's expiring sign-in token, is
     looked up again before each request, so a long session goes on with the refreshed token
-    (config/oauth/store.py, config/cloud_token.py); ``refused(provider)`` forgets a platform
-    token the server answered 401 to, and the request is sent once more with a fresh one."""
+    (config/oauth/store.py, config/cloud_token.py; AWS credentials sign each attempt as they are
+    now); ``refused(provider)`` forgets a platform token the server refused (a 401, AWS's
+    ExpiredToken), and the request is sent once more with a fresh one."""
 
     def make(model: Model, api_key: str | None) -> ModelProvider:
         from tau_coding.config.oauth.models import with_login
         from tau_coding.config.oauth.providers import LOGIN_PROVIDER_IDS
-        from tau_coding.config.platform_keys import REFRESHED
+        from tau_coding.config.platform_keys import renewed
         from tau_coding.extensions.http_provider import http_provider
 
         renew, reauth = None, None
-        signed_in = model.provider in REFRESHED and api_key is not None and api_key.startswith("Bearer ")
+        signed_in = renewed(model.provider, api_key)
         if key_for is not None and api_key and (model.provider in LOGIN_PROVIDER_IDS or signed_in):
             renew = functools.partial(key_for, model.provider)
         if refused is not None and renew is not None and signed_in:

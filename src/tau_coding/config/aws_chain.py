@@ -6,7 +6,8 @@ that path: IAM Identity Center (SSO) profiles and their token cache, assumed rol
 with ``source_profile`` or ``credential_source``), web identity and container credentials.
 Plain instance metadata is never probed: off EC2 that is a network wait of seconds, and Tau
 looks for credentials at start-up (a profile with ``credential_source = Ec2InstanceMetadata``
-reads it on purpose). Signing stays Tau's own (``tau_ai.aws_sigv4``).
+reads it on purpose). Signing stays Tau's own (``tau_ai.aws_sigv4``). Temporary credentials
+carry their expiry, so a long session resolves them again before they run out.
 """
 
 from __future__ import annotations
@@ -45,11 +46,12 @@ def _first_line(exc: BaseException) -> str:
 
 
 def chain_credentials(
-    profile: str | None, config_file: Path, credentials_file: Path, *, where: str
+    profile: str | None, config_file: Path, credentials_file: Path, *, where: str, region: str = ""
 ) -> AwsCredentials:
     """The credentials botocore's chain resolves for ``profile`` (None: botocore's default),
-    reading the given files; any failure, botocore missing included, is a one-line
-    ``AwsChainError`` that begins with ``where``."""
+    reading the given files; ``region``, when given, is where STS is asked (botocore itself
+    reads ``AWS_DEFAULT_REGION`` and the profile's, not ``AWS_REGION``). Any failure, botocore
+    missing included, is a one-line ``AwsChainError`` that begins with ``where``."""
     try:
         import botocore.exceptions  # type: ignore[import-not-found,import-untyped,unused-ignore]
         import botocore.session  # type: ignore[import-not-found,import-untyped,unused-ignore]
@@ -63,6 +65,8 @@ def chain_credentials(
         session = botocore.session.Session(profile=profile)
         session.set_config_variable("config_file", str(config_file))
         session.set_config_variable("credentials_file", str(credentials_file))
+        if region:
+            session.set_config_variable("region", region)
         session.get_component("credential_provider").remove("iam-role")
         found = session.get_credentials()
         frozen = found.get_frozen_credentials() if found is not None else None
@@ -70,7 +74,21 @@ def chain_credentials(
         raise AwsChainError(f"{where}: {_first_line(exc)}") from exc
     if frozen is None or not frozen.access_key or not frozen.secret_key:
         raise AwsChainError(f"{where}: botocore found no credentials")
-    return AwsCredentials(str(frozen.access_key), str(frozen.secret_key), str(frozen.token or ""))
+    return AwsCredentials(
+        str(frozen.access_key), str(frozen.secret_key), str(frozen.token or ""), _expiry(found)
+    )
+
+
+def _expiry(found: object) -> float | None:
+    """When temporary credentials botocore resolved expire (None: static ones). botocore keeps
+    the time on its refreshable credentials only, unexposed; Tau renews them itself, ahead of
+    it, by resolving the chain again (``tau_coding.config.cloud_token``)."""
+    from botocore.credentials import RefreshableCredentials  # type: ignore[import-not-found,import-untyped,unused-ignore]
+
+    if not isinstance(found, RefreshableCredentials):
+        return None
+    expiry = found._expiry_time
+    return float(expiry.timestamp()) if expiry is not None else None
 
 
 __all__ = ["EXTRA", "AwsChainError", "chain_credentials", "chain_first", "chain_last"]

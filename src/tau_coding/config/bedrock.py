@@ -13,7 +13,10 @@ Credentials, first found wins, resolved to the provider key ``tau_ai.apis.bedroc
 5. container credentials (``AWS_CONTAINER_CREDENTIALS_*_URI``), through botocore too;
 6. ``AWS_BEDROCK_SKIP_AUTH=1``: no credentials (a proxy that signs for you).
 
-Instance metadata is not probed (see ``aws_chain``). The region is
+Instance metadata is not probed (see ``aws_chain``). Temporary credentials (a
+``credential_process`` whose output has an ``Expiration``, and what botocore resolves) carry
+their expiry: the key lookup (``tau_coding.config.platform_keys``) resolves them again a few
+minutes before it, and when AWS refuses them as expired. The region is
 ``AWS_REGION``, ``AWS_DEFAULT_REGION``, the profile's ``region``, else the model's; the model's
 base URL follows it when it is a standard ``bedrock-runtime`` endpoint (a models.json
 ``baseUrl`` elsewhere, a VPC endpoint or proxy, is kept).
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from datetime import UTC
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,6 +36,7 @@ if TYPE_CHECKING:  # imported where used: a session that is not on Bedrock never
     import configparser
 
     from tau_ai.aws_sigv4 import AwsCredentials
+    from tau_coding.config.cloud_token import Token
 
 API = "bedrock-converse-stream"
 PROCESS_TIMEOUT = 60.0
@@ -128,62 +133,102 @@ def process_credentials(command: str, profile: str) -> AwsCredentials:
     try:
         data = json.loads(done.stdout)
         return AwsCredentials(
-            str(data["AccessKeyId"]), str(data["SecretAccessKey"]), str(data.get("SessionToken") or "")
+            str(data["AccessKeyId"]),
+            str(data["SecretAccessKey"]),
+            str(data.get("SessionToken") or ""),
+            _timestamp(data.get("Expiration")),
         )
     except (ValueError, KeyError, TypeError) as exc:
         raise BedrockConfigError(
             f"AWS profile {profile}: credential_process printed no AccessKeyId/SecretAccessKey JSON"
+            " (with an ISO 8601 Expiration, if any)"
         ) from exc
+
+
+def _timestamp(expiration: object) -> float | None:
+    """``Expiration`` of credential_process output (ISO 8601) in seconds since the epoch; absent:
+    credentials that do not expire, as AWS reads it."""
+    if expiration is None or expiration == "":
+        return None
+    from datetime import datetime
+
+    when = datetime.fromisoformat(str(expiration))
+    return (when if when.tzinfo else when.replace(tzinfo=UTC)).timestamp()
 
 
 def aws_key(environ: Mapping[str, str]) -> str | None:
     """The Bedrock provider key from the environment (see the module docstring), or None."""
+    token = aws_token(environ)
+    return token.value if token is not None else None
+
+
+def aws_token(environ: Mapping[str, str]) -> Token | None:
+    """``aws_key`` with the time its credentials expire (None: unknown, or they do not)."""
     from tau_ai.aws_sigv4 import AwsCredentials
+    from tau_coding.config.cloud_token import Token
 
     bearer = environ.get("AWS_BEARER_TOKEN_BEDROCK", "").strip()
     if bearer:
-        return f"Bearer {bearer}"
+        return Token(f"Bearer {bearer}")
+    found = _credentials(environ)
+    return Token(found.as_key(), found.expires_at) if isinstance(found, AwsCredentials) else None
+
+
+def _credentials(environ: Mapping[str, str]) -> AwsCredentials | None:
+    from tau_ai.aws_sigv4 import AwsCredentials
+
     key_id, secret = (
         environ.get("AWS_ACCESS_KEY_ID", "").strip(),
         environ.get("AWS_SECRET_ACCESS_KEY", "").strip(),
     )
     if key_id and secret:
-        return AwsCredentials(key_id, secret, environ.get("AWS_SESSION_TOKEN", "").strip()).as_key()
+        return AwsCredentials(key_id, secret, environ.get("AWS_SESSION_TOKEN", "").strip())
     name, settings = profile_settings(environ)
     from tau_coding.config.aws_chain import chain_first, chain_last
 
     if chain_first(settings, environ):
-        return _chain_key(name, settings, environ)
+        return _chain_credentials(name, settings, environ)
     if settings.get("aws_access_key_id") and settings.get("aws_secret_access_key"):
         return AwsCredentials(
             settings["aws_access_key_id"].strip(),
             settings["aws_secret_access_key"].strip(),
             settings.get("aws_session_token", "").strip(),
-        ).as_key()
+        )
     if settings.get("credential_process"):
-        return process_credentials(settings["credential_process"], name).as_key()
-    return _chain_key(name, settings, environ) if chain_last(environ) else None
+        return process_credentials(settings["credential_process"], name)
+    return _chain_credentials(name, settings, environ) if chain_last(environ) else None
 
 
-def _chain_key(name: str, settings: Mapping[str, str], environ: Mapping[str, str]) -> str:
+def _chain_credentials(name: str, settings: Mapping[str, str], environ: Mapping[str, str]) -> AwsCredentials:
     from tau_coding.config.aws_chain import AwsChainError, chain_credentials
 
     config, credentials = aws_files(environ)
     where = f"AWS profile {name}" if settings else "AWS credentials"
     chosen = environ.get("AWS_PROFILE", "").strip() or None
     try:
-        return chain_credentials(chosen, config, credentials, where=where).as_key()
+        return chain_credentials(chosen, config, credentials, where=where, region=region_of(environ))
     except AwsChainError as exc:
         raise BedrockConfigError(str(exc)) from exc
 
 
-def bedrock_sign_in(environ: Mapping[str, str]) -> str | None:
-    """``aws_key`` for the key lookup: None when AWS is not set up; with ``AWS_BEDROCK_SKIP_AUTH=1``
-    and nothing else, a placeholder so the provider counts as usable (requests go unsigned)."""
-    key = aws_key(environ)
-    if key is None and environ.get("AWS_BEDROCK_SKIP_AUTH") == "1":
-        return ""
-    return key
+def bedrock_sign_in(environ: Mapping[str, str]) -> Token | None:
+    """``aws_token`` for the key lookup: None when AWS is not set up; with
+    ``AWS_BEDROCK_SKIP_AUTH=1`` and nothing else, a placeholder so the provider counts as usable
+    (requests go unsigned)."""
+    from tau_coding.config.cloud_token import Token
+
+    token = aws_token(environ)
+    if token is None and environ.get("AWS_BEDROCK_SKIP_AUTH") == "1":
+        return Token("")
+    return token
 
 
-__all__ = ["API", "BedrockConfigError", "aws_key", "bedrock_model", "bedrock_sign_in", "region_of"]
+__all__ = [
+    "API",
+    "BedrockConfigError",
+    "aws_key",
+    "aws_token",
+    "bedrock_model",
+    "bedrock_sign_in",
+    "region_of",
+]

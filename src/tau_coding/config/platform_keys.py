@@ -1,8 +1,8 @@
 """Keys of the cloud platforms' providers when no API key is configured, kept fresh.
 
 Azure OpenAI signs in with Entra ID, Vertex AI with Google credentials (both bearer tokens that
-expire, held in a ``RefreshingKey``), Amazon Bedrock with AWS credentials (resolved once per
-process). ``PlatformKeys.key(provider)`` is the current key, ``invalidate(provider)`` forgets a
+expire), Amazon Bedrock with AWS credentials (temporary ones expire too); each is held in a
+``RefreshingKey``, renewed a few minutes before it expires and when the server refuses it. ``PlatformKeys.key(provider)`` is the current key, ``invalidate(provider)`` forgets a
 refused one; each platform's settings errors are its own ``ValueError`` subclass with a
 one-line message.
 """
@@ -17,20 +17,23 @@ from tau_coding.config.bedrock import bedrock_sign_in
 from tau_coding.config.cloud_token import RefreshingKey, Token
 from tau_coding.config.vertex import vertex_token
 
-
-def _bedrock(environ: Mapping[str, str]) -> Token | None:
-    key = bedrock_sign_in(environ)
-    return Token(key) if key is not None else None
-
-
 PLATFORM_TOKENS: dict[str, Callable[[Mapping[str, str]], Token | None]] = {
     AZURE: entra_token,
     "google-vertex": vertex_token,
     "google-vertex-anthropic": vertex_token,
-    "amazon-bedrock": _bedrock,
+    "amazon-bedrock": bedrock_sign_in,
 }
-# Providers whose key is a bearer token that expires, so a long session asks for it again.
-REFRESHED = frozenset({AZURE, "google-vertex", "google-vertex-anthropic"})
+# Providers whose sign-in expires (a bearer token, temporary AWS credentials), so a long session
+# asks for it again.
+REFRESHED = frozenset({AZURE, "google-vertex", "google-vertex-anthropic", "amazon-bedrock"})
+# How a key from a platform's sign-in begins (a key the user configured is used as it is).
+SIGNED_IN = ("Bearer ", "aws-sigv4:")
+
+
+def renewed(provider: str, api_key: str | None) -> bool:
+    """Whether ``api_key`` of ``provider`` came from a platform sign-in that expires, so that
+    each request asks for the current one (``PlatformKeys.key``)."""
+    return provider in REFRESHED and api_key is not None and api_key.startswith(SIGNED_IN)
 
 
 class PlatformKeys:

@@ -46,13 +46,21 @@ def http_provider(
     limits = retry or RetrySettings()
     hook = request_hook(host, model.provider, model.id) if host is not None else None
     unauthorized = None
+    wire = wire or wire_api(model.api)
     if renew_key is not None and api_key:
-        hook = key_renewing_hook(api_key, renew_key, hook)
+        renewal = KeyRenewal(api_key, renew_key, hook)
+        hook = renewal.before_request
         if refused is not None:
-            unauthorized = refusal_hook(refused, hook)
+            unauthorized = renewal.after_refusal(refused)
+        if wire.sign is not None:  # the signer signs with the latest key (AWS credentials)
+            from dataclasses import replace
+
+            from tau_ai.wire_api import signing_with
+
+            wire = replace(wire, sign=signing_with(wire.sign, renewal.current))
     return HttpProvider(
         model,
-        wire or wire_api(model.api),
+        wire,
         api_key=api_key,
         on_request=hook,
         on_unauthorized=unauthorized,
@@ -90,36 +98,57 @@ def request_hook(host: ExtensionHostPort, provider: str, model: str) -> Any:
     return hook
 
 
-def key_renewing_hook(api_key: str, renew: Callable[[], str | None], then: Any = None) -> Any:
-    """An ``on_request`` hook putting the key ``renew`` gives in place of ``api_key`` (the one
-    the request was built with), then running ``then``. When renewing fails the request goes
-    with the key it has, and the provider's answer says what is wrong."""
-    import asyncio
-    from dataclasses import replace
+class KeyRenewal:
+    """The key of one provider's requests, asked of ``renew`` before each request.
 
-    from tau_ai.apis.google_code_assist import split_key
+    ``before_request`` (an ``on_request`` hook) puts the key ``renew`` gives in place of
+    ``api_key`` (the one the request was built with), then runs ``then``; when renewing fails
+    the request goes with the key it has (still valid for minutes: keys are renewed ahead of
+    their expiry), and the provider's answer says what is wrong. ``current()`` is the latest
+    key, for a signer (AWS SigV4) that signs each attempt with it.
+    """
 
-    async def hook(spec: HttpRequestSpec) -> HttpRequestSpec:
+    def __init__(self, api_key: str, renew: Callable[[], str | None], then: Any = None) -> None:
+        self._api_key = api_key
+        self._renew = renew
+        self._then = then
+        self._current = api_key
+
+    def current(self) -> str:
+        return self._current
+
+    async def before_request(self, spec: HttpRequestSpec) -> HttpRequestSpec:
+        import asyncio
+
         try:
-            key = await asyncio.to_thread(renew)
+            key = await asyncio.to_thread(self._renew)
         except ValueError:  # a revoked login: ConfigurationError's one line shows on the next start
             key = None
-        old, new = split_key(api_key)[0], split_key(key)[0]  # the token inside a {"token", ...} key
+        return await self._with_key(spec, key)
+
+    def after_refusal(self, refused: Callable[[], None]) -> Any:
+        """An HttpProvider ``on_unauthorized`` hook: forget the refused key (``refused``), then
+        build the request again with a fresh one; when none can be had, why (one line)."""
+        import asyncio
+
+        async def hook(spec: HttpRequestSpec) -> HttpRequestSpec | str:
+            await asyncio.to_thread(refused)
+            try:
+                key = await asyncio.to_thread(self._renew)
+            except ValueError as exc:
+                return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            return await self._with_key(spec, key)
+
+        return hook
+
+    async def _with_key(self, spec: HttpRequestSpec, key: str | None) -> HttpRequestSpec:
+        from dataclasses import replace
+
+        from tau_ai.apis.google_code_assist import split_key
+
+        if key:
+            self._current = key
+        old, new = split_key(self._api_key)[0], split_key(key)[0]  # the token inside a {"token", ...} key
         if old and new and new != old:
             spec = replace(spec, headers={n: v.replace(old, new) for n, v in spec.headers.items()})
-        return await then(spec) if then is not None else spec
-
-    return hook
-
-
-def refusal_hook(refused: Callable[[], None], renewing: Any) -> Any:
-    """An HttpProvider ``on_unauthorized`` hook: forget the refused key, then build the request
-    again through ``renewing`` (a ``key_renewing_hook``), which fetches a fresh one."""
-    import asyncio
-
-    async def hook(spec: HttpRequestSpec) -> HttpRequestSpec:
-        await asyncio.to_thread(refused)
-        result: HttpRequestSpec = await renewing(spec)
-        return result
-
-    return hook
+        return await self._then(spec) if self._then is not None else spec

@@ -8,12 +8,14 @@ appear in ``provider id`` as a subsequence (``son45`` finds ``claude-sonnet-4-5`
 
 from __future__ import annotations
 
-from tau_ai.model import Model
-
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~10 ms); mypy knows the name
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
     from typing import TextIO
+
+    from tau_ai.model import Model
+
+Row = tuple[str, str, str, str, str, str]
 
 _HEADERS = ("provider", "model", "context", "max-out", "thinking", "images")
 
@@ -54,12 +56,11 @@ def list_models(
             else "No models known\n"
         )
         return 0
-    words = search.lower().split()
-    chosen = [m for m in models if matches(search, f"{m.provider} {m.id}")] if words else list(models)
-    if not chosen:
-        out.write(f'No models matching "{search}"\n')
-        return 0
-    chosen.sort(key=_by_provider_and_id)
+    return print_rows(search, table_rows(models), out)
+
+
+def table_rows(models: Iterable[Model]) -> list[Row]:
+    """The table's rows of ``models`` (its columns as printed), sorted by provider then id."""
     counts: dict[int, str] = {}  # a catalogue repeats a few window sizes: format each once
 
     def count(n: int) -> str:
@@ -68,7 +69,7 @@ def list_models(
             text = counts[n] = token_count(n)
         return text
 
-    table = [
+    return [
         (
             m.provider,
             m.id,
@@ -77,8 +78,17 @@ def list_models(
             "yes" if m.reasoning else "no",
             "yes" if "image" in m.input else "no",
         )
-        for m in chosen
+        for m in sorted(models, key=_by_provider_and_id)
     ]
+
+
+def print_rows(search: str, rows: Sequence[Row], out: TextIO) -> int:
+    """Print the table of the ``rows`` (``table_rows``) matching ``search``; always 0."""
+    words = search.lower().split()
+    table = [row for row in rows if matches(search, f"{row[0]} {row[1]}")] if words else rows
+    if not table:
+        out.write(f'No models matching "{search}"\n')
+        return 0
     widths = [
         max(len(h), *map(len, column)) for h, column in zip(_HEADERS, zip(*table, strict=True), strict=True)
     ]

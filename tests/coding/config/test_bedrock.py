@@ -10,6 +10,7 @@ import pytest
 from tau_ai.aws_sigv4 import AwsCredentials
 from tau_ai.model import Model
 from tau_coding.config.bedrock import BedrockConfigError, aws_key, bedrock_model, bedrock_sign_in
+from tau_coding.config.cloud_token import Token
 
 CATALOGUE = Model(
     "m", "bedrock-converse-stream", "amazon-bedrock", "https://bedrock-runtime.us-east-1.amazonaws.com"
@@ -34,7 +35,7 @@ def test_the_bearer_token_comes_first_then_environment_keys(tmp_path: Path) -> N
 def test_nothing_configured_is_no_key_unless_auth_is_skipped(tmp_path: Path) -> None:
     assert aws_key({"HOME": str(tmp_path)}) is None
     assert bedrock_sign_in({"HOME": str(tmp_path)}) is None
-    assert bedrock_sign_in({"HOME": str(tmp_path), "AWS_BEDROCK_SKIP_AUTH": "1"}) == ""
+    assert bedrock_sign_in({"HOME": str(tmp_path), "AWS_BEDROCK_SKIP_AUTH": "1"}) == Token("")
 
 
 def test_the_default_profile_and_a_named_one(tmp_path: Path) -> None:

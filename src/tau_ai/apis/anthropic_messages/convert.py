@@ -9,7 +9,8 @@ ephemeral`` (prompt caching); a run of tool results becomes one user turn of ``t
 blocks (images included, ``is_error`` kept); thinking from the same model replays with its
 signature (redacted thinking as ``redacted_thinking``), other thinking as plain text; tool-call
 ids are made to match ``^[a-zA-Z0-9_-]{1,64}$``. Thinking is adaptive with an effort on the
-4.6 models and a token budget (which raises ``max_tokens``) on older ones.
+4.6 models and Opus 4.7 (``tau_ai.thinking.claude_effort``) and a token budget (which raises
+``max_tokens``) on older ones.
 """
 
 from __future__ import annotations
@@ -20,19 +21,19 @@ from typing import Any
 from tau_agent.content import ImageContent, TextContent, ThinkingContent, ToolCall
 from tau_agent.messages import AssistantMessage, LlmMessage, ToolResultMessage, UserMessage
 from tau_agent.provider import Context, StreamOptions
-from tau_ai.apis._converted import ConvertedList, Item
+from tau_ai.apis._converted import ConvertedItems, convert_all
 from tau_ai.apis._shared import NO_IMAGES, endpoint, max_output_tokens, same_model
 from tau_ai.model import Model
 from tau_ai.thinking import DEFAULT_BUDGETS as THINKING_BUDGETS
 from tau_ai.thinking import clamp_level as clamp_thinking
+from tau_ai.thinking import claude_effort
 from tau_ai.wire_api import HttpRequestSpec
 
 Json = dict[str, Any]
 ANTHROPIC_VERSION = "2023-06-01"
 INTERLEAVED_BETA = "interleaved-thinking-2025-05-14"
-_ADAPTIVE = re.compile(r"(opus|sonnet)-4[.-]6")
+_ADAPTIVE = re.compile(r"(opus|sonnet)-4[.-]6|opus-4[.-]7")
 _BAD_ID_CHARS = re.compile(r"[^a-zA-Z0-9_-]")
-_EFFORT = {"minimal": "low", "low": "low", "medium": "medium", "high": "high", "xhigh": "max"}
 CACHE = {"type": "ephemeral"}
 OAUTH_BETAS = "claude-code-20250219,oauth-2025-04-20"
 CLAUDE_CODE_IDENTITY = "You are Claude Code, Anthropic's official CLI for Claude."
@@ -84,7 +85,7 @@ def request_with(
     thinking = level != "off"
     if thinking and _ADAPTIVE.search(model.id):
         body["thinking"] = {"type": "adaptive"}
-        body["output_config"] = {"effort": _EFFORT[level]}
+        body["output_config"] = {"effort": claude_effort(model, level)}
     elif thinking:
         budget = THINKING_BUDGETS[level]
         if options.max_tokens is None:
@@ -109,20 +110,17 @@ def request_with(
 
 
 def convert_messages(model: Model, context: Context) -> list[Json]:
-    converter = Converter(model)
-    for message in context.messages:
-        converter.add(message)
-    return converter.messages()
+    return convert_all(Converter(model), context.messages)
 
 
-class Converter:
+class Converter(ConvertedItems):
     """Messages converted one at a time (a MessageConverter): what ``convert_messages`` does."""
 
-    __slots__ = ("_last_user", "_model", "_out")
+    __slots__ = ("_last_user", "_model")
 
     def __init__(self, model: Model, frozen: bool = False) -> None:
         self._model = model
-        self._out = ConvertedList(frozen)
+        super().__init__(frozen)
         self._last_user: tuple[int, Json] | None = None  # the latest user turn: it carries the cache mark
 
     def copy(self) -> Converter:
@@ -137,16 +135,7 @@ class Converter:
             self._out.append(turn)
         self._last_user = (len(self._out) - 1, turn)
 
-    def __len__(self) -> int:
-        return len(self._out)
-
-    def items(self) -> list[Item]:
-        """What was converted so far, without this API's finishing touches (see ``seed``)."""
-        return self._out.items()
-
-    def seed(self, items: list[Item]) -> None:
-        """Continue from ``items``: see ``MessageConverter.seed``."""
-        self._out = ConvertedList.seeded(items)
+    def _seeded(self) -> None:
         self._last_user = None
 
     def add(self, message: LlmMessage) -> None:

@@ -12,12 +12,11 @@ from dataclasses import replace
 from typing import Any
 
 from tau_agent.provider import Context, StreamOptions
-from tau_ai.apis._shared import error_from_body
 from tau_ai.apis.anthropic_messages.convert import Converter, convert_messages, request_with
 from tau_ai.apis.anthropic_messages.parse import AnthropicParser
-from tau_ai.apis.google_vertex import vertex_auth, vertex_url
+from tau_ai.apis.google_vertex import vertex_auth, vertex_url, vertex_wire_api
 from tau_ai.model import Model
-from tau_ai.wire_api import HttpRequestSpec, IncrementalRequests, WireApi
+from tau_ai.wire_api import HttpRequestSpec
 
 API = "anthropic-vertex"
 VERTEX_ANTHROPIC_VERSION = "vertex-2023-10-16"
@@ -34,22 +33,7 @@ def _request_with(
     return replace(spec, url=url, headers=vertex_auth(headers, api_key), body=body)
 
 
-def build_request(
-    model: Model, context: Context, options: StreamOptions, api_key: str | None
-) -> HttpRequestSpec:
-    return _request_with(model, context, options, api_key, convert_messages(model, context))
-
-
-def _parser(model: Model) -> AnthropicParser:
-    return AnthropicParser(model, API)
-
-
-WIRE_API = WireApi(
-    name=API,
-    build_request=build_request,
-    new_parser=_parser,
-    error_message=error_from_body,
-    incremental=IncrementalRequests(lambda model, system, frozen: Converter(model, frozen), _request_with),
-)
+WIRE_API = vertex_wire_api(API, _request_with, convert_messages, Converter, AnthropicParser)
+build_request = WIRE_API.build_request
 
 __all__ = ["API", "VERTEX_ANTHROPIC_VERSION", "WIRE_API", "build_request"]

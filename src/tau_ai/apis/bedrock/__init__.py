@@ -11,6 +11,10 @@ to the exact bytes of every attempt, from the key the app resolved
 * any other key is a Bedrock API key, sent as ``Authorization: Bearer`` (``"Bearer <token>"``
   is sent as it is);
 * no key: the request goes unsigned (a proxy that signs for you, ``AWS_BEDROCK_SKIP_AUTH=1``).
+
+The signer is handed the key of each attempt, so a caller that renews temporary credentials
+(``tau_ai.wire_api.signing_with``) signs with the current ones; AWS refuses expired ones with a
+403 ``ExpiredToken`` (``expired_credentials``), which counts as a refusal of the credentials.
 """
 
 from __future__ import annotations
@@ -63,6 +67,15 @@ def sign_request(
     return {**headers, "authorization": bearer}
 
 
+_EXPIRED = ("expiredtoken", "security token included in the request is expired", "token has expired")
+
+
+def expired_credentials(status: int, message: str) -> bool:
+    """Whether AWS refused the request's credentials as expired (a 400/403 naming it)."""
+    lower = message.lower()
+    return status in (400, 403) and any(words in lower for words in _EXPIRED)
+
+
 WIRE_API = WireApi(
     name=API,
     build_request=build_request,
@@ -71,6 +84,15 @@ WIRE_API = WireApi(
     incremental=IncrementalRequests(lambda model, system, frozen: Converter(model, frozen), request_with),
     new_decoder=EventStreamDecoder,
     sign=sign_request,
+    expired_credentials=expired_credentials,
 )
 
-__all__ = ["API", "WIRE_API", "build_request", "endpoint_region", "region_of", "sign_request"]
+__all__ = [
+    "API",
+    "WIRE_API",
+    "build_request",
+    "endpoint_region",
+    "expired_credentials",
+    "region_of",
+    "sign_request",
+]

@@ -5,7 +5,8 @@ What a caller may rely on: the model id travels in the URL path, percent-encoded
 alternate: consecutive user-side messages, tool results included, merge into one user turn),
 ``system`` as text blocks, ``inferenceConfig`` (``maxTokens``, ``temperature``), ``toolConfig``
 when tools are given, and for Claude models with thinking on ``additionalModelRequestFields``
-(adaptive thinking with an effort on Opus/Sonnet 4.6+, else a token budget that raises
+(adaptive thinking with an effort on Opus/Sonnet 4.6+, ``xhigh`` sent as ``max`` on Opus 4.6 and
+as ``xhigh`` on Opus 4.7, else a token budget that raises
 ``maxTokens``, with the interleaved-thinking beta). Claude models that cache prompts get a
 ``cachePoint`` after the system prompt and at the end of the last user turn. Thinking replays as
 ``reasoningContent`` to the model that produced it (with its signature on Claude; without a
@@ -22,17 +23,16 @@ from urllib.parse import quote
 from tau_agent.content import ImageContent, TextContent, ThinkingContent, ToolCall
 from tau_agent.messages import AssistantMessage, LlmMessage, ToolResultMessage, UserMessage
 from tau_agent.provider import Context, StreamOptions
-from tau_ai.apis._converted import ConvertedList, Item
+from tau_ai.apis._converted import ConvertedItems, convert_all
 from tau_ai.apis._shared import NO_IMAGES, max_output_tokens, same_model
 from tau_ai.model import Model
-from tau_ai.thinking import DEFAULT_BUDGETS, clamp_level
+from tau_ai.thinking import DEFAULT_BUDGETS, clamp_level, claude_effort
 from tau_ai.wire_api import HttpRequestSpec
 
 Json = dict[str, Any]
 INTERLEAVED_BETA = "interleaved-thinking-2025-05-14"
 CACHE_POINT: Json = {"cachePoint": {"type": "default"}}
 _BAD_ID_CHARS = re.compile(r"[^a-zA-Z0-9_-]")
-_EFFORT = {"minimal": "low", "low": "low", "medium": "medium", "high": "high", "xhigh": "high"}
 _IMAGE_FORMATS = {
     "image/jpeg": "jpeg",
     "image/jpg": "jpeg",
@@ -127,7 +127,7 @@ def thinking_fields(model: Model, options: StreamOptions, inference: Json, tools
     if adaptive_thinking(model):
         return {
             "thinking": {"type": "adaptive", "display": "summarized"},
-            "output_config": {"effort": _EFFORT[level]},
+            "output_config": {"effort": claude_effort(model, level)},
         }
     budget = DEFAULT_BUDGETS["high" if level == "xhigh" else level]
     if options.max_tokens is None:
@@ -142,37 +142,23 @@ def thinking_fields(model: Model, options: StreamOptions, inference: Json, tools
 
 
 def convert_messages(model: Model, context: Context) -> list[Any]:
-    converter = Converter(model)
-    for message in context.messages:
-        converter.add(message)
-    return converter.messages()
+    return convert_all(Converter(model), context.messages)
 
 
-class Converter:
+class Converter(ConvertedItems):
     """Messages converted one at a time (a MessageConverter): what ``convert_messages`` does."""
 
-    __slots__ = ("_cache", "_model", "_out")
+    __slots__ = ("_cache", "_model")
 
     def __init__(self, model: Model, frozen: bool = False) -> None:
         self._model = model
-        self._out = ConvertedList(frozen)
+        super().__init__(frozen)
         self._cache = caches_prompts(model)
 
     def copy(self) -> Converter:
         twin = Converter.__new__(Converter)
         twin._model, twin._out, twin._cache = self._model, self._out.copy(), self._cache
         return twin
-
-    def __len__(self) -> int:
-        return len(self._out)
-
-    def items(self) -> list[Item]:
-        """What was converted so far, without the cache point ``messages()`` adds."""
-        return self._out.items()
-
-    def seed(self, items: list[Item]) -> None:
-        """Continue from ``items``: see ``MessageConverter.seed``."""
-        self._out = ConvertedList.seeded(items)
 
     def add(self, message: LlmMessage) -> None:
         role, blocks = _blocks(self._model, message)

@@ -16,7 +16,7 @@ from typing import Any
 from tau_agent.content import ImageContent, TextContent, ThinkingContent, ToolCall, text_of
 from tau_agent.messages import AssistantMessage, LlmMessage, ToolResultMessage, UserMessage
 from tau_agent.provider import Context, StreamOptions, ThinkingLevel
-from tau_ai.apis._converted import ConvertedList, Item
+from tau_ai.apis._converted import ConvertedItems, convert_all
 from tau_ai.apis._shared import (
     IMAGE_NOTE,
     NO_IMAGES,
@@ -84,20 +84,17 @@ def thinking_config(model: Model, level: ThinkingLevel) -> Json:
 
 
 def convert_contents(model: Model, context: Context) -> list[Json]:
-    converter = Converter(model)
-    for message in context.messages:
-        converter.add(message)
-    return converter.messages()
+    return convert_all(Converter(model), context.messages)
 
 
-class Converter:
+class Converter(ConvertedItems):
     """Messages converted one at a time (a MessageConverter): what ``convert_contents`` does."""
 
-    __slots__ = ("_model", "_out", "_pending")
+    __slots__ = ("_model", "_pending")
 
     def __init__(self, model: Model, frozen: bool = False) -> None:
         self._model = model
-        self._out = ConvertedList(frozen)
+        super().__init__(frozen)
         self._pending: list[Json] = []  # images of the current run of tool results
 
     def copy(self) -> Converter:
@@ -111,16 +108,7 @@ class Converter:
         self._out.replace_last({**last, "parts": [*last["parts"], {"text": IMAGE_NOTE}, *self._pending]})
         self._pending = []
 
-    def __len__(self) -> int:
-        return len(self._out)
-
-    def items(self) -> list[Item]:
-        """What was converted so far, without this API's finishing touches (see ``seed``)."""
-        return self._out.items()
-
-    def seed(self, items: list[Item]) -> None:
-        """Continue from ``items``: see ``MessageConverter.seed``."""
-        self._out = ConvertedList.seeded(items)
+    def _seeded(self) -> None:
         self._pending = []
 
     def add(self, message: LlmMessage) -> None:

@@ -13,6 +13,7 @@ credentials, both taken from the model (the app fills them in, ``tau_coding.conf
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -21,7 +22,9 @@ from tau_ai.apis._shared import endpoint, error_from_body
 from tau_ai.apis.google.convert import Converter, convert_contents, request_with
 from tau_ai.apis.google.parse import GoogleParser
 from tau_ai.model import Model
-from tau_ai.wire_api import HttpRequestSpec, IncrementalRequests, WireApi
+from tau_ai.wire_api import HttpRequestSpec, IncrementalRequests, MessageConverter, WireApi, WireParser
+
+RequestWith = Callable[[Model, Context, StreamOptions, "str | None", list[Any]], HttpRequestSpec]
 
 API = "google-vertex"
 BEARER = "Bearer "
@@ -57,22 +60,34 @@ def _request_with(
     return replace(spec, url=url, headers=vertex_auth(dict(spec.headers), api_key))
 
 
-def build_request(
-    model: Model, context: Context, options: StreamOptions, api_key: str | None
-) -> HttpRequestSpec:
-    return _request_with(model, context, options, api_key, convert_contents(model, context))
+def vertex_wire_api(
+    name: str,
+    request_with: RequestWith,
+    convert: Callable[[Model, Context], list[Any]],
+    new_converter: Callable[[Model, bool], MessageConverter],
+    new_parser: Callable[[Model, str], WireParser],
+) -> WireApi:
+    """A Vertex AI wire API: ``request_with(model, context, options, api_key, converted)`` makes
+    the request of what ``convert`` (or a ``new_converter(model, frozen)``) converted; replies are
+    read by ``new_parser(model, name)``; errors are the publisher's own words."""
+
+    def build_request(
+        model: Model, context: Context, options: StreamOptions, api_key: str | None
+    ) -> HttpRequestSpec:
+        return request_with(model, context, options, api_key, convert(model, context))
+
+    return WireApi(
+        name=name,
+        build_request=build_request,
+        new_parser=lambda model: new_parser(model, name),
+        error_message=error_from_body,
+        incremental=IncrementalRequests(
+            lambda model, _system, frozen: new_converter(model, frozen), request_with
+        ),
+    )
 
 
-def _parser(model: Model) -> GoogleParser:
-    return GoogleParser(model, API)
+WIRE_API = vertex_wire_api(API, _request_with, convert_contents, Converter, GoogleParser)
+build_request = WIRE_API.build_request
 
-
-WIRE_API = WireApi(
-    name=API,
-    build_request=build_request,
-    new_parser=_parser,
-    error_message=error_from_body,
-    incremental=IncrementalRequests(lambda model, system, frozen: Converter(model, frozen), _request_with),
-)
-
-__all__ = ["API", "WIRE_API", "build_request", "vertex_auth", "vertex_url"]
+__all__ = ["API", "WIRE_API", "build_request", "vertex_auth", "vertex_url", "vertex_wire_api"]

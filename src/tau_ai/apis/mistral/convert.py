@@ -18,7 +18,7 @@ from typing import Any
 from tau_agent.content import TextContent, ThinkingContent, ToolCall, text_of
 from tau_agent.messages import AssistantMessage, LlmMessage, ToolResultMessage, UserMessage
 from tau_agent.provider import Context, StreamOptions
-from tau_ai.apis._converted import ConvertedList, Item
+from tau_ai.apis._converted import ConvertedItems, ConvertedList, convert_all
 from tau_ai.apis._shared import (
     AFTER_TOOLS,
     IMAGE_NOTE,
@@ -80,20 +80,17 @@ def request_with(
 
 
 def convert_messages(model: Model, context: Context) -> list[Json]:
-    converter = Converter(model, context.system_prompt)
-    for message in context.messages:
-        converter.add(message)
-    return converter.messages()
+    return convert_all(Converter(model, context.system_prompt), context.messages)
 
 
-class Converter:
+class Converter(ConvertedItems):
     """Messages converted one at a time (a MessageConverter): what ``convert_messages`` does."""
 
-    __slots__ = ("_model", "_out", "_pending")
+    __slots__ = ("_model", "_pending")
 
     def __init__(self, model: Model, system_prompt: str, frozen: bool = False) -> None:
         self._model = model
-        self._out = ConvertedList(frozen)
+        super().__init__(frozen)
         self._pending: list[Json] = []  # images of the current run of tool results
         if system_prompt:
             self._out.append({"role": "system", "content": system_prompt})
@@ -103,16 +100,7 @@ class Converter:
         twin._model, twin._out, twin._pending = self._model, self._out.copy(), list(self._pending)
         return twin
 
-    def __len__(self) -> int:
-        return len(self._out)
-
-    def items(self) -> list[Item]:
-        """What was converted so far, without this API's finishing touches (see ``seed``)."""
-        return self._out.items()
-
-    def seed(self, items: list[Item]) -> None:
-        """Continue from ``items``: see ``MessageConverter.seed``."""
-        self._out = ConvertedList.seeded(items)
+    def _seeded(self) -> None:
         self._pending = []
 
     def add(self, message: LlmMessage) -> None:

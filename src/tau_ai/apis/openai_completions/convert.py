@@ -16,7 +16,7 @@ from typing import Any
 from tau_agent.content import TextContent, ThinkingContent, ToolCall, text_of
 from tau_agent.messages import AssistantMessage, LlmMessage, ToolResultMessage, UserMessage
 from tau_agent.provider import Context, StreamOptions
-from tau_ai.apis._converted import ConvertedList, Item
+from tau_ai.apis._converted import ConvertedItems, ConvertedList, convert_all
 from tau_ai.apis._shared import (
     AFTER_TOOLS,
     IMAGE_NOTE,
@@ -101,23 +101,20 @@ def thinking_params(level: str, compat: Compat) -> Json:
 
 
 def convert_messages(model: Model, context: Context, compat: Compat | None = None) -> list[Json]:
-    converter = Converter(model, context.system_prompt, compat=compat)
-    for message in context.messages:
-        converter.add(message)
-    return converter.messages()
+    return convert_all(Converter(model, context.system_prompt, compat=compat), context.messages)
 
 
-class Converter:
+class Converter(ConvertedItems):
     """Messages converted one at a time (a MessageConverter): what ``convert_messages`` does."""
 
-    __slots__ = ("_compat", "_model", "_out", "_pending")
+    __slots__ = ("_compat", "_model", "_pending")
 
     def __init__(
         self, model: Model, system_prompt: str, frozen: bool = False, compat: Compat | None = None
     ) -> None:
         self._model = model
         self._compat = compat or resolve_compat(model)
-        self._out = ConvertedList(frozen)
+        super().__init__(frozen)
         self._pending: list[Json] = []  # images of the current run of tool results
         if system_prompt:
             role = "developer" if model.reasoning and self._compat.supports_developer_role else "system"
@@ -129,16 +126,7 @@ class Converter:
         twin._out, twin._pending = self._out.copy(), list(self._pending)
         return twin
 
-    def __len__(self) -> int:
-        return len(self._out)
-
-    def items(self) -> list[Item]:
-        """What was converted so far, without this API's finishing touches (see ``seed``)."""
-        return self._out.items()
-
-    def seed(self, items: list[Item]) -> None:
-        """Continue from ``items``: see ``MessageConverter.seed``."""
-        self._out = ConvertedList.seeded(items)
+    def _seeded(self) -> None:
         self._pending = []
 
     def add(self, message: LlmMessage) -> None:

@@ -18,17 +18,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-Flow = Literal["pkce", "device"]
-LOGIN_PROVIDER_IDS = frozenset(
-    {"anthropic", "openai-codex", "github-copilot", "google-gemini-cli"}
-)  # login_providers' keys
+from tau_ai.catalog.subscriptions import COPILOT_EDITOR_HEADERS as COPILOT_HEADERS
 
-COPILOT_HEADERS: Mapping[str, str] = {
-    "User-Agent": "GitHubCopilotChat/0.35.0",
-    "Editor-Version": "vscode/1.107.0",
-    "Editor-Plugin-Version": "copilot-chat/0.35.0",
-    "Copilot-Integration-Id": "vscode-chat",
-}
+Flow = Literal["pkce", "device"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,8 +64,8 @@ def login_providers(environ: Mapping[str, str]) -> dict[str, LoginProvider]:
 def _builtin_logins(
     anthropic: str, openai: str, github: str, google: str, environ: Mapping[str, str]
 ) -> dict[str, LoginProvider]:
-    return {
-        "anthropic": LoginProvider(
+    providers = (
+        LoginProvider(
             id="anthropic",
             name="Anthropic (Claude Pro/Max)",
             flow="pkce",
@@ -83,11 +75,10 @@ def _builtin_logins(
             scopes="org:create_api_key user:profile user:inference user:sessions:claude_code "
             "user:mcp_servers user:file_upload",
             callback_port=53692,
-            callback_path="/callback",
             token_format="json",
             extra_authorize={"code": "true"},
         ),
-        "openai-codex": LoginProvider(
+        LoginProvider(
             id="openai-codex",
             name="ChatGPT Plus/Pro (Codex)",
             flow="pkce",
@@ -103,7 +94,7 @@ def _builtin_logins(
                 "originator": "tau",
             },
         ),
-        "github-copilot": LoginProvider(
+        LoginProvider(
             id="github-copilot",
             name="GitHub Copilot",
             flow="device",
@@ -114,7 +105,7 @@ def _builtin_logins(
             exchange_url=f"{github or 'https://api.github.com'}/copilot_internal/v2/token",
             headers=COPILOT_HEADERS,
         ),
-        "google-gemini-cli": LoginProvider(
+        LoginProvider(
             id="google-gemini-cli",
             name="Google Gemini CLI (Cloud Code Assist)",
             flow="pkce",
@@ -129,12 +120,14 @@ def _builtin_logins(
             extra_authorize={"access_type": "offline", "prompt": "consent"},
             project_url=_origin(environ, "TAU_GOOGLE_CODE_ASSIST_URL", "https://cloudcode-pa.googleapis.com"),
         ),
-    }
+    )
+    return {provider.id: provider for provider in providers}
 
 
 # Logins extensions declared (``register_provider(..., oauth=LoginProvider(...))``), by id: the
 # same flows, store and refresh as the built-in ones; a built-in id is never replaced.
 _REGISTERED: dict[str, LoginProvider] = {}
+LOGIN_PROVIDER_IDS = frozenset(login_providers({}))
 
 
 def register_login_provider(provider: LoginProvider) -> None:
