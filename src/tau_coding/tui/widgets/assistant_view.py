@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rich.console import RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -20,24 +19,11 @@ from textual.widgets import Static
 
 from tau_agent.content import TextContent, ThinkingContent
 from tau_coding.common.escape_stripping import safe_text
+from tau_coding.tui.markdown_render import answer_markdown
 from tau_coding.tui.state import AssistantItem
 
 THINKING_HINT = "Thinking… (Ctrl+T to show)"
 CHUNK_CHARS = 3000
-
-
-def answer_markdown(source: str) -> RenderableType:
-    """An answer's text as Rich Markdown, its single line breaks kept."""
-    from rich.markdown import Markdown as RichMarkdown  # markdown-it and pygments: not at launch
-
-    markdown = RichMarkdown(safe_text(source), code_theme="ansi_dark", inline_code_theme="ansi_dark")
-    # A single newline is a soft break in Markdown (drawn as a space); the model's
-    # answers mean it as a line break, so it is kept as one.
-    for block in markdown.parsed:
-        for token in block.children or ():
-            if token.type == "softbreak":
-                token.type = "hardbreak"
-    return markdown
 
 
 class MarkdownChunk(Static):
