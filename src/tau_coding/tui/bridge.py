@@ -7,7 +7,6 @@ error, never a provider failure, which arrives as data) ends with ``RunFinished.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -53,36 +52,18 @@ def start_run(
 
 
 class FrameScheduler:
-    """Coalesces repaint requests: ``request`` many times, ``paint`` runs once per frame at most.
+    """Coalesces repaint requests: ``request`` many times, ``paint`` runs once per frame at most."""
 
-    A request after a quiet spell (no paint for a frame) paints on the app's next turn, after
-    the messages already queued, so the first delta of an answer, or a key's effect, shows
-    without waiting a frame; requests within a frame of the last paint wait for its end.
-    """
-
-    def __init__(
-        self,
-        app: App[Any],
-        paint: Callable[[], Awaitable[None]],
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
+    def __init__(self, app: App[Any], paint: Callable[[], Awaitable[None]]) -> None:
         self._app = app
         self._paint = paint
-        self._clock = clock
         self._pending = False
-        self._last = float("-inf")
 
     def request(self) -> None:
-        if self._pending:
-            return
-        self._pending = True
-        wait = self._last + FRAME_SECONDS - self._clock()
-        if wait > 0:
-            self._app.set_timer(wait, self._run)
-        else:
-            self._app.call_later(self._run)
+        if not self._pending:
+            self._pending = True
+            self._app.set_timer(FRAME_SECONDS, self._run)
 
     async def _run(self) -> None:
         self._pending = False
-        self._last = self._clock()
         await self._paint()

@@ -60,14 +60,20 @@ class MarkdownStream(Widget):
         return len(self.lines(width))
 
     def render_line(self, y: int) -> Strip:
-        lines = self.lines(self.size.width)
+        # The lines of the last layout (a new width or new styles always bring one first, and
+        # new text resets them); ``self.size`` walks the DOM, too slow to ask for every line.
+        lines = self._lines if self._last is not None else self.lines(self.size.width)
         return lines[y] if 0 <= y < len(lines) else Strip.blank(self.size.width, self.visual_style.rich_style)
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._last = None
 
     def lines(self, width: int) -> list[Strip]:
         """Every line of the text rendered at ``width`` (cached; only new text is rendered)."""
-        key = (width, self.visual_style)
-        if key != self._key:
-            self._key, self._done, self._drawn, self._last = key, [], 0, None
+        style = self.visual_style  # one object until the styles change: compared by identity
+        if self._key is None or self._key[0] != width or self._key[1] is not style:
+            self._key, self._done, self._drawn, self._last = (width, style), [], 0, None
         elif self._last is not None:
             return self._lines
         self._settle()
@@ -119,7 +125,7 @@ class MarkdownStream(Widget):
             return
         key, height, top = self._key, len(self._lines), len(self._done)
         lines = self.lines(width)
-        if self._key != key or len(lines) != height or len(self._done) < top:
+        if self._key is not key or len(lines) != height or len(self._done) < top:
             self.refresh(layout=True)
         else:
             self.refresh(Region(0, top, width, len(lines) - top))
