@@ -1,6 +1,9 @@
-"""Keystroke echo while an answer streams, and Esc to cancelled, in ``tau`` under tmux.
+"""Keystroke echo while an answer streams, Esc to cancelled, and the CPU streaming costs, in
+``tau`` under tmux.
 
-A local server streams an answer at about 200 tokens/s. Each key is sent with ``tmux send-keys``
+A local server streams an answer at about 200 tokens/s. First the ``tau`` process's CPU time
+(user + system, from /proc) is read over ``CPU_SECONDS`` of streaming, nothing typed: the share
+of one core the TUI takes to show 200 tokens/s. Then each key is sent with ``tmux send-keys``
 and the pane is polled until it shows; Esc is pressed mid-stream and the pane polled until the
 footer no longer says "working…". Polling ``capture-pane`` costs a few ms per look, so the
 numbers carry that much resolution. ``--python`` picks the interpreter whose ``tau_coding`` runs
@@ -28,6 +31,13 @@ from tau_ai.testing.scripted_streams import ScriptedReply, sse_body
 
 API = "openai-completions"
 KEYS = "abcdefghijklmnopqrst"
+CPU_SECONDS = 3.0
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _tmux(socket: Path, *args: str) -> str:
@@ -44,8 +54,9 @@ def _wait(socket: Path, check: str, present: bool = True, timeout: float = 30.0)
     raise TimeoutError(f"{check!r} {'never showed' if present else 'never left'}")
 
 
-def one_round(python: str, folder: Path, flags: tuple[str, ...] = ()) -> tuple[list[float], float]:
-    """Echo times (ms) of each key typed while streaming, and Esc to cancelled (ms)."""
+def one_round(python: str, folder: Path, flags: tuple[str, ...] = ()) -> tuple[list[float], float, float]:
+    """Echo times (ms) of each key typed while streaming, Esc to cancelled (ms), and the CPU
+    used while streaming untouched (% of one core)."""
     words = tuple(f"word{i} " for i in range(3000))  # ~15 s at 200 tokens/s
     body = sse_body(API, ScriptedReply(chunks=words))
     stream = Scripted(body=body, chunk_size=max(1, len(body) // 3000), delay=0.005)
@@ -62,7 +73,8 @@ def one_round(python: str, folder: Path, flags: tuple[str, ...] = ()) -> tuple[l
             "TERM": "xterm-256color",
         }
         exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
-        command = f"cd {shlex.quote(str(project))} && env -i {exports} {shlex.quote(python)} -m tau_coding --model local/m"
+        pid_file = folder / "tau.pid"
+        command = f"cd {shlex.quote(str(project))} && echo $$ > {shlex.quote(str(pid_file))} && exec env -i {exports} {shlex.quote(python)} -m tau_coding --model local/m"
         command += "".join(f" {shlex.quote(flag)}" for flag in flags)
         socket = folder / "tmux.sock"
         _tmux(socket, "new-session", "-d", "-s", "b", "-x", "120", "-y", "40", command)
@@ -72,6 +84,10 @@ def one_round(python: str, folder: Path, flags: tuple[str, ...] = ()) -> tuple[l
             _wait(socket, "│ go")
             _tmux(socket, "send-keys", "-t", "b", "Enter")
             _wait(socket, "word200 ")
+            pid = int(pid_file.read_text())
+            used, start = cpu_seconds(pid), time.perf_counter()
+            time.sleep(CPU_SECONDS)
+            cpu = (cpu_seconds(pid) - used) / (time.perf_counter() - start) * 100
             echoes = []
             typed = ""
             for key in KEYS:
@@ -84,7 +100,7 @@ def one_round(python: str, folder: Path, flags: tuple[str, ...] = ()) -> tuple[l
             _tmux(socket, "send-keys", "-t", "b", "Escape")
             _wait(socket, "working…", present=False)
             cancel = (time.perf_counter() - start) * 1000
-            return echoes, cancel
+            return echoes, cancel, cpu
         finally:
             subprocess.run(["tmux", "-S", str(socket), "kill-server"], capture_output=True)
 
@@ -97,16 +113,23 @@ def main() -> int:
     args = parser.parse_args()
     echoes: list[float] = []
     cancels: list[float] = []
+    cpus: list[float] = []
     for _ in range(args.rounds):
         with tempfile.TemporaryDirectory() as folder:
-            keys, cancel = one_round(args.python, Path(folder), ("--fullscreen",) if args.fullscreen else ())
+            flags = ("--fullscreen",) if args.fullscreen else ()
+            keys, cancel, cpu = one_round(args.python, Path(folder), flags)
         echoes += keys
         cancels.append(cancel)
+        cpus.append(cpu)
     print(
         f"echo while streaming: median {statistics.median(echoes):.1f} ms, "
         f"p90 {statistics.quantiles(echoes, n=10)[-1]:.1f} ms, max {max(echoes):.1f} ms ({len(echoes)} keys)"
     )
     print(f"Esc to cancelled: median {statistics.median(cancels):.1f} ms, best {min(cancels):.1f} ms")
+    print(
+        f"CPU streaming 200 tokens/s: median {statistics.median(cpus):.1f} %, "
+        f"best {min(cpus):.1f} % of one core (load {os.getloadavg()[0]:.1f})"
+    )
     return 0
 
 

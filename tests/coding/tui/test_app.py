@@ -336,10 +336,13 @@ async def test_ctrl_o_expands_every_tool_row() -> None:
         assert isinstance(item, ToolItem) and item.status == "ok"
 
 
-async def test_a_long_streamed_reply_is_split_into_chunks_at_paragraphs_outside_code() -> None:
-    from tau_coding.tui.widgets.assistant_view import CHUNK_CHARS, MarkdownChunk
+async def test_a_long_streamed_reply_shows_all_its_text_rendered_once_as_a_whole() -> None:
+    from textual.visual import Visual, visualize
 
-    fence = "```python\n" + "x = 1\n\n" * (CHUNK_CHARS // 6) + "```\n\n"
+    from tau_coding.tui.markdown_render import answer_markdown
+    from tau_coding.tui.widgets.markdown_stream import MarkdownStream
+
+    fence = "```python\n" + "x = 1\n\n" * 500 + "```\n\n"
     prose = "".join(f"Paragraph {i} " + "word " * 40 + "\n\n" for i in range(60))
     reply_text = prose + fence + prose
     app = make_app(adapter(FakeProvider([reply(text(reply_text, chunk_size=200))])))
@@ -349,10 +352,12 @@ async def test_a_long_streamed_reply_is_split_into_chunks_at_paragraphs_outside_
         await until(
             pilot, lambda: app.state.status == "idle" and "".join(markdown_sources(app)) == reply_text
         )
-        chunks = [c.source for c in app.query(MarkdownChunk)]
-        assert len(chunks) > 2
-        assert all(chunk.count("```") % 2 == 0 for chunk in chunks)  # no code block is cut
-        assert all(len(chunk) <= CHUNK_CHARS + 200 for chunk in chunks if "```" not in chunk)
+        stream = app.query_one(MarkdownStream)
+        width = stream.size.width
+        whole = Visual.to_strips(
+            stream, visualize(stream, answer_markdown(reply_text)), width, None, stream.visual_style
+        )
+        assert stream.lines(width) == whole
 
 
 async def test_at_completes_project_files_respecting_gitignore(tmp_path: Path) -> None:

@@ -44,14 +44,19 @@ def test_footer_lines_show_place_model_and_status() -> None:
     assert "anthropic/claude • high" in line and "working" in line
 
 
-def test_split_chunks_cuts_at_paragraphs_and_never_inside_code() -> None:
-    from tau_coding.tui.widgets.assistant_view import CHUNK_CHARS, split_chunks
+def test_split_finished_cuts_before_the_last_block_and_never_inside_code() -> None:
+    from tau_coding.tui.markdown_blocks import split_finished
 
-    prose = "".join(f"p{i} " + "w " * 100 + "\n\n" for i in range(80))
-    code = "```\n" + "line\n\n" * 2000 + "```\n\n"
-    text = prose + code + prose
-    chunks = split_chunks(text)
-    assert "".join(chunks) == text
-    assert all(c.count("```") % 2 == 0 for c in chunks)
-    assert all(len(c) <= CHUNK_CHARS for c in chunks if "```" not in c)
-    assert split_chunks("short") == ["short"]
+    text = "Intro\nwith a soft break.\n\n```\ncode\n\nmore code\n```\n- a\n- b\n\n---\nlast, growing"
+    split = split_finished(text)
+    assert [b.source for b in split.blocks] == [
+        "Intro\nwith a soft break.\n\n",
+        "```\ncode\n\nmore code\n```\n",
+        "- a\n- b\n\n",
+        "---\n",
+    ]
+    assert [b.gap for b in split.blocks] == [True, True, True, False]  # Rich: no blank line after a rule
+    assert text[split.rest :] == "last, growing"
+    assert split_finished("```\nan open fence\n\nstill code").blocks == ()
+    assert split_finished("one block").rest == 0
+    assert split_finished("[a]: https://a\n\ntext").references

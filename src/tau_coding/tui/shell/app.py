@@ -28,6 +28,7 @@ from tau_coding.tui.key_encodings import normalized_key
 from tau_coding.tui.port import SessionPort
 from tau_coding.tui.screens.dialog import Dialog
 from tau_coding.tui.shell import commands, permission_mode, session_commands, settings_command
+from tau_coding.tui.shell.escape_input import FullscreenDriver
 from tau_coding.tui.shell.extension_surface import ExtensionSurface
 from tau_coding.tui.shell.inline import (
     InlineDriver,
@@ -289,9 +290,10 @@ class TauApp(ExtensionSurface):
     def _build_driver(
         self, headless: bool, inline: bool, mouse: bool, size: tuple[int, int] | None
     ) -> Driver:
-        if not inline or headless or sys.platform == "win32":
+        if headless or sys.platform == "win32":
             return super()._build_driver(headless, inline, mouse, size)
-        self._driver = InlineDriver(self, debug=False, mouse=mouse, size=size)
+        driver = InlineDriver if inline else FullscreenDriver  # both deliver Esc at once
+        self._driver = driver(self, debug=False, mouse=mouse, size=size)
         return self._driver
 
     def on_resize(self, event: events.Resize) -> None:

@@ -38,6 +38,10 @@ class CommandHost(App[str | None]):
     def request_paint(self) -> None:
         raise NotImplementedError
 
+    async def paint(self) -> None:
+        """Bring the screen up to date with the state now (``request_paint``: at the next frame)."""
+        raise NotImplementedError
+
     def reload_themes(self) -> list[str]:
         """Read the user's theme files again (on ``/reload``); the problems found, one line each."""
         raise NotImplementedError

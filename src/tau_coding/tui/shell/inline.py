@@ -27,6 +27,7 @@ from textual.geometry import Offset
 from textual.theme import Theme
 
 from tau_coding.tui.items import Item
+from tau_coding.tui.shell.escape_input import QuickEscape
 from tau_coding.tui.shell.scrollback import Palette, scrollback_text, settled
 
 HISTORY_ITEMS = 80  # of a resumed session, the newest items written at start (the rest: /tree)
@@ -80,9 +81,10 @@ def _region_moved(app: App[Any]) -> None:
     app.screen.refresh()
 
 
-class InlineDriver(LinuxInlineDriver):
+class InlineDriver(QuickEscape, LinuxInlineDriver):
     """Textual's inline driver, but a resize does not clear the whole screen, the conversation
-    on it included (the app clears the region: ``clear_resized_region``)."""
+    on it included (the app clears the region: ``clear_resized_region``), and Esc comes at once
+    (escape_input.py)."""
 
     def write(self, data: str) -> None:
         if data != "\x1b[2J":  # what Textual's SIGWINCH handler writes, and nothing else does

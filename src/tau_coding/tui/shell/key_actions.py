@@ -120,7 +120,7 @@ class KeyActions(CommandHost):
         self.port.cancel()
         set_status(self.state, "cancelling")
         self._pull_queue()
-        self._scheduler.request()
+        await self.paint()  # now, not at the next frame: "working…" goes at once
 
     def action_pull_queue(self) -> None:
         """Alt+Up: take every queued message back into the editor, oldest first."""

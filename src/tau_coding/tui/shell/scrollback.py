@@ -24,7 +24,7 @@ from tau_agent.content import TextContent, ThinkingContent
 from tau_coding.common.escape_stripping import safe_text
 from tau_coding.tui.diff_text import DiffColors
 from tau_coding.tui.items import AssistantItem, BashItem, ErrorItem, Item, NoticeItem, ToolItem, UserItem
-from tau_coding.tui.widgets.assistant_view import answer_markdown
+from tau_coding.tui.markdown_render import answer_markdown
 from tau_coding.tui.widgets.notice_view import bash_text, error_text
 from tau_coding.tui.widgets.tool_row import body, header_text
 

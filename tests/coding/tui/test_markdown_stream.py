@@ -1,0 +1,134 @@
+"""A streamed answer, rendered block by block, draws exactly what one render of the whole text draws.
+
+The answers in golden/answers/ are written as a model writes them (code fences, an unclosed
+one, lists, nested lists, tables, setext headings, block quotes, soft breaks, an HTML comment);
+the generated ones are random sequences of such blocks. Each is streamed in random pieces and
+compared after every piece, as every frame would show it.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from textual.app import App, ComposeResult
+from textual.containers import Vertical
+from textual.strip import Strip
+from textual.visual import Visual, visualize
+
+from tau_coding.tui.markdown_render import answer_markdown
+from tau_coding.tui.widgets.markdown_stream import MarkdownStream
+
+ANSWERS = sorted((Path(__file__).parent / "golden" / "answers").glob("*.md"))
+WIDTH = 60
+
+PIECES = [
+    "A paragraph of prose\nwith a soft break in it.\n",
+    "# Heading\n",
+    "Setext\n===\n",
+    "- item one\n- item two\n  continued\n",
+    "1. first\n2. second\n\n3. loose third\n",
+    "```python\ndef f():\n\n    return 1\n```\n",
+    "```\nunclosed fence\n",
+    "> quoted\nlazy line\n",
+    "| a | b |\n|---|---|\n| 1 | 2 |\n",
+    "---\n",
+    "***\n",
+    "<div>\nhtml block\n</div>\n",
+    "    indented code\n",
+    "Text with `code`, **bold** and _em_.\n",
+    "\n",
+    "\n\n",
+    "para\n-\n",
+    "  - deep item\n",
+]
+
+
+class _Host(App[None]):
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="assistant"):
+            yield MarkdownStream()
+
+
+def full_render(stream: MarkdownStream, text: str, width: int = WIDTH) -> list[Strip]:
+    if not text.strip():
+        return []
+    visual = visualize(stream, answer_markdown(text))
+    return Visual.to_strips(stream, visual, width, None, stream.visual_style)
+
+
+def pieces_of(text: str, rng: random.Random) -> list[str]:
+    out, at = [], 0
+    while at < len(text):
+        size = rng.choice((1, 2, 3, 5, 8, 20, 40))
+        out.append(text[at : at + size])
+        at += size
+    return out
+
+
+async def stream_and_compare(stream: MarkdownStream, text: str, rng: random.Random) -> None:
+    stream.set_source("")
+    shown = ""
+    for piece in pieces_of(text, rng):
+        shown += piece
+        stream.set_source(shown)
+        assert stream.lines(WIDTH) == full_render(stream, shown), f"differs after {len(shown)} chars"
+
+
+@pytest.mark.parametrize("answer", ANSWERS, ids=[a.stem for a in ANSWERS])
+async def test_a_recorded_answer_streamed_in_pieces_draws_what_a_full_render_draws(answer: Path) -> None:
+    text = answer.read_text()
+    async with _Host().run_test() as pilot:
+        stream = pilot.app.query_one(MarkdownStream)
+        for seed in range(4):
+            await stream_and_compare(stream, text, random.Random(seed))
+
+
+async def test_generated_answers_streamed_in_pieces_draw_what_a_full_render_draws() -> None:
+    rng = random.Random(2026)
+    async with _Host().run_test() as pilot:
+        stream = pilot.app.query_one(MarkdownStream)
+        for _ in range(60):
+            text = "".join(rng.choice(PIECES) for _ in range(rng.randint(1, 8)))
+            await stream_and_compare(stream, text, rng)
+
+
+async def test_finished_blocks_are_not_rendered_again_as_the_answer_grows() -> None:
+    async with _Host().run_test() as pilot:
+        stream = pilot.app.query_one(MarkdownStream)
+        stream.set_source("First paragraph.\n\nSecond paragraph.\n\nThird, still")
+        first = stream.lines(WIDTH)
+        stream.set_source("First paragraph.\n\nSecond paragraph.\n\nThird, still growing")
+        second = stream.lines(WIDTH)
+        assert second[0] is first[0] and second[2] is first[2]  # the same strips, kept
+        assert second == full_render(stream, stream.source)
+
+
+async def test_a_link_reference_defined_late_renders_the_links_before_it() -> None:
+    text = "See [the docs][d] first.\n\nThen more.\n\n[d]: https://example.com/docs\n"
+    async with _Host().run_test() as pilot:
+        stream = pilot.app.query_one(MarkdownStream)
+        await stream_and_compare(stream, text, random.Random(1))
+        shown = "".join(strip.text for strip in stream.lines(WIDTH))
+        assert "See the docs first." in shown and "[d]" not in shown  # a link, not literal brackets
+
+
+async def test_a_text_that_is_not_a_continuation_starts_over_and_a_new_width_renders_again() -> None:
+    async with _Host().run_test() as pilot:
+        stream = pilot.app.query_one(MarkdownStream)
+        stream.set_source("Old paragraph.\n\nOld tail")
+        stream.lines(WIDTH)
+        stream.set_source("New text\n\n- a list")
+        assert stream.lines(WIDTH) == full_render(stream, "New text\n\n- a list")
+        assert stream.lines(20) == full_render(stream, "New text\n\n- a list", 20)
+
+
+async def test_the_widget_is_as_tall_as_the_rendered_text_once_laid_out() -> None:
+    text = (ANSWERS[0]).read_text()
+    async with _Host().run_test(size=(80, 200)) as pilot:
+        stream = pilot.app.query_one(MarkdownStream)
+        for piece in pieces_of(text, random.Random(3)):
+            stream.set_source(stream.source + piece)
+            await pilot.pause()
+        assert stream.size.height == len(full_render(stream, text, stream.size.width))
