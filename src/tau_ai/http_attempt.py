@@ -16,13 +16,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from tau_agent.stream_events import AssistantMessageEvent, ErrorEvent
+from tau_ai import http_errors as errors
+from tau_ai.http1_connection import Timeouts
 from tau_ai.model import Model
 from tau_ai.retry import is_retryable_error_text
 from tau_ai.sse import SseDecoder, SseEvent
 from tau_ai.wire_api import StreamDecoder, WireApi, WireParser
 
 if TYPE_CHECKING:
-    import httpx
+    from tau_ai.http_sender import Sender, StreamedResponse
 
 MAX_ERROR_CHARS = 1000
 DRAIN_SECONDS = 1.0
@@ -146,8 +148,6 @@ def _status_in_body(body: bytes, default: int) -> int:
 
 
 async def _read_capped(chunks: AsyncIterator[bytes], head: bytes, cap: int) -> bytes:
-    import httpx
-
     parts, size = [head], len(head)
     try:
         async for chunk in chunks:
@@ -155,13 +155,13 @@ async def _read_capped(chunks: AsyncIterator[bytes], head: bytes, cap: int) -> b
             size += len(chunk)
             if size >= cap:
                 break
-    except httpx.HTTPError:
+    except errors.HTTPError:
         pass  # keep what arrived: the status already says the request failed
     return b"".join(parts)[:cap]
 
 
 async def run_attempt(
-    client: httpx.AsyncClient,
+    sender: Sender,
     attempt: Attempt,
     *,
     method: str,
@@ -177,61 +177,37 @@ async def run_attempt(
 
     The response is closed on every path (done, failure, cancellation) by ``release``, which
     a cancellation cannot interrupt: an interrupted close would keep the connection checked
-    out of the pool for good, and after the pool's 100 the next request would wait forever.
+    out of the pool for good, and the next requests would wait for a free one forever.
     """
-    import httpx
-
     # Per request, so an injected client gets the same connect and idle limits.
-    timeout = httpx.Timeout(
-        connect=connect_timeout, read=idle_timeout, write=idle_timeout, pool=connect_timeout
-    )
-    response: httpx.Response | None = None
-    content = _Content(body)
+    timeouts = Timeouts(connect=connect_timeout, read=idle_timeout, write=idle_timeout, pool=connect_timeout)
+    response: StreamedResponse | None = None
     sized = {**headers, "content-length": str(len(body))}  # a stream's length: no chunked framing
     try:
-        request = client.build_request(method, url, headers=sized, content=content, timeout=timeout)
-        response = await client.send(request, stream=True)
+        response = await sender.send(method, url, sized, body, timeouts)
         status = response.status_code
         chunks = response.aiter_bytes()
         if not 200 <= status < 300:
             raw = await _read_capped(chunks, b"", max_error_bytes)
             return Failure(attempt.error_text(status, raw), status, response.headers)
         return await _consume(response, chunks, attempt, deliver, max_error_bytes)
-    except httpx.ConnectTimeout:
+    except errors.ConnectTimeout:
         return attempt.failed(f"Connection timed out after {connect_timeout:g}s", deliver, retryable=True)
-    except httpx.PoolTimeout:
+    except errors.PoolTimeout:
         text = f"No free HTTP connection after {connect_timeout:g}s: every pooled connection is in use"
         return attempt.failed(text, deliver, retryable=True)
-    except httpx.TimeoutException:
+    except errors.TimeoutException:
         text = f"No data from the provider for {idle_timeout:g}s; the stream stalled"
         return attempt.failed(text, deliver, retryable=True)
-    except httpx.TransportError as error:
+    except errors.TransportError as error:
         text = one_line(f"Connection error: {type(error).__name__}: {error}")
         return attempt.failed(text, deliver, retryable=True)
-    except httpx.HTTPError as error:
+    except errors.HTTPError as error:
         text = one_line(f"HTTP error: {type(error).__name__}: {error}")
         return attempt.failed(text, deliver, retryable=False)
     finally:
         if response is not None:
             await release(response)
-        content.data = b""
-
-
-class _Content:
-    """A request body httpx can send more than once (a retry on a stale connection).
-
-    httpx's request and response refer to each other, so they wait for the cyclic garbage
-    collector, which runs ever more rarely as a session grows; the body (the whole history,
-    hundreds of KB) is let go when the attempt ends instead of waiting with them.
-    """
-
-    __slots__ = ("data",)
-
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-
-    async def __aiter__(self) -> AsyncIterator[bytes]:
-        yield self.data
 
 
 _held: set[asyncio.Task[None]] = set()
@@ -244,7 +220,7 @@ def hold(task: asyncio.Task[None]) -> None:
     task.add_done_callback(_held.discard)
 
 
-async def release(response: httpx.Response) -> None:
+async def release(response: StreamedResponse) -> None:
     """Close ``response`` to the end even if the caller is cancelled meanwhile."""
     task = asyncio.ensure_future(response.aclose())
     hold(task)
@@ -254,12 +230,10 @@ async def release(response: httpx.Response) -> None:
 async def _drain(chunks: AsyncIterator[bytes]) -> None:
     """Read what follows the end of a message (an end marker, the last chunk's terminator).
 
-    A response read to its end lets httpx put the connection back in the pool for the next
-    request; one closed early is thrown away, and every model call would pay a new connect.
+    A response read to its end puts its connection back in the pool for the next request;
+    one closed early is thrown away, and every model call would pay a new connect.
     Bounded, so a server that keeps a finished stream open cannot hold the caller.
     """
-    import httpx
-
     size = 0
     try:
         async with asyncio.timeout(DRAIN_SECONDS):
@@ -267,12 +241,12 @@ async def _drain(chunks: AsyncIterator[bytes]) -> None:
                 size += len(chunk)
                 if size > DRAIN_BYTES:
                     return
-    except (TimeoutError, httpx.HTTPError):
+    except (TimeoutError, errors.HTTPError):
         pass
 
 
 async def _consume(
-    response: httpx.Response,
+    response: StreamedResponse,
     chunks: AsyncIterator[bytes],
     attempt: Attempt,
     deliver: Deliver,

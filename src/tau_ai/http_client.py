@@ -1,4 +1,8 @@
-"""The httpx client HttpProvider makes: its transport, proxy routes, timeouts and TLS.
+"""The httpx client HttpProvider makes when proxies are configured, and its Sender.
+
+HttpProvider sends through Tau's own client (``http_direct``) unless a proxy is configured,
+a client or transport is injected, or ``TAU_HTTP_TRANSPORT=httpx`` asks for httpx; then
+through ``HttpxSender`` on a client from ``make_client``.
 
 The client runs on ``StreamingTransport``. httpx honours HTTP(S)_PROXY, ALL_PROXY and
 NO_PROXY only for a client on its own transport, so the proxy routes are mounted here with
@@ -11,8 +15,11 @@ from __future__ import annotations
 
 import ipaddress
 import os
+from collections.abc import AsyncIterator, Mapping
 from urllib.request import getproxies
 
+from tau_ai import http_errors as errors
+from tau_ai.http1_connection import Timeouts
 from tau_ai.http_transport import StreamingTransport
 from tau_ai.httpx_loader import load_httpx
 
@@ -95,3 +102,109 @@ def _is_ip(host: str, version: int) -> bool:
         return ipaddress.ip_address(host.split("/")[0]).version == version
     except ValueError:
         return False
+
+
+_AS_OWN: dict[type[Exception], type[errors.HTTPError]] = {
+    httpx.ConnectTimeout: errors.ConnectTimeout,
+    httpx.ReadTimeout: errors.ReadTimeout,
+    httpx.WriteTimeout: errors.WriteTimeout,
+    httpx.PoolTimeout: errors.PoolTimeout,
+    httpx.TimeoutException: errors.TimeoutException,
+    httpx.ConnectError: errors.ConnectError,
+    httpx.ReadError: errors.ReadError,
+    httpx.WriteError: errors.WriteError,
+    httpx.NetworkError: errors.NetworkError,
+    httpx.RemoteProtocolError: errors.RemoteProtocolError,
+    httpx.LocalProtocolError: errors.LocalProtocolError,
+    httpx.ProtocolError: errors.ProtocolError,
+    httpx.ProxyError: errors.ProxyError,
+    httpx.UnsupportedProtocol: errors.UnsupportedProtocol,
+    httpx.TransportError: errors.TransportError,
+    httpx.DecodingError: errors.DecodingError,
+    httpx.HTTPError: errors.HTTPError,
+}
+
+
+def as_own(error: httpx.HTTPError) -> errors.HTTPError:
+    """Tau's exception of the same name (or the nearest kind) for one of httpx's."""
+    for kind in type(error).__mro__:
+        own = _AS_OWN.get(kind)
+        if own is not None:
+            return own(str(error))
+    return errors.HTTPError(str(error))
+
+
+class HttpxSender:
+    """Requests through an httpx client; see ``http_sender.Sender``."""
+
+    def __init__(self, client: httpx.AsyncClient) -> None:
+        self.client = client
+
+    async def send(
+        self, method: str, url: str, headers: Mapping[str, str], body: bytes, timeouts: Timeouts
+    ) -> _HttpxResponse:
+        timeout = httpx.Timeout(
+            connect=timeouts.connect, read=timeouts.read, write=timeouts.write, pool=timeouts.pool
+        )
+        content = _Content(body)
+        try:
+            request = self.client.build_request(
+                method, url, headers=headers, content=content, timeout=timeout
+            )
+            response = await self.client.send(request, stream=True)
+        except httpx.HTTPError as error:
+            content.data = b""
+            raise as_own(error) from error
+        except BaseException:
+            content.data = b""
+            raise
+        return _HttpxResponse(response, content)
+
+    async def aclose(self) -> None:
+        await self.client.aclose()
+
+
+class _HttpxResponse:
+    __slots__ = ("_content", "_response")
+
+    def __init__(self, response: httpx.Response, content: _Content) -> None:
+        self._response = response
+        self._content = content
+
+    @property
+    def status_code(self) -> int:
+        return self._response.status_code
+
+    @property
+    def headers(self) -> Mapping[str, str]:
+        return self._response.headers
+
+    async def aiter_bytes(self) -> AsyncIterator[bytes]:
+        try:
+            async for chunk in self._response.aiter_bytes():
+                yield chunk
+        except httpx.HTTPError as error:
+            raise as_own(error) from error
+
+    async def aclose(self) -> None:
+        try:
+            await self._response.aclose()
+        finally:
+            self._content.data = b""
+
+
+class _Content:
+    """A request body httpx can send more than once (a retry on a stale connection).
+
+    httpx's request and response refer to each other, so they wait for the cyclic garbage
+    collector, which runs ever more rarely as a session grows; the body (the whole history,
+    hundreds of KB) is let go when the response is closed instead of waiting with them.
+    """
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        yield self.data

@@ -1,6 +1,6 @@
 """HttpProvider: the I/O half every wire API shares (a tau_agent ModelProvider).
 
-It asks the WireApi for the request, sends it with httpx as a stream, decodes the body with
+It asks the WireApi for the request, sends it as a stream, decodes the body with
 the shared SseDecoder and feeds every event to the API's parser, yielding what comes out.
 What a caller may rely on:
 
@@ -19,7 +19,8 @@ What a caller may rely on:
 
 The work runs in a task of its own that hands batches of events to the iterator through a
 queue; the token cancels that task, so an abort never waits for the consumer or the socket.
-httpx is imported on first use, so importing this module costs a cold start almost nothing.
+Requests go through Tau's own HTTP/1.1 client (``http_direct``); httpx is imported only when
+a proxy is configured, a client or transport is injected, or ``TAU_HTTP_TRANSPORT=httpx``.
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ from tau_ai.wire_api import HttpRequestSpec, WireApi
 
 if TYPE_CHECKING:
     import httpx
+
+    from tau_ai.http_sender import Sender
 
 _Batch = list[AssistantMessageEvent]
 _FINAL = (DoneEvent, ErrorEvent)
@@ -115,7 +118,7 @@ class HttpProvider:
         self._requests = RequestCache(model, wire)  # keeps the converted history between requests
         self._api_key = api_key
         self._client = client
-        self._owns_client = client is None
+        self._sender: Sender | None = None
         self._transport = transport
         self._retry = retry if retry is not None else RetryPolicy()
         self._connect_timeout = connect_timeout
@@ -146,12 +149,10 @@ class HttpProvider:
         return self._requests
 
     async def aclose(self) -> None:
-        """Close the HTTP client if this provider made it."""
-        client, self._client = self._client, None
-        if client is not None and self._owns_client:
-            await client.aclose()
-        if not self._owns_client:
-            self._client = client
+        """Close the HTTP client if this provider made it (a later request makes a new one)."""
+        sender, self._sender = self._sender, None
+        if sender is not None and self._client is None:
+            await sender.aclose()
 
     async def __aenter__(self) -> HttpProvider:
         return self
@@ -159,17 +160,27 @@ class HttpProvider:
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
 
-    def _http_client(self) -> httpx.AsyncClient:
-        if self._client is None:
-            from tau_ai.http_client import make_client
+    def _http_sender(self) -> Sender:
+        if self._sender is None:
+            from tau_ai.http_direct import direct_possible
 
-            self._client = make_client(
-                self._model.base_url,
-                self._transport,
-                connect_timeout=self._connect_timeout,
-                idle_timeout=self._idle_timeout,
-            )
-        return self._client
+            if self._client is None and self._transport is None and direct_possible(self._model.base_url):
+                from tau_ai.http_direct import DirectSender
+
+                self._sender = DirectSender()
+            else:
+                from tau_ai.http_client import HttpxSender, make_client
+
+                self._sender = HttpxSender(
+                    self._client
+                    or make_client(
+                        self._model.base_url,
+                        self._transport,
+                        connect_timeout=self._connect_timeout,
+                        idle_timeout=self._idle_timeout,
+                    )
+                )
+        return self._sender
 
     def stream(self, context: Context, options: StreamOptions) -> AsyncIterator[AssistantMessageEvent]:
         return self._stream(context, options)
@@ -241,7 +252,7 @@ class HttpProvider:
             spec = await self._on_request(built)
         headers = merge_headers(spec.headers, model.headers, options.headers)
         body = encode_body(spec.body)
-        client = self._http_client()
+        sender = self._http_sender()
         retries, waited = 0, 0.0
         sign = self._wire.sign
         reauth = self._on_unauthorized
@@ -250,7 +261,7 @@ class HttpProvider:
                 headers if sign is None else sign(model, self._api_key, spec.method, spec.url, headers, body)
             )
             failure = await run_attempt(
-                client,
+                sender,
                 attempt,
                 method=spec.method,
                 url=spec.url,

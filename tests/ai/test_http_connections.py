@@ -13,11 +13,14 @@ import gc
 from typing import Any
 
 import httpx
+import pytest
 
 from tau_agent.cancellation import CancellationToken
 from tau_agent.messages import UserMessage
 from tau_agent.provider import Context, StreamOptions
 from tau_agent.stream_events import AssistantMessageEvent, DoneEvent, ErrorEvent
+from tau_ai.http1_connection import Body
+from tau_ai.http_direct import DirectResponse
 from tau_ai.http_provider import HttpProvider
 from tau_ai.retry import NO_RETRY
 from tau_ai.testing.replay_server import ReplayServer, Scripted
@@ -141,10 +144,11 @@ async def test_a_server_that_keeps_a_finished_stream_open_does_not_hold_the_call
         await p.aclose()
 
 
-async def test_a_sent_body_does_not_wait_for_the_cyclic_collector() -> None:
+async def test_a_sent_body_does_not_wait_for_the_cyclic_collector(monkeypatch: pytest.MonkeyPatch) -> None:
     """httpx's request and response refer to each other, so they live until the cyclic
     collector runs (ever more rarely as a session grows); the body, a long session's whole
     history, must not live on with them."""
+    monkeypatch.setenv("TAU_HTTP_TRANSPORT", "httpx")
     history = "x" * 2_000_000
     gc.collect()
     gc.disable()
@@ -157,9 +161,26 @@ async def test_a_sent_body_does_not_wait_for_the_cyclic_collector() -> None:
         assert isinstance(events[-1], DoneEvent)
         assert history.encode() in server.requests[0].body
         held = [o for o in gc.get_objects() if isinstance(o, httpx.Request)]
-        assert held, "httpx no longer makes a cycle: http_attempt._Content can go"
+        assert held, "httpx no longer makes a cycle: http_client._Content can go"
         for request in held:
             sizes = [len(part) async for part in request.stream]  # type: ignore[union-attr]
             assert sum(sizes) < 1000
+    finally:
+        gc.enable()
+
+
+async def test_tau_own_client_leaves_no_cycles_behind_a_request() -> None:
+    """Without httpx nothing of a finished request waits for the cyclic collector."""
+    gc.collect()
+    gc.disable()
+    try:
+        async with ReplayServer(Scripted(body=toy_text_stream(["hi"])), keep_alive=True) as server:
+            p = provider(server)
+            for _ in range(3):
+                events = [event async for event in p.stream(CONTEXT, StreamOptions())]
+                assert isinstance(events[-1], DoneEvent)
+            await p.aclose()
+        kinds = (DirectResponse, Body)
+        assert not [o for o in gc.get_objects() if isinstance(o, kinds)]
     finally:
         gc.enable()

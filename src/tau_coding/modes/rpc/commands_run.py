@@ -23,6 +23,7 @@ async def prompt(server: RpcServer, fields: Fields, request_id: Any) -> Any:
     """Accepted at once; events follow. While a run goes on, streamingBehavior queues it."""
     message, images = fields.text("message"), fields.images()
     behavior = fields.choice("streamingBehavior", ("steer", "followUp"), optional=True)
+    await server.settle()
     if server.is_streaming and behavior is not None:
         server.queue("steer" if behavior == "steer" else "follow_up", message, images)
         return NO_DATA
@@ -77,6 +78,7 @@ async def abort_bash(server: RpcServer, fields: Fields, request_id: Any) -> Any:
 
 async def compact(server: RpcServer, fields: Fields, request_id: Any) -> Any:
     instructions = fields.optional_text("customInstructions")
+    await server.settle()
     if server.is_streaming:
         raise CommandError("Cannot compact while the agent is running; abort it first")
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from tau_agent.cancellation import CancellationToken
 from tau_agent.content import ImageContent, TextContent, text_of
+from tau_agent.events import AgentEndEvent, AgentStartEvent
 from tau_agent.messages import AgentMessage, UserMessage
 from tau_coding.modes.event_lines import event_line
 from tau_coding.modes.rpc.fields import Fields
@@ -40,6 +41,7 @@ class RpcServer:
         self.ui = RpcExtensionUI(output)
         self._handlers = handlers
         self._run: asyncio.Task[None] | None = None
+        self._ended = False  # the run's agent has ended (agent_end sent): only its settling is left
         self._bash: CancellationToken | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._aborting = False
@@ -55,6 +57,14 @@ class RpcServer:
     @property
     def bash_running(self) -> bool:
         return self._bash is not None
+
+    async def settle(self) -> None:
+        """Wait out a run whose agent has ended. After agent_end only the run's bookkeeping is
+        left (the prompt's checkpoint entry, which waits for its snapshot), and a client that
+        saw agent_end may send its next prompt or compact at once, as it may to Pi."""
+        run = self._run
+        if run is not None and not run.done() and self._ended:
+            await asyncio.wait([run])
 
     # -- the loop --------------------------------------------------------------------------------------
 
@@ -111,6 +121,7 @@ class RpcServer:
         if self.bash_running:
             raise CommandError("A bash command is running; wait for it or send abort_bash")
         self._aborting = False
+        self._ended = False
         self._watch_queues()
         self._run = self.spawn(self._drive(command, request_id, events))
 
@@ -138,6 +149,9 @@ class RpcServer:
         write, line = self.out.write_line, event_line
         async for event in events:
             write(line(event))
+            kind = type(event)
+            if kind is AgentEndEvent or kind is AgentStartEvent:
+                self._ended = kind is AgentEndEvent
 
     def queue(self, kind: str, text: str, images: list[ImageContent]) -> None:
         """Queue a steering or follow-up message (templates and skills expanded)."""
