@@ -31,6 +31,7 @@ from tau_coding.checkpoints.changes import FileChange
 from tau_coding.checkpoints.git import CheckpointError
 from tau_coding.config.model_scope import ScopedModel
 from tau_coding.permissions.modes import PermissionMode
+from tau_coding.session.change_questions import ChangeQuestions, ChangeRefusedError, ControlError
 from tau_coding.session.checkpointing import RewindPoint
 from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.compaction.context_usage import ContextUsage
@@ -48,21 +49,13 @@ QUEUE_MODES: tuple[QueueMode, ...] = ("all", "one-at-a-time")
 PLAN_APPROVED = "The user approved the plan. Carry it out now."
 
 
-class ControlError(ValueError):
-    """The operation cannot be done as asked; the message says why in one line."""
-
-
-class ChangeRefusedError(ControlError):
-    """An extension's ``session_before_*`` handler refused the change; the message says which."""
-
-
 @dataclass(frozen=True, slots=True)
 class ForkMessage:
     entry_id: str
     text: str
 
 
-class SessionControl:
+class SessionControl(ChangeQuestions):
     """Session-level operations on ``session``; ``manager`` decides where session files live."""
 
     def __init__(
@@ -124,30 +117,6 @@ class SessionControl:
     def _ensure_idle(self, what: str) -> None:
         if self.session.is_running:
             raise AgentBusyError(f"Cannot {what} while the agent is running; abort it first")
-
-    def _current_file(self) -> str | None:
-        path = self.session.session_file
-        return None if path is None else str(path)
-
-    def _ask_hooks(self, change: SessionChange) -> None:
-        """Extensions may refuse the change (``session_before_*``): ChangeRefusedError."""
-        hooks = self.session.hooks
-        if hooks is not None and (reason := hooks.before_change(change)) is not None:
-            raise ChangeRefusedError(reason)
-
-    def _tell_hooks(self, change: SessionChange) -> None:
-        hooks = self.session.hooks
-        if hooks is not None:
-            hooks.after_change(
-                SessionChange(
-                    change.kind,
-                    change.previous_file,
-                    self._current_file() if change.kind != "tree" else change.target_file,
-                    change.entry_id,
-                    change.position,
-                    change.old_leaf,
-                )
-            )
 
     def new_session(self, parent_session: str | None = None) -> None:
         """Continue in a fresh, empty session (in memory if the current one is)."""
@@ -478,4 +447,4 @@ def _queue_mode(mode: str) -> QueueMode:
     return "all" if mode == "all" else "one-at-a-time"
 
 
-__all__ = ["ControlError", "ForkMessage", "SessionControl"]
+__all__ = ["ChangeRefusedError", "ControlError", "ForkMessage", "SessionControl"]
