@@ -35,7 +35,7 @@ from tau_agent.provider import Context, RetryNotice, StreamOptions
 from tau_agent.stream_events import AssistantMessageEvent, DoneEvent, ErrorEvent
 from tau_ai.body_encoding import encode_body
 from tau_ai.cost import apply_cost
-from tau_ai.http_attempt import Attempt, Failure, hold, run_attempt
+from tau_ai.http_attempt import Attempt, Failure, ResponseHook, hold, run_attempt
 from tau_ai.model import Model
 from tau_ai.request_cache import RequestCache
 from tau_ai.retry import RetryPolicy, delay_refused_text, plan_retry, refused_delay
@@ -84,6 +84,8 @@ class HttpProvider:
     ``on_unauthorized``, if given, is called once per request when the server answers 401,
     with the request as first built (before ``on_request``), and returns the request to send
     instead (fresh credentials): that one is sent at once, and a second 401 is final.
+    ``on_response``, if given, is awaited with each answer's status and headers before its
+    body is read (``run_attempt``).
     """
 
     def __init__(
@@ -102,8 +104,10 @@ class HttpProvider:
         clock: Callable[[], float] = time.time,
         on_request: RequestHook | None = None,
         on_unauthorized: RequestHook | None = None,
+        on_response: ResponseHook | None = None,
     ) -> None:
         self._model = model
+        self._on_response = on_response
         self._on_request = on_request
         self._on_unauthorized = on_unauthorized
         self._wire = wire
@@ -255,6 +259,7 @@ class HttpProvider:
                 connect_timeout=self._connect_timeout,
                 idle_timeout=self._idle_timeout,
                 max_error_bytes=self._max_error_bytes,
+                on_response=self._on_response,
             )
             if failure is None:
                 return

@@ -36,7 +36,7 @@ from tau_coding.session.checkpointing import RewindPoint
 from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.compaction.context_usage import ContextUsage
 from tau_coding.session.compaction.result import CompactionResult
-from tau_coding.session.hooks import SessionChange
+from tau_coding.session.hooks import LeaveReason, SessionChange
 from tau_coding.session.rewind import RewindOutcome, checkpoints_of, find, rewind
 from tau_coding.session.store.listing import SessionInfo
 from tau_coding.session.store.manager import SessionManager, SessionNotFoundError
@@ -84,6 +84,8 @@ class SessionControl(ChangeQuestions):
         self.plan_to_todos: Callable[[CodingSession, str], int] | None = None
         # What cycle_model goes through (``--models``, ``enabledModels``); empty: every model.
         self.scoped: list[ScopedModel] = []
+        self._asking = False  # inside ``asking``: the first run, which stops at the question
+        self._answered: SessionChange | None = None  # the change ``asking`` has an answer for
         if rebuild is not None:
             session.reloader = self.reload  # ``/reload`` typed as a prompt means this reload
 
@@ -93,8 +95,12 @@ class SessionControl(ChangeQuestions):
     def in_memory(self) -> bool:
         return isinstance(self.session.log.storage, InMemorySessionStorage)
 
-    def _replace_log(self, log: SessionLog, *, restore: bool = False) -> None:
+    def _replace_log(
+        self, log: SessionLog, *, restore: bool = False, leaving: LeaveReason | None = None
+    ) -> None:
         old = self.session.log
+        if leaving is not None:
+            self._leave(leaving, log)
         try:
             self.session.use_log(log, restore=restore)
         except BaseException:
@@ -125,9 +131,9 @@ class SessionControl(ChangeQuestions):
         self._ask_hooks(change)
         if self.in_memory:
             header = SessionHeader.new(self.manager.cwd, parent_session)
-            self._replace_log(SessionLog(InMemorySessionStorage(header)))
+            self._replace_log(SessionLog(InMemorySessionStorage(header)), leaving="new")
         else:
-            self._replace_log(self.manager.new(parent_session))
+            self._replace_log(self.manager.new(parent_session), leaving="new")
         self._tell_hooks(change)
 
     def switch_session(self, ref: str | Path, *, create: bool = False) -> None:
@@ -158,7 +164,7 @@ class SessionControl(ChangeQuestions):
             return
         change = SessionChange("resume", self._current_file(), str(path))
         self._ask_hooks(change)
-        self._replace_log(self.manager.open(path), restore=True)
+        self._replace_log(self.manager.open(path), restore=True, leaving="resume")
         recorded = self.session.log.header.cwd
         if recorded and Path(recorded) != self.session.cwd and Path(recorded).is_dir() and self._rebuild:
             self.reload()  # a session from another project continues in its own directory
@@ -171,7 +177,7 @@ class SessionControl(ChangeQuestions):
             raise ControlError("this session is not stored; start tau without --no-session to import")
         change = SessionChange("resume", self._current_file(), str(Path(path).expanduser()))
         self._ask_hooks(change)
-        self._replace_log(self.manager.fork_from(Path(path).expanduser()), restore=True)
+        self._replace_log(self.manager.fork_from(Path(path).expanduser()), restore=True, leaving="resume")
         self._tell_hooks(change)
 
     def fork_messages(self) -> list[ForkMessage]:
@@ -199,7 +205,7 @@ class SessionControl(ChangeQuestions):
             cloned = SessionLog(InMemorySessionStorage(header, branch_entries(log, log.leaf_id)))
         else:
             cloned = self.manager.fork(log, log.leaf_id)
-        self._replace_log(cloned, restore=True)
+        self._replace_log(cloned, restore=True, leaving="fork")
         self._tell_hooks(change)
 
     def fork(self, entry_id: str) -> str:
@@ -219,7 +225,7 @@ class SessionControl(ChangeQuestions):
             forked = SessionLog(InMemorySessionStorage(header, branch_entries(log, entry.parent_id)))
         else:
             forked = self.manager.fork(log, entry.parent_id)
-        self._replace_log(forked, restore=True)
+        self._replace_log(forked, restore=True, leaving="fork")
         self._tell_hooks(change)
         return text_of(message.content)
 
@@ -434,6 +440,7 @@ class SessionControl(ChangeQuestions):
         self._ensure_idle("reload")
         if self._rebuild is None:
             raise ControlError("reload is not available for this session")
+        self._leave("reload", None)
         self.session = self._rebuild(self.session)
         self.session.reloader = self.reload
         for listener in list(self.reloaded):
