@@ -217,8 +217,9 @@ class StoredSessionsPort(Protocol):
 
     def set_session_name(self, name: str) -> None: ...
 
-    async def new_session(self) -> bool:
-        """Start a fresh session; False when this session cannot."""
+    async def new_session(self) -> CommandResult:
+        """Start a fresh session; an error result says why not (an extension refused, or this
+        session cannot)."""
         ...
 
     def list_sessions(self, *, everywhere: bool) -> Sequence[StoredSession]:

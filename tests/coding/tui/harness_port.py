@@ -172,11 +172,11 @@ class HarnessSessionAdapter:
     def set_session_name(self, name: str) -> None:
         self._name = name
 
-    async def new_session(self) -> bool:
+    async def new_session(self) -> CommandResult:
         if self.harness.is_running:
-            return False
+            return CommandResult("a run is going on", is_error=True)
         self.harness.replace_messages([])
-        return True
+        return CommandResult("")
 
     def resume_hint(self) -> str | None:
         return None

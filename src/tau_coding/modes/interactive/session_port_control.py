@@ -117,12 +117,12 @@ class ControlPort:
             return CommandResult(str(exc) or type(exc).__name__, is_error=True)
         return CommandResult(message, replaced_transcript=replaced)
 
-    async def new_session(self) -> bool:
+    async def new_session(self) -> CommandResult:
         def new() -> str:
             self.control.new_session()
             return ""
 
-        return not (await self._change(new)).is_error
+        return await self._change(new)
 
     def list_sessions(self, *, everywhere: bool) -> Sequence[StoredSession]:
         current = self.control.session.session_file

@@ -95,11 +95,12 @@ async def _new(app: CommandHost, args: str) -> None:
 
 
 async def _start_new(app: CommandHost) -> None:
-    if await app.port.new_session():
+    result = await app.port.new_session()
+    if result.is_error:
+        app.notice(result.message or "This session cannot start a new one.", "warning")
+    else:
         await app.reset_transcript()
         app.notice("New session started.")
-    else:
-        app.notice("This session cannot start a new one.", "warning")
 
 
 async def _name(app: CommandHost, args: str) -> None:

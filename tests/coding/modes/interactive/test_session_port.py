@@ -210,7 +210,7 @@ async def test_new_session_starts_empty(tmp_path: Path) -> None:
     rig = Rig(tmp_path, ["one"])
     await drain(rig.port, "first")
     old = rig.port.info().session_id
-    assert await rig.port.new_session()
+    assert not (await rig.port.new_session()).is_error
     assert rig.port.messages == [] and rig.port.info().session_id != old
 
 
