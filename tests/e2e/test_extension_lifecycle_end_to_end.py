@@ -158,3 +158,35 @@ async def test_rpc_compact_records_the_extension_compaction_or_reports_a_bad_one
         assert len(srv.requests) == 5  # Tau asked the model instead
     [line] = [line for line in stderr.splitlines() if "compaction not used" in line]
     assert "'not-an-entry' is not a message of the current context; Tau compacts instead" in line
+
+
+ASYNC_REFUSAL = """
+import asyncio
+from tau_coding.extensions import CompactDecision
+
+def activate(tau):
+    @tau.on("session_before_compact")
+    async def refuse(event):
+        await asyncio.sleep(0.01)
+        return CompactDecision(cancel=True)
+"""
+
+
+async def test_print_mode_counts_an_async_handler_refusing_the_overflow_compaction(tmp_path: Path) -> None:
+    from tests.e2e.test_compaction_end_to_end import OVERFLOW_BODY, _project
+
+    refusal = tmp_path / "refusal.py"
+    refusal.write_text(ASYNC_REFUSAL)
+    replies = [
+        ScriptedReply(text="Noted."),
+        Scripted(400, {"content-type": "application/json"}, OVERFLOW_BODY),
+    ]
+    async with server(API, replies) as srv:
+        project = _project(tmp_path, srv.url)
+        first = await project.tau("-p", "--model", MODEL, "remember this")
+        assert first.code == 0, first.stderr
+        second = await project.tau("-c", "-p", "-e", str(refusal), "--model", MODEL, "And now?")
+        assert len(srv.requests) == 2  # no summary was asked for, no retry was sent
+    assert second.code != 0 and "maximum context length" in second.stderr
+    [session_file] = project.session_files()
+    assert '"compaction"' not in session_file.read_text()
