@@ -22,18 +22,18 @@ point                         handler receives          handler may return
 ``session_before_tree``       ``TreeEvent``             ``Cancel``
 ``session_tree``              ``TreeEvent``             nothing
 ``session_before_compact``    ``CompactEvent``          ``CompactDecision`` (cancel, a summary, or all)
-``message_end``               ``MessageEndEvent``       ``MessagePatch`` (the message to record)
-``after_provider_response``   ``ProviderResponseEvent`` nothing (told before the body is read)
+``message_end``               the session event         ``MessagePatch`` (the message to record)
+``after_provider_response``   status, headers (HTTP)    nothing (told before the body is read)
 ``model_select``              ``ModelSelectEvent``      nothing
 ``thinking_level_select``     ``ThinkingSelectEvent``   nothing
 ``stop``                      ``StopEvent``             ``StopDecision`` (continue with a message)
 ``session_shutdown``          ``ShutdownEvent``         nothing (on quit plain functions only)
 ============================  ========================  =============================================
 
-``session_before_switch``/``_fork``/``_tree``: the TUI, RPC and ``/new`` typed as a prompt
-await every handler, so a plain or an async handler's ``Cancel`` counts; SDK calls made from
-synchronous code count a plain handler's only. ``session_start`` is told again after a new, resumed or forked session (``source``
-says which), as Pi does. ``model_select`` and ``thinking_level_select`` are delivered like
+``session_before_switch``/``_fork``/``_tree``: the TUI and RPC await every handler
+(``SessionControl.asking``), so a plain or an async handler's ``Cancel`` counts; SDK calls
+made from synchronous code count a plain handler's only. ``session_start`` is told again
+after a new, resumed or forked session (``source`` says which), as Pi does. ``model_select`` and ``thinking_level_select`` are delivered like
 agent events (queued for plain handlers), so setting the model from a handler is safe.
 
 The types are plain (mutable, compared by identity) dataclasses: building frozen ones costs
