@@ -51,7 +51,10 @@ class Rig:
     def wait_editor(self, check: str, timeout: float = 10.0) -> list[str]:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            lines = self.editor_lines()
+            try:
+                lines = self.editor_lines()
+            except ValueError:  # captured mid-repaint (a menu opening): no editor box this instant
+                lines = []
             if check in "\n".join(lines):
                 return lines
             time.sleep(0.05)
