@@ -15,7 +15,7 @@ from typing import Literal, TypeAlias
 from tau_agent.cancellation import CancellationToken
 from tau_agent.content import ImageContent, TextContent
 from tau_agent.events import AgentEvent
-from tau_agent.hooks import AfterToolCall, BeforeToolCall, ConvertToLlm, TransformContext
+from tau_agent.hooks import AfterToolCall, BeforeToolCall, ConvertToLlm, FinishMessage, TransformContext
 from tau_agent.loop import LoopConfig, run_agent_loop
 from tau_agent.messages import AgentMessage, AssistantMessage, ToolResultMessage, UserMessage, convert_to_llm
 from tau_agent.provider import ModelProvider, StreamOptions
@@ -65,6 +65,7 @@ class AgentHarness:
         self.transform_context = transform_context
         self.before_tool_call = before_tool_call
         self.after_tool_call = after_tool_call
+        self.finish_message: FinishMessage | None = None  # a replacement recorded in a message's place
         self._messages: list[AgentMessage] = list(messages)
         self._running = False
         self._current_signal: CancellationToken | None = None
@@ -193,6 +194,7 @@ class AgentHarness:
             get_follow_up_messages=lambda: self._drain(self._follow_up_queue, self.follow_up_mode),
             before_tool_call=self.before_tool_call,
             after_tool_call=self.after_tool_call,
+            finish_message=self.finish_message,
         )
 
     async def _run(self, prompts: list[AgentMessage]) -> AsyncGenerator[AgentEvent, None]:

@@ -45,3 +45,6 @@ AfterToolCall: TypeAlias = Callable[
 TransformContext: TypeAlias = Callable[[list[AgentMessage], CancellationToken], Awaitable[list[AgentMessage]]]
 ConvertToLlm: TypeAlias = Callable[[list[AgentMessage]], list[LlmMessage]]
 MessageSource: TypeAlias = Callable[[], list[AgentMessage]]
+# A message that ended, before it is recorded and announced: returns the message to record
+# (itself, or a replacement of the same kind).
+FinishMessage: TypeAlias = Callable[[AgentMessage], Awaitable[AgentMessage]]

@@ -34,7 +34,14 @@ from tau_agent.events import (
     TurnEndEvent,
     TurnStartEvent,
 )
-from tau_agent.hooks import AfterToolCall, BeforeToolCall, ConvertToLlm, MessageSource, TransformContext
+from tau_agent.hooks import (
+    AfterToolCall,
+    BeforeToolCall,
+    ConvertToLlm,
+    FinishMessage,
+    MessageSource,
+    TransformContext,
+)
 from tau_agent.messages import (
     AgentMessage,
     AssistantMessage,
@@ -76,6 +83,7 @@ class LoopConfig:
     get_follow_up_messages: MessageSource | None = None
     before_tool_call: BeforeToolCall | None = None
     after_tool_call: AfterToolCall | None = None
+    finish_message: FinishMessage | None = None
 
 
 def stopped_message(provider: ModelProvider, text: str) -> AssistantMessage:
@@ -113,6 +121,7 @@ async def run_agent_loop(
         before=config.before_tool_call,
         after=config.after_tool_call,
         get_steering=config.get_steering_messages,
+        finish=config.finish_message,
     )
     view = _ContextView(config, messages)
     turns = 0
@@ -125,6 +134,9 @@ async def run_agent_loop(
             for message in pending:
                 record(message)
                 yield MessageStartEvent(message)
+                if config.finish_message is not None:
+                    message = await config.finish_message(message)
+                    messages[-1] = new[-1] = message  # still the last one recorded
                 yield MessageEndEvent(message)
             pending = []
 
@@ -242,6 +254,12 @@ async def _stream_reply(
             await stream.aclose()
     if final is None:
         final = _broken(config.provider, partial, "Provider stream ended without a final message")
+    if config.finish_message is not None:
+        if partial is None:  # announced before the seam runs: its end carries what it returns
+            partial = final
+            yield MessageStartEvent(final)
+        finished = await config.finish_message(final)
+        final = finished if isinstance(finished, AssistantMessage) else final
     record(final)
     holder.append(final)
     if partial is None:

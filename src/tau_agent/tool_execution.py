@@ -25,7 +25,7 @@ from tau_agent.events import (
     ToolExecutionStartEvent,
     ToolExecutionUpdateEvent,
 )
-from tau_agent.hooks import AfterToolCall, BeforeToolCall, MessageSource, ToolCallContext
+from tau_agent.hooks import AfterToolCall, BeforeToolCall, FinishMessage, MessageSource, ToolCallContext
 from tau_agent.messages import AgentMessage, AssistantMessage, ToolResultMessage
 from tau_agent.tools import AgentTool, AgentToolResult, ExecutionMode
 from tau_agent.validation import ToolArgumentError, validate_arguments
@@ -61,6 +61,7 @@ class ToolRunner:
     before: BeforeToolCall | None = None
     after: AfterToolCall | None = None
     get_steering: MessageSource | None = None
+    finish: FinishMessage | None = None  # each result, before it is recorded (not when torn down)
 
 
 def error_result(text: str) -> AgentToolResult:
@@ -265,7 +266,11 @@ async def _finish(
                 if rewritten is not None:
                     result = rewritten
         prep.result = result
-        settled.append(_result_message(prep, result))
+        message = _result_message(prep, result)
+        if run_after_hook and runner.finish is not None:
+            finished = await runner.finish(message)
+            message = finished if isinstance(finished, ToolResultMessage) else message
+        settled.append(message)
     for message in settled:
         record(message)
         batch.results.append(message)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -31,6 +31,8 @@ DRAIN_SECONDS = 1.0
 DRAIN_BYTES = 64 * 1024
 _SSE_START = re.compile(rb"(?:data|event|id|retry)?:")
 Deliver = Callable[[list[AssistantMessageEvent]], None]
+# Told the status and headers of each answer before its body is read (``run_attempt``).
+ResponseHook = Callable[[int, Mapping[str, str]], Awaitable[None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,8 +174,12 @@ async def run_attempt(
     connect_timeout: float,
     idle_timeout: float,
     max_error_bytes: int,
+    on_response: ResponseHook | None = None,
 ) -> Failure | None:
     """One request, its response always closed and its connection always given back.
+
+    ``on_response``, if given, is awaited with the status and the headers (names in lower
+    case) once they arrive, before the body is read, for every answer (errors included).
 
     The response is closed on every path (done, failure, cancellation) by ``release``, which
     a cancellation cannot interrupt: an interrupted close would keep the connection checked
@@ -186,6 +192,8 @@ async def run_attempt(
     try:
         response = await sender.send(method, url, sized, body, timeouts)
         status = response.status_code
+        if on_response is not None:
+            await on_response(status, {name.lower(): value for name, value in response.headers.items()})
         chunks = response.aiter_bytes()
         if not 200 <= status < 300:
             raw = await _read_capped(chunks, b"", max_error_bytes)

@@ -36,7 +36,7 @@ from tau_agent.provider import Context, RetryNotice, StreamOptions
 from tau_agent.stream_events import AssistantMessageEvent, DoneEvent, ErrorEvent
 from tau_ai.body_encoding import encode_body
 from tau_ai.cost import apply_cost
-from tau_ai.http_attempt import Attempt, Failure, hold, run_attempt
+from tau_ai.http_attempt import Attempt, Failure, ResponseHook, hold, run_attempt
 from tau_ai.model import Model
 from tau_ai.request_cache import RequestCache
 from tau_ai.retry import RetryPolicy, delay_refused_text, plan_retry, refused_delay
@@ -92,6 +92,8 @@ class HttpProvider:
     credentials): that one is sent at once, and a second refusal is final. When it returns a
     reason instead, the credentials could not be renewed: the stream ends with the refusal and
     that reason on one line.
+    ``on_response``, if given, is awaited with each answer's status and headers before its
+    body is read (``run_attempt``).
     """
 
     def __init__(
@@ -110,8 +112,10 @@ class HttpProvider:
         clock: Callable[[], float] = time.time,
         on_request: RequestHook | None = None,
         on_unauthorized: ReauthHook | None = None,
+        on_response: ResponseHook | None = None,
     ) -> None:
         self._model = model
+        self._on_response = on_response
         self._on_request = on_request
         self._on_unauthorized = on_unauthorized
         self._wire = wire
@@ -271,6 +275,7 @@ class HttpProvider:
                 connect_timeout=self._connect_timeout,
                 idle_timeout=self._idle_timeout,
                 max_error_bytes=self._max_error_bytes,
+                on_response=self._on_response,
             )
             if failure is None:
                 return

@@ -41,9 +41,19 @@ if TYPE_CHECKING:
         UserBashEvent,
         UserBashPatch,
     )
+    from tau_coding.extensions.message_patch import MessagePatch
+    from tau_coding.extensions.provider_response import ProviderResponseEvent
     from tau_coding.extensions.ui import HeadlessUI, UIBridge
+    from tau_coding.session.compaction.result import CompactionResult
 
-_HOMES = {"ExtensionAPI": "api", "HeadlessUI": "ui", "UIBridge": "ui"}
+_HOMES = {
+    "ExtensionAPI": "api",
+    "HeadlessUI": "ui",
+    "UIBridge": "ui",
+    "MessagePatch": "message_patch",
+    "ProviderResponseEvent": "provider_response",
+    "CompactionResult": "compaction",
+}
 
 __all__ = [
     "AgentStartEvent",
@@ -51,6 +61,7 @@ __all__ = [
     "Cancel",
     "CompactDecision",
     "CompactEvent",
+    "CompactionResult",
     "ContextEvent",
     "ExtensionAPI",
     "ForkEvent",
@@ -58,8 +69,10 @@ __all__ = [
     "InputEvent",
     "InputHandled",
     "InputTransform",
+    "MessagePatch",
     "ModelSelectEvent",
     "ProviderRequestEvent",
+    "ProviderResponseEvent",
     "ResourcePaths",
     "ResourcesEvent",
     "SessionStartEvent",
@@ -82,5 +95,9 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     if name not in __all__:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    module = importlib.import_module(f"{__name__}.{_HOMES.get(name, 'events')}")
+    home = _HOMES.get(name, "events")
+    if home == "compaction":  # Pi's shape of a whole compaction is the session's own result type
+        module = importlib.import_module("tau_coding.session.compaction.result")
+    else:
+        module = importlib.import_module(f"{__name__}.{home}")
     return getattr(module, name)

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from tau_coding.session.control import SessionControl
     from tau_coding.session.hooks import (
         InputDecision,
+        LeaveReason,
         ModelSource,
         OwnCommand,
         SessionChange,
@@ -173,7 +174,13 @@ class BuiltinHooks:
     def before_change(self, change: SessionChange) -> str | None:
         return None
 
+    async def ask_change(self, change: SessionChange) -> str | None:
+        return None
+
     def after_change(self, change: SessionChange) -> None:
+        return None
+
+    def on_leave(self, reason: LeaveReason, target_file: str | None) -> None:
         return None
 
     def on_model_select(self, model: Model, previous: Model | None, source: ModelSource) -> None:

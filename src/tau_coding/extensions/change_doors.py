@@ -4,7 +4,9 @@ Mixed into ``ExtensionDoors`` (doors.py), which owns the host, the session and t
 dispatcher. What a failing handler means here:
 
 * ``session_before_switch`` / ``_fork`` / ``_tree``: the failure is reported and the change
-  goes on (a broken extension must not lock the user in a session).
+  goes on (a broken extension must not lock the user in a session). Asked from async code
+  (``ask_change``) every handler is awaited; from synchronous code (``before_change``) only a
+  plain function's answer counts.
 * ``user_bash``: the failing handler's patch is dropped; the command runs as the previous
   handlers left it.
 * notices (``session_start`` after a change, ``session_tree``, ``model_select``,
@@ -22,6 +24,7 @@ from tau_coding.extensions.events import (
     ForkEvent,
     ModelSelectEvent,
     SessionStartEvent,
+    ShutdownEvent,
     SwitchEvent,
     ThinkingSelectEvent,
     TreeEvent,
@@ -29,7 +32,7 @@ from tau_coding.extensions.events import (
     UserBashPatch,
 )
 from tau_coding.extensions.guard import HandlerFailure
-from tau_coding.session.hooks import ModelSource, SessionChange, UserBashOutcome
+from tau_coding.session.hooks import LeaveReason, ModelSource, SessionChange, UserBashOutcome
 
 if TYPE_CHECKING:
     from tau_agent.provider import ThinkingLevel
@@ -53,6 +56,7 @@ class ChangeDoors:
     # -- session changes --------------------------------------------------------------------
 
     def before_change(self, change: SessionChange) -> str | None:
+        """From synchronous code: plain handlers answer; async ones are told (as tasks)."""
         point, event = _before_event(change)
         for owner, handler in self._handlers(point):
             try:
@@ -63,6 +67,23 @@ class ChangeDoors:
             if isinstance(answer, Cancel):
                 return answer.reason or f"{_what(change)} cancelled by extension {owner}"
         return None
+
+    async def ask_change(self, change: SessionChange) -> str | None:
+        """From async code: every handler is awaited in load order, the first ``Cancel`` wins."""
+        point, event = _before_event(change)
+        for owner, handler in self._handlers(point):
+            try:
+                answer = await self._call(owner, f"{point} handler", handler, event)
+            except HandlerFailure as failure:
+                self.host.report_failure(failure)
+                continue
+            if isinstance(answer, Cancel):
+                return answer.reason or f"{_what(change)} cancelled by extension {owner}"
+        return None
+
+    def on_leave(self, reason: LeaveReason, target_file: str | None) -> None:
+        self._events.drain()  # what the handlers were told of this session comes first
+        self._tell_now("session_shutdown", ShutdownEvent(reason, target_file))
 
     def after_change(self, change: SessionChange) -> None:
         if change.kind == "tree":

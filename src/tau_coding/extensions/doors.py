@@ -5,8 +5,8 @@ time limit, and decides what a failing handler means there:
 
 * ``tool_call``: a gate that raises, times out or answers nonsense **blocks** the call;
   letting a call through because its guard crashed would be the unsafe choice.
-* ``tool_result``, ``context``, ``input``, ``before_provider_request``: the failing handler's
-  change is dropped and the run goes on with what the previous handlers produced.
+* ``tool_result``, ``context``, ``input``, ``before_provider_request``, ``message_end``, a
+  custom compaction that does not fit: the failing handler's change is dropped and the run goes on with what the previous handlers produced.
 * events and lifecycle notices: the failure is reported; nothing else changes.
 
 Every failure is a diagnostic and a one-line warning. Whatever was installed on the harness
@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from tau_agent.cancellation import CancellationToken
 from tau_agent.content import ImageContent
+from tau_agent.events import MessageEndEvent
 from tau_agent.hooks import BeforeToolCallResult, ToolCallContext
 from tau_agent.messages import AgentMessage, AssistantMessage, CustomMessage
 from tau_agent.tools import AgentToolResult
@@ -44,6 +45,7 @@ from tau_coding.extensions.events import (
     ToolResultPatch,
 )
 from tau_coding.extensions.guard import HandlerFailure
+from tau_coding.extensions.message_patch import MessagePatch, replacement_problem
 from tau_coding.extensions.registry import BUILTIN, command_name
 from tau_coding.session.compaction.errors import CompactionCancelledError
 from tau_coding.session.events import InputHandledEvent, SessionEvent
@@ -53,6 +55,7 @@ from tau_coding.session.permission_seam import PermissionSeam
 if TYPE_CHECKING:
     from tau_coding.extensions.host_port import ExtensionHostPort
     from tau_coding.session.coding_session import CodingSession
+    from tau_coding.session.compaction.result import CompactionResult
 
 
 # Announced for every streamed token or output chunk: delivered without waiting (dispatcher.py);
@@ -86,6 +89,7 @@ class ExtensionDoors(ChangeDoors):
         harness.transform_context = (
             self._transform_context if "context" in registry.handlers else self._context_prev
         )
+        harness.finish_message = self._finish_message if "message_end" in registry.handlers else None
         self.session.hooks = self
         self.session.compactor.custom_summary = self._custom_summary
         if not self._subscribed:
@@ -114,9 +118,12 @@ class ExtensionDoors(ChangeDoors):
             self.session.harness.system_prompt, self._prompt_before = self._prompt_before, None
         registry = self.host.registry
         if registry.handlers:
-            names = (
-                (event.type, "session_compact", "*") if event.type == "compaction_end" else (event.type, "*")
-            )
+            if event.type == "compaction_end":
+                names: tuple[str, ...] = (event.type, "session_compact", "*")
+            elif event.type == "message_end":  # its handlers ran before it was recorded
+                names = ("*",)
+            else:
+                names = (event.type, "*")
             extensions = self.host.extensions
             handlers = [(o, h) for o, h in registry.handlers_for(*names) if o in extensions]
             self._deliver(event.type, event, handlers)
@@ -285,20 +292,52 @@ class ExtensionDoors(ChangeDoors):
         """Nothing: session_before_compact handlers run in ``_custom_summary``, where their
         decision counts (the compactor calls it right after this)."""
 
-    async def _custom_summary(self, trigger: Literal["manual", "auto"], instructions: str) -> str | None:
+    async def _custom_summary(
+        self, trigger: Literal["manual", "auto"], instructions: str, tokens_before: int
+    ) -> str | CompactionResult | None:
+        from tau_coding.session.compaction.custom import problem
+
+        log = self.session.log
         for owner, handler in self._handlers("session_before_compact"):
+            event = CompactEvent(trigger, instructions, log.path(), tokens_before)
             try:
-                decision = await self._call(
-                    owner, "session_before_compact handler", handler, CompactEvent(trigger, instructions)
-                )
+                decision = await self._call(owner, "session_before_compact handler", handler, event)
             except HandlerFailure as failure:
                 self.host.report_failure(failure)
                 continue
-            if isinstance(decision, CompactDecision) and decision.cancel:
+            if not isinstance(decision, CompactDecision):
+                continue
+            if decision.cancel:
                 raise CompactionCancelledError(f"compaction cancelled by extension {owner}")
-            if isinstance(decision, CompactDecision) and decision.summary is not None:
+            if decision.compaction is not None:
+                wrong = problem(log.state(), decision.compaction)
+                if wrong is None:
+                    return decision.compaction
+                self.host.report_failure(
+                    HandlerFailure(f"extension {owner}: compaction not used: {wrong}; Tau compacts instead")
+                )
+                continue
+            if decision.summary is not None:
                 return decision.summary
         return None
+
+    async def _finish_message(self, message: AgentMessage) -> AgentMessage:
+        """``message_end`` handlers, before the message is recorded: each may replace it."""
+        for owner, handler in self._handlers("message_end"):
+            try:
+                patch = await self._call(owner, "message_end handler", handler, MessageEndEvent(message))
+            except HandlerFailure as failure:
+                self.host.report_failure(failure)
+                continue
+            if isinstance(patch, MessagePatch):
+                wrong = replacement_problem(message, patch.message)
+                if wrong is not None:
+                    self.host.report_failure(
+                        HandlerFailure(f"extension {owner}: message_end {wrong}; the message is kept")
+                    )
+                    continue
+                message = patch.message
+        return message
 
     def command_list(self) -> Sequence[tuple[str, str]]:
         commands = self.host.registry.commands.values()
@@ -342,7 +381,7 @@ class ExtensionDoors(ChangeDoors):
 
     def on_close(self) -> None:
         self._events.drain()
-        event = ShutdownEvent()
+        event = ShutdownEvent("quit")
         for owner, handler in self._handlers("session_shutdown"):
             try:
                 self.host.guard(owner).call_sync("session_shutdown handler", handler, event)

@@ -17,21 +17,23 @@ point                         handler receives          handler may return
 ``user_bash``                 ``UserBashEvent``         ``UserBashPatch`` (another command, or output)
 ``session_start``             ``SessionStartEvent``     nothing
 ``resources_discover``        ``ResourcesEvent``        ``ResourcePaths`` (more skills and prompts)
-``session_before_switch``     ``SwitchEvent``           ``Cancel`` (plain functions: see below)
+``session_before_switch``     ``SwitchEvent``           ``Cancel`` (async handlers too: see below)
 ``session_before_fork``       ``ForkEvent``             ``Cancel``
 ``session_before_tree``       ``TreeEvent``             ``Cancel``
 ``session_tree``              ``TreeEvent``             nothing
-``session_before_compact``    ``CompactEvent``          ``CompactDecision`` (cancel, or the summary)
+``session_before_compact``    ``CompactEvent``          ``CompactDecision`` (cancel, a summary, or all)
+``message_end``               the session event         ``MessagePatch`` (the message to record)
+``after_provider_response``   status, headers (HTTP)    nothing (told before the body is read)
 ``model_select``              ``ModelSelectEvent``      nothing
 ``thinking_level_select``     ``ThinkingSelectEvent``   nothing
 ``stop``                      ``StopEvent``             ``StopDecision`` (continue with a message)
-``session_shutdown``          ``ShutdownEvent``         nothing (plain functions only: no loop runs)
+``session_shutdown``          ``ShutdownEvent``         nothing (on quit plain functions only)
 ============================  ========================  =============================================
 
-``session_before_switch``/``_fork``/``_tree`` are asked from synchronous code (a ``/new``, a
-``/resume``, ...): a plain handler's ``Cancel`` counts; an async handler is told but cannot
-cancel. ``session_start`` is told again after a new, resumed or forked session (``source``
-says which), as Pi does. ``model_select`` and ``thinking_level_select`` are delivered like
+``session_before_switch``/``_fork``/``_tree``: the TUI and RPC await every handler
+(``SessionControl.asking``), so a plain or an async handler's ``Cancel`` counts; SDK calls
+made from synchronous code count a plain handler's only. ``session_start`` is told again
+after a new, resumed or forked session (``source`` says which), as Pi does. ``model_select`` and ``thinking_level_select`` are delivered like
 agent events (queued for plain handlers), so setting the model from a handler is safe.
 
 The types are plain (mutable, compared by identity) dataclasses: building frozen ones costs
@@ -41,7 +43,7 @@ start-up time that every run with an extension would pay. Treat received events 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from tau_agent.content import ImageContent, ToolResultContent
@@ -49,7 +51,9 @@ from tau_agent.messages import AgentMessage, CustomMessage
 
 if TYPE_CHECKING:
     from tau_agent.provider import ThinkingLevel
+    from tau_agent.session.entries import SessionEntry
     from tau_ai.model import Model
+    from tau_coding.session.compaction.result import CompactionResult
 
 INTERCEPTION_POINTS = (
     "input",
@@ -70,6 +74,8 @@ INTERCEPTION_POINTS = (
     "session_before_compact",
     "stop",
     "session_shutdown",
+    "message_end",
+    "after_provider_response",
 )
 
 
@@ -263,17 +269,25 @@ class ThinkingSelectEvent:
 
 @dataclass(eq=False)
 class CompactEvent:
+    """``branch_entries``: the entries of the current path, root first (Pi's ``branchEntries``);
+    ``tokens_before``: the context's size now, as Tau estimates it."""
+
     trigger: Literal["manual", "auto"]
     custom_instructions: str = ""
+    branch_entries: Sequence[SessionEntry] = ()
+    tokens_before: int = 0
 
 
 @dataclass(eq=False)
 class CompactDecision:
     """``cancel`` stops the compaction (nothing is written); ``summary`` is recorded as the
-    compaction's summary instead of asking the model for one (the kept tail is Tau's choice)."""
+    compaction's summary instead of asking the model for one (the kept tail is Tau's choice);
+    ``compaction`` is the whole compaction (Pi's shape: the summary, the first entry kept, the
+    size before, ``details``), recorded once its ``first_kept_entry_id`` is checked."""
 
     cancel: bool = False
     summary: str | None = None
+    compaction: CompactionResult | None = None
 
 
 @dataclass(eq=False)
@@ -293,5 +307,8 @@ class StopDecision:
 
 @dataclass(eq=False)
 class ShutdownEvent:
-    reason: str = "exit"
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    """``quit``: Tau exits; ``reload``: the extensions are about to be loaded again; ``new``,
+    ``resume``, ``fork``: the session continues in ``target_session_file`` (None: not stored)."""
+
+    reason: Literal["quit", "reload", "new", "resume", "fork"] = "quit"
+    target_session_file: str | None = None

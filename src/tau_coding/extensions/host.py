@@ -189,7 +189,10 @@ class ExtensionHost:
         self._changed()
 
     def reload(self) -> int:
-        """Unload every extension and load them again from their places; returns how many loaded."""
+        """Unload every extension and load them again from their places; returns how many loaded.
+        The bound session's extensions hear ``session_shutdown`` (reason ``reload``) first."""
+        if self.session is not None and self.session.hooks is not None:
+            self.session.hooks.on_leave("reload", None)
         self.unload_all()
         self.registry.flag_values.clear()
         self.load(self._discover())

@@ -2,7 +2,8 @@
 
 Built-in providers, extension providers served over a wire API, and the composition root all
 call ``http_provider``; given a host, every request passes through its
-``before_provider_request`` handlers first (each may see or replace the body).
+``before_provider_request`` handlers first (each may see or replace the body), and every
+answer's status and headers reach its ``after_provider_response`` handlers.
 """
 
 from __future__ import annotations
@@ -43,8 +44,11 @@ def http_provider(
     if unspoken is not None:
         raise ValueError(unspoken)
 
+    from tau_coding.extensions.provider_response import response_hook
+
     limits = retry or RetrySettings()
     hook = request_hook(host, model.provider, model.id) if host is not None else None
+    answered = response_hook(host, model.provider, model.id) if host is not None else None
     unauthorized = None
     wire = wire or wire_api(model.api)
     if renew_key is not None and api_key:
@@ -64,6 +68,7 @@ def http_provider(
         api_key=api_key,
         on_request=hook,
         on_unauthorized=unauthorized,
+        on_response=answered,
         retry=limits.provider_policy(),
         idle_timeout=limits.idle_timeout(DEFAULT_IDLE_TIMEOUT),
     )

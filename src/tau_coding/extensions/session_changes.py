@@ -56,7 +56,8 @@ class SessionChanges:
         from tau_coding.session.control import ChangeRefusedError
 
         try:
-            self._control().new_session(parent_session)
+            control = self._control()
+            await control.asking(lambda: control.new_session(parent_session))
         except ChangeRefusedError as refused:
             return ChangeResult(True, str(refused))
         return self._changed()
@@ -70,9 +71,9 @@ class SessionChanges:
         control = self._control()
         try:
             if position == "at":
-                control.clone(entry_id)
+                await control.asking(lambda: control.clone(entry_id))
                 return self._changed()
-            text = control.fork(entry_id)
+            text = await control.asking(lambda: control.fork(entry_id))
         except ChangeRefusedError as refused:
             return ChangeResult(True, str(refused))
         return self._changed(text)
@@ -83,7 +84,8 @@ class SessionChanges:
         from tau_coding.session.control import ChangeRefusedError
 
         try:
-            self._control().switch_session(session_path)
+            control = self._control()
+            await control.asking(lambda: control.switch_session(session_path))
         except ChangeRefusedError as refused:
             return ChangeResult(True, str(refused))
         return self._changed()
@@ -112,7 +114,7 @@ class SessionChanges:
                 control.path_moved()
                 labelled = summary.id if summary is not None else target_id
             else:
-                control.navigate(target_id)
+                await control.asking(lambda: control.navigate(target_id))
                 labelled = target_id
         except ChangeRefusedError as refused:
             return ChangeResult(True, str(refused))

@@ -16,6 +16,7 @@ from tau_coding.mcp.status import McpCallError
 from tau_coding.session.events import InputHandledEvent
 from tau_coding.session.hooks import (
     InputDecision,
+    LeaveReason,
     ModelSource,
     OwnCommand,
     SessionChange,
@@ -98,9 +99,16 @@ class McpHooks:
     def before_change(self, change: SessionChange) -> str | None:
         return self.inner.before_change(change) if self.inner is not None else None
 
+    async def ask_change(self, change: SessionChange) -> str | None:
+        return await self.inner.ask_change(change) if self.inner is not None else None
+
     def after_change(self, change: SessionChange) -> None:
         if self.inner is not None:
             self.inner.after_change(change)
+
+    def on_leave(self, reason: LeaveReason, target_file: str | None) -> None:
+        if self.inner is not None:
+            self.inner.on_leave(reason, target_file)
 
     def on_model_select(self, model: Model, previous: Model | None, source: ModelSource) -> None:
         if self.inner is not None:

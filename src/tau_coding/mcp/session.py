@@ -150,7 +150,7 @@ class McpSession:
             return InputTransform(expanded) if expanded is not None else None
 
         tau.on("input", on_input)
-        tau.on("session_shutdown", lambda _event: self.close())
+        tau.on("session_shutdown", lambda event: self.close() if event.reason == "quit" else None)
         tau.register_command("mcp", self.command, description=COMMAND_HELP)
         self.manager.start(delay=START_DELAY)
 

@@ -66,9 +66,12 @@ class SessionCompactor:
         self._run_from = 0  # ...then the harness messages from this index on
         self._tally = TokenTally()
         self.before_compact: Callable[[Literal["manual", "auto"], str], Awaitable[None]] | None = None
-        # Extensions' session_before_compact: a summary of their own (None: ask the model); it
-        # raises CompactionCancelledError to stop the compaction.
-        self.custom_summary: Callable[[Literal["manual", "auto"], str], Awaitable[str | None]] | None = None
+        # Extensions' session_before_compact, given (trigger, instructions, tokens before): a
+        # summary of their own, or a whole compaction already checked against the log (None:
+        # ask the model); it raises CompactionCancelledError to stop the compaction.
+        self.custom_summary: (
+            Callable[[Literal["manual", "auto"], str, int], Awaitable[str | CompactionResult | None]] | None
+        ) = None
         if settings.enabled and harness.transform_context is None:
             harness.transform_context = self.transform
 
@@ -180,7 +183,13 @@ class SessionCompactor:
             await self.before_compact(trigger, custom_instructions or "")
         summary = None
         if self.custom_summary is not None:
-            summary = await self.custom_summary(trigger, custom_instructions or "")
+            summary = await self.custom_summary(trigger, custom_instructions or "", tokens_before)
+        if isinstance(summary, CompactionResult):  # an extension's whole compaction
+            from tau_coding.session.compaction.custom import record
+
+            if signal.cancelled:
+                raise CompactionCancelledError("compaction cancelled")
+            return record(self.log, summary, tokens_before)
         return await compact_log(
             self.log,
             self.summarizer(),

@@ -31,11 +31,12 @@ from tau_coding.checkpoints.changes import FileChange
 from tau_coding.checkpoints.git import CheckpointError
 from tau_coding.config.model_scope import ScopedModel
 from tau_coding.permissions.modes import PermissionMode
+from tau_coding.session.change_questions import ChangeQuestions, ChangeRefusedError, ControlError
 from tau_coding.session.checkpointing import RewindPoint
 from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.compaction.context_usage import ContextUsage
 from tau_coding.session.compaction.result import CompactionResult
-from tau_coding.session.hooks import SessionChange
+from tau_coding.session.hooks import LeaveReason, SessionChange
 from tau_coding.session.rewind import RewindOutcome, checkpoints_of, find, rewind
 from tau_coding.session.store.listing import SessionInfo
 from tau_coding.session.store.manager import SessionManager, SessionNotFoundError
@@ -48,21 +49,13 @@ QUEUE_MODES: tuple[QueueMode, ...] = ("all", "one-at-a-time")
 PLAN_APPROVED = "The user approved the plan. Carry it out now."
 
 
-class ControlError(ValueError):
-    """The operation cannot be done as asked; the message says why in one line."""
-
-
-class ChangeRefusedError(ControlError):
-    """An extension's ``session_before_*`` handler refused the change; the message says which."""
-
-
 @dataclass(frozen=True, slots=True)
 class ForkMessage:
     entry_id: str
     text: str
 
 
-class SessionControl:
+class SessionControl(ChangeQuestions):
     """Session-level operations on ``session``; ``manager`` decides where session files live."""
 
     def __init__(
@@ -98,6 +91,8 @@ class SessionControl:
         # How the frontend runs the agent from the record as it stands, as it runs a prompt (an
         # extension's ``trigger_turn``); False when it cannot now. None: no frontend runs one.
         self.run_from_record: Callable[[], bool] | None = None
+        self._asking = False  # inside ``asking``: the first run, which stops at the question
+        self._answered: SessionChange | None = None  # the change ``asking`` has an answer for
         if rebuild is not None:
             session.reloader = self.reload  # ``/reload`` typed as a prompt means this reload
 
@@ -107,8 +102,12 @@ class SessionControl:
     def in_memory(self) -> bool:
         return isinstance(self.session.log.storage, InMemorySessionStorage)
 
-    def _replace_log(self, log: SessionLog, *, restore: bool = False) -> None:
+    def _replace_log(
+        self, log: SessionLog, *, restore: bool = False, leaving: LeaveReason | None = None
+    ) -> None:
         old = self.session.log
+        if leaving is not None:
+            self._leave(leaving, log)
         try:
             self.session.use_log(log, restore=restore)
         except BaseException:
@@ -132,30 +131,6 @@ class SessionControl:
         if self.session.is_running:
             raise AgentBusyError(f"Cannot {what} while the agent is running; abort it first")
 
-    def _current_file(self) -> str | None:
-        path = self.session.session_file
-        return None if path is None else str(path)
-
-    def _ask_hooks(self, change: SessionChange) -> None:
-        """Extensions may refuse the change (``session_before_*``): ChangeRefusedError."""
-        hooks = self.session.hooks
-        if hooks is not None and (reason := hooks.before_change(change)) is not None:
-            raise ChangeRefusedError(reason)
-
-    def _tell_hooks(self, change: SessionChange) -> None:
-        hooks = self.session.hooks
-        if hooks is not None:
-            hooks.after_change(
-                SessionChange(
-                    change.kind,
-                    change.previous_file,
-                    self._current_file() if change.kind != "tree" else change.target_file,
-                    change.entry_id,
-                    change.position,
-                    change.old_leaf,
-                )
-            )
-
     def new_session(self, parent_session: str | None = None) -> None:
         """Continue in a fresh, empty session (in memory if the current one is)."""
         self._ensure_idle("start a new session")
@@ -163,9 +138,9 @@ class SessionControl:
         self._ask_hooks(change)
         if self.in_memory:
             header = SessionHeader.new(self.manager.cwd, parent_session)
-            self._replace_log(SessionLog(InMemorySessionStorage(header)))
+            self._replace_log(SessionLog(InMemorySessionStorage(header)), leaving="new")
         else:
-            self._replace_log(self.manager.new(parent_session))
+            self._replace_log(self.manager.new(parent_session), leaving="new")
         self._tell_hooks(change)
 
     def switch_session(self, ref: str | Path, *, create: bool = False) -> None:
@@ -196,7 +171,7 @@ class SessionControl:
             return
         change = SessionChange("resume", self._current_file(), str(path))
         self._ask_hooks(change)
-        self._replace_log(self.manager.open(path), restore=True)
+        self._replace_log(self.manager.open(path), restore=True, leaving="resume")
         recorded = self.session.log.header.cwd
         if recorded and Path(recorded) != self.session.cwd and Path(recorded).is_dir() and self._rebuild:
             self.reload()  # a session from another project continues in its own directory
@@ -209,7 +184,7 @@ class SessionControl:
             raise ControlError("this session is not stored; start tau without --no-session to import")
         change = SessionChange("resume", self._current_file(), str(Path(path).expanduser()))
         self._ask_hooks(change)
-        self._replace_log(self.manager.fork_from(Path(path).expanduser()), restore=True)
+        self._replace_log(self.manager.fork_from(Path(path).expanduser()), restore=True, leaving="resume")
         self._tell_hooks(change)
 
     def fork_messages(self) -> list[ForkMessage]:
@@ -241,7 +216,7 @@ class SessionControl:
             cloned = SessionLog(InMemorySessionStorage(header, branch_entries(log, at)))
         else:
             cloned = self.manager.fork(log, at)
-        self._replace_log(cloned, restore=True)
+        self._replace_log(cloned, restore=True, leaving="fork")
         self._tell_hooks(change)
 
     def fork(self, entry_id: str) -> str:
@@ -261,7 +236,7 @@ class SessionControl:
             forked = SessionLog(InMemorySessionStorage(header, branch_entries(log, entry.parent_id)))
         else:
             forked = self.manager.fork(log, entry.parent_id)
-        self._replace_log(forked, restore=True)
+        self._replace_log(forked, restore=True, leaving="fork")
         self._tell_hooks(change)
         return text_of(message.content)
 
@@ -476,6 +451,7 @@ class SessionControl:
         self._ensure_idle("reload")
         if self._rebuild is None:
             raise ControlError("reload is not available for this session")
+        self._leave("reload", None)
         self.session = self._rebuild(self.session)
         self.session.reloader = self.reload
         for listener in list(self.reloaded):
@@ -489,4 +465,4 @@ def _queue_mode(mode: str) -> QueueMode:
     return "all" if mode == "all" else "one-at-a-time"
 
 
-__all__ = ["ControlError", "ForkMessage", "SessionControl"]
+__all__ = ["ChangeRefusedError", "ControlError", "ForkMessage", "SessionControl"]

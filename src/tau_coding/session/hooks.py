@@ -25,6 +25,7 @@ OwnCommand: TypeAlias = Callable[[str], object]
 
 ChangeKind: TypeAlias = Literal["new", "resume", "fork", "tree"]
 ModelSource: TypeAlias = Literal["set", "cycle", "restore"]
+LeaveReason: TypeAlias = Literal["reload", "new", "resume", "fork"]
 
 
 # Plain classes, not dataclasses: every run imports this module, and making a dataclass costs
@@ -111,8 +112,18 @@ class SessionHooks(Protocol):
         refuses the change and says why (called from synchronous code)."""
         ...
 
+    async def ask_change(self, change: SessionChange) -> str | None:
+        """``before_change`` asked from async code: every handler is awaited, so an async
+        one's refusal counts too."""
+        ...
+
     def after_change(self, change: SessionChange) -> None:
         """The change happened (the session now continues on the new path)."""
+        ...
+
+    def on_leave(self, reason: LeaveReason, target_file: str | None) -> None:
+        """The session is about to be left, the change agreed: reloaded, or continued in
+        ``target_file`` (a new, resumed or forked session; None when it is not stored)."""
         ...
 
     def on_model_select(self, model: Model, previous: Model | None, source: ModelSource) -> None:

@@ -217,21 +217,22 @@ class StoredSessionsPort(Protocol):
 
     def set_session_name(self, name: str) -> None: ...
 
-    def new_session(self) -> bool:
-        """Start a fresh session; False when this session cannot."""
+    async def new_session(self) -> CommandResult:
+        """Start a fresh session; an error result says why not (an extension refused, or this
+        session cannot)."""
         ...
 
     def list_sessions(self, *, everywhere: bool) -> Sequence[StoredSession]:
         """Stored sessions, newest first: this project's, or every project's."""
         ...
 
-    def switch_session(self, ref: str) -> CommandResult: ...
+    async def switch_session(self, ref: str) -> CommandResult: ...
 
-    def clone_session(self) -> CommandResult:
+    async def clone_session(self) -> CommandResult:
         """Continue in a copy of the current path (/clone)."""
         ...
 
-    def import_session(self, path: str) -> CommandResult:
+    async def import_session(self, path: str) -> CommandResult:
         """Continue in a copy of a session file from anywhere (/import)."""
         ...
 
@@ -255,7 +256,7 @@ class TreePort(Protocol):
         """The session's tree as rows, listing the entries ``filter`` keeps."""
         ...
 
-    def navigate(self, entry_id: str) -> CommandResult: ...
+    async def navigate(self, entry_id: str) -> CommandResult: ...
 
     async def branch_with_summary(self, entry_id: str) -> CommandResult:
         """Like ``navigate``, and the path left behind is summarised into the new branch."""
@@ -265,7 +266,7 @@ class TreePort(Protocol):
 
     def fork_points(self) -> Sequence[ForkPoint]: ...
 
-    def fork(self, entry_id: str) -> CommandResult:
+    async def fork(self, entry_id: str) -> CommandResult:
         """A new session up to that message; ``editor_text`` carries the message for editing."""
         ...
 

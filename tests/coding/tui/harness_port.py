@@ -172,11 +172,11 @@ class HarnessSessionAdapter:
     def set_session_name(self, name: str) -> None:
         self._name = name
 
-    def new_session(self) -> bool:
+    async def new_session(self) -> CommandResult:
         if self.harness.is_running:
-            return False
+            return CommandResult("a run is going on", is_error=True)
         self.harness.replace_messages([])
-        return True
+        return CommandResult("")
 
     def resume_hint(self) -> str | None:
         return None
@@ -186,13 +186,13 @@ class HarnessSessionAdapter:
     def list_sessions(self, *, everywhere: bool) -> Sequence[StoredSession]:
         return ()
 
-    def switch_session(self, ref: str) -> CommandResult:
+    async def switch_session(self, ref: str) -> CommandResult:
         return UNSUPPORTED
 
-    def clone_session(self) -> CommandResult:
+    async def clone_session(self) -> CommandResult:
         return UNSUPPORTED
 
-    def import_session(self, path: str) -> CommandResult:
+    async def import_session(self, path: str) -> CommandResult:
         return UNSUPPORTED
 
     def rename_session(self, ref: str, name: str) -> CommandResult:
@@ -204,7 +204,7 @@ class HarnessSessionAdapter:
     def tree(self, filter: TreeFilter = "default") -> TreeRows:
         return TreeRows.of()
 
-    def navigate(self, entry_id: str) -> CommandResult:
+    async def navigate(self, entry_id: str) -> CommandResult:
         return UNSUPPORTED
 
     async def branch_with_summary(self, entry_id: str) -> CommandResult:
@@ -228,7 +228,7 @@ class HarnessSessionAdapter:
     def double_escape_action(self) -> DoubleEscapeAction:
         return "tree"
 
-    def fork(self, entry_id: str) -> CommandResult:
+    async def fork(self, entry_id: str) -> CommandResult:
         return UNSUPPORTED
 
     async def compact(self, focus: str | None) -> CommandResult:

@@ -57,5 +57,5 @@ async def test_bash_output_joins_the_record_with_exit_code(tmp_path: Path) -> No
     message = await port.run_bash("echo out; echo err >&2; exit 3", exclude_from_context=True)
     assert message.output == "out\nerr\n" and message.exit_code == 3 and message.exclude_from_context
     assert harness.messages == [message]
-    assert port.new_session() and harness.messages == []
+    assert not (await port.new_session()).is_error and harness.messages == []
     assert await port.run_command("anything", "") is None and port.resume_hint() is None

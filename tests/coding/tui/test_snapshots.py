@@ -150,7 +150,7 @@ def test_tree_screen(snap_compare: SnapCompare, tmp_path: Path) -> None:
         await drain(rig.port, "Plan the migration")
         await drain(rig.port, "Try another approach")
         first_answer = rig.port.tree()[1].entry_id
-        rig.port.navigate(first_answer)
+        await rig.port.navigate(first_answer)
         await drain(rig.port, "Compare both options")
         rig.port.set_label(first_answer, "baseline")
         await drain(rig.port, "Go with step one")

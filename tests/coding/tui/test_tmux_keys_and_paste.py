@@ -54,10 +54,7 @@ class Rig:
     def wait_editor(self, check: str, timeout: float = 10.0) -> list[str]:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            try:
-                lines = self.editor_lines()
-            except ValueError:  # no editor on screen: inline, the conversation is being written again
-                lines = []
+            lines = self.editor_lines()
             if check in "\n".join(lines):
                 return lines
             time.sleep(0.05)

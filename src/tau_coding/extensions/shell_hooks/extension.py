@@ -221,6 +221,8 @@ class ShellHooks:
         await self._run("PreCompact", data)
 
     def session_end(self, event: ShutdownEvent) -> None:
+        if event.reason != "quit":  # SessionEnd is the end of the process, as before
+            return
         data = self._base("SessionEnd") | {"reason": "other"}
         hooks = self.config.hooks_for("SessionEnd")
         runs = [run_hook_sync(h.command, data, self.project, h.timeout) for h in hooks]

@@ -109,12 +109,20 @@ class ControlPort:
             return CommandResult(str(exc) or type(exc).__name__, is_error=True)
         return CommandResult(message, replaced_transcript=replaced)
 
-    def new_session(self) -> bool:
+    async def _change(self, action: Callable[[], str], *, replaced: bool = False) -> CommandResult:
+        """``_attempt`` for a change extensions are asked about (``SessionControl.asking``)."""
+        try:
+            message = await self.control.asking(action)
+        except _EXPECTED as exc:
+            return CommandResult(str(exc) or type(exc).__name__, is_error=True)
+        return CommandResult(message, replaced_transcript=replaced)
+
+    async def new_session(self) -> CommandResult:
         def new() -> str:
             self.control.new_session()
             return ""
 
-        return not self._attempt(new).is_error
+        return await self._change(new)
 
     def list_sessions(self, *, everywhere: bool) -> Sequence[StoredSession]:
         current = self.control.session.session_file
@@ -130,7 +138,7 @@ class ControlPort:
             for info in self.control.list_sessions(everywhere=everywhere)
         ]
 
-    def switch_session(self, ref: str) -> CommandResult:
+    async def switch_session(self, ref: str) -> CommandResult:
         def switch() -> str:
             self.control.switch_session(ref)
             session = self.control.session
@@ -139,16 +147,16 @@ class ControlPort:
             notice = repair_notice(session.log)
             return f"Resumed: {title}" + (f". The {notice}" if notice else "")
 
-        return self._attempt(switch, replaced=True)
+        return await self._change(switch, replaced=True)
 
-    def clone_session(self) -> CommandResult:
+    async def clone_session(self) -> CommandResult:
         def clone() -> str:
             self.control.clone()
             return f"Cloned into a new session: {self.control.session.session_file}"
 
-        return self._attempt(clone, replaced=True)
+        return await self._change(clone, replaced=True)
 
-    def import_session(self, path: str) -> CommandResult:
+    async def import_session(self, path: str) -> CommandResult:
         if not path.strip():
             return CommandResult("Usage: /import <session file>", is_error=True)
 
@@ -156,7 +164,7 @@ class ControlPort:
             self.control.import_session(path.strip())
             return f"Imported {path.strip()} as {self.control.session.session_file}"
 
-        return self._attempt(take, replaced=True)
+        return await self._change(take, replaced=True)
 
     def rename_session(self, ref: str, name: str) -> CommandResult:
         def rename() -> str:
@@ -199,7 +207,7 @@ class ControlPort:
             return entry.parent_id, text_of(message.content)
         return entry_id, None
 
-    def navigate(self, entry_id: str) -> CommandResult:
+    async def navigate(self, entry_id: str) -> CommandResult:
         text: str | None = None
 
         def navigate() -> str:
@@ -208,7 +216,7 @@ class ControlPort:
             self.control.navigate(parent)
             return "Moved in the session tree."
 
-        result = self._attempt(navigate, replaced=True)
+        result = await self._change(navigate, replaced=True)
         return (
             result
             if result.is_error
@@ -241,9 +249,9 @@ class ControlPort:
     def fork_points(self) -> Sequence[ForkPoint]:
         return [ForkPoint(m.entry_id, m.text) for m in self.control.fork_messages()]
 
-    def fork(self, entry_id: str) -> CommandResult:
+    async def fork(self, entry_id: str) -> CommandResult:
         try:
-            text = self.control.fork(entry_id)
+            text = await self.control.asking(lambda: self.control.fork(entry_id))
         except _EXPECTED as exc:
             return CommandResult(str(exc), is_error=True)
         return CommandResult("Forked into a new session.", editor_text=text, replaced_transcript=True)

@@ -98,7 +98,7 @@ async def new_session(server: RpcServer, fields: Fields, request_id: Any) -> Any
     parent = fields.optional_text("parentSession")
     _idle(server, "start a new session")
     try:
-        server.control.new_session(parent)
+        await server.control.asking(lambda: server.control.new_session(parent))
     except ChangeRefusedError:  # an extension's session_before_switch said no (Pi: cancelled)
         return {"cancelled": True}
     return {"cancelled": False}
@@ -108,7 +108,8 @@ async def switch_session(server: RpcServer, fields: Fields, request_id: Any) -> 
     path = fields.text("sessionPath", non_empty=True)
     _idle(server, "switch sessions")
     try:
-        server.control.switch_session(path, create=True)  # Pi: a path with no file yet is a new session
+        # Pi: a path with no file yet is a new session
+        await server.control.asking(lambda: server.control.switch_session(path, create=True))
     except ChangeRefusedError:
         return {"cancelled": True}
     return {"cancelled": False}
@@ -118,7 +119,10 @@ async def fork(server: RpcServer, fields: Fields, request_id: Any) -> Any:
     entry_id = fields.text("entryId", non_empty=True)
     _idle(server, "fork")
     try:
-        return {"text": server.control.fork(entry_id), "cancelled": False}
+        return {
+            "text": await server.control.asking(lambda: server.control.fork(entry_id)),
+            "cancelled": False,
+        }
     except ChangeRefusedError:
         return {"text": "", "cancelled": True}
 
@@ -126,7 +130,7 @@ async def fork(server: RpcServer, fields: Fields, request_id: Any) -> Any:
 async def clone(server: RpcServer, fields: Fields, request_id: Any) -> Any:
     _idle(server, "clone")
     try:
-        server.control.clone()
+        await server.control.asking(server.control.clone)
     except ChangeRefusedError:
         return {"cancelled": True}
     return {"cancelled": False}
@@ -176,7 +180,7 @@ async def get_tree(server: RpcServer, fields: Fields, request_id: Any) -> Any:
 async def navigate_tree(server: RpcServer, fields: Fields, request_id: Any) -> Any:
     entry_id = fields.optional_entry_id("entryId")
     _idle(server, "navigate the tree")
-    server.control.navigate(entry_id)
+    await server.control.asking(lambda: server.control.navigate(entry_id))
     return {"leafId": server.control.session.log.leaf_id}
 
 

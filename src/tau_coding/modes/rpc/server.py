@@ -69,12 +69,36 @@ class RpcServer:
     # -- the loop --------------------------------------------------------------------------------------
 
     async def serve(self, reader: asyncio.StreamReader) -> None:
-        """Answer commands until ``reader`` ends, then shut down cleanly."""
+        """Answer commands until ``reader`` ends, then shut down cleanly.
+
+        Commands are answered one at a time, in order; an ``extension_ui_response`` is taken
+        as soon as it is read, so a command waiting on an extension's dialog (``new_session``
+        asking a ``session_before_switch`` handler that asks the user) gets its answer."""
+        commands: asyncio.Queue[bytes | BadLine | None] = asyncio.Queue()
+        worker = asyncio.ensure_future(self._answer(commands))
         try:
             async for line in read_lines(reader):
-                await self.handle_line(line)
+                if not self._answers_dialog(line):
+                    commands.put_nowait(line)
+            self.ui.cancel_all()  # nobody is left to answer: the commands waiting go on
+            commands.put_nowait(None)
+            await worker
         finally:
+            worker.cancel()
             await self.shutdown()
+
+    async def _answer(self, commands: asyncio.Queue[bytes | BadLine | None]) -> None:
+        while (line := await commands.get()) is not None:
+            await self.handle_line(line)
+
+    def _answers_dialog(self, line: bytes | BadLine) -> bool:
+        if not isinstance(line, bytes) or b"extension_ui_response" not in line:
+            return False
+        command = decode_line(line)
+        if isinstance(command, dict) and command.get("type") == "extension_ui_response":
+            self.ui.resolve(command)  # a late or unknown id is ignored, as the dialog is gone
+            return True
+        return False
 
     async def handle_line(self, line: bytes | BadLine) -> None:
         if isinstance(line, bytes) and not line.strip():

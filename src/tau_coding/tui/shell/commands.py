@@ -90,11 +90,17 @@ async def _quit(app: CommandHost, args: str) -> None:
 async def _new(app: CommandHost, args: str) -> None:
     if app.port.is_running:
         app.notice("Wait for the run to finish (or Esc) before starting a new session.", "warning")
-    elif app.port.new_session():
+    else:  # in a worker: an extension asked first may open a dialog (session_commands.changing)
+        app.run_worker(_start_new(app), group="command")
+
+
+async def _start_new(app: CommandHost) -> None:
+    result = await app.port.new_session()
+    if result.is_error:
+        app.notice(result.message or "This session cannot start a new one.", "warning")
+    else:
         await app.reset_transcript()
         app.notice("New session started.")
-    else:
-        app.notice("This session cannot start a new one.", "warning")
 
 
 async def _name(app: CommandHost, args: str) -> None:

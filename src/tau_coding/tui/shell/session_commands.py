@@ -76,6 +76,16 @@ def in_background(app: CommandHost, notice: str, operation: Callable[[], Awaitab
     app.run_worker(work(), group="command")
 
 
+def changing(app: CommandHost, change: Callable[[], Awaitable[CommandResult]]) -> None:
+    """A change of session (new, resume, fork, tree, clone, import) in a worker: extensions are
+    asked first, and one may open a dialog, which needs the screen live meanwhile."""
+
+    async def work() -> None:
+        await show_result(app, await change())
+
+    app.run_worker(work(), group="command")
+
+
 def _busy(app: CommandHost, what: str) -> bool:
     if app.port.is_running or app.state.status != "idle":
         app.notice(f"Wait for the run to finish (or Esc) before {what}.", "warning")
@@ -90,7 +100,7 @@ async def resume(app: CommandHost, args: str, *, then: Callable[[], None] | None
 
     async def chosen(ref: str | None) -> None:
         if ref is not None:
-            await show_result(app, app.port.switch_session(ref))
+            changing(app, lambda: app.port.switch_session(ref))
         if then is not None:
             then()
 
@@ -105,7 +115,7 @@ async def tree(app: CommandHost, args: str) -> None:
         if choice is None:
             return
         if not choice.summarize:
-            await show_result(app, app.port.navigate(choice.entry_id))
+            changing(app, lambda: app.port.navigate(choice.entry_id))
             return
         in_background(
             app,
@@ -126,7 +136,7 @@ async def fork(app: CommandHost, args: str) -> None:
 
     async def chosen(entry_id: str | None) -> None:
         if entry_id is not None:
-            await show_result(app, app.port.fork(entry_id))
+            changing(app, lambda: app.port.fork(entry_id))
 
     await app.push_screen(ForkPicker(points), chosen)
 
@@ -285,12 +295,12 @@ async def share(app: CommandHost, args: str) -> None:
 
 async def clone(app: CommandHost, args: str) -> None:
     if not _busy(app, "cloning"):
-        await show_result(app, app.port.clone_session())
+        changing(app, app.port.clone_session)
 
 
 async def import_session(app: CommandHost, args: str) -> None:
     if not _busy(app, "importing"):
-        await show_result(app, app.port.import_session(args))
+        changing(app, lambda: app.port.import_session(args))
 
 
 HANDLERS = {

@@ -46,7 +46,7 @@ async def test_list_and_switch_sessions_of_this_project(tmp_path: Path) -> None:
     listed = rig.port.list_sessions(everywhere=False)
     assert {s.title for s in listed} == {"hello", "older work"}
     assert [s.is_current for s in listed if s.title == "hello"] == [True]
-    result = rig.port.switch_session(str(other))
+    result = await rig.port.switch_session(str(other))
     assert not result.is_error and result.replaced_transcript
     assert result.message == "Resumed: older work"
     assert texts(rig.port) == ["user:old question", "assistant:old answer"]
@@ -55,8 +55,8 @@ async def test_list_and_switch_sessions_of_this_project(tmp_path: Path) -> None:
 async def test_resuming_an_unnamed_session_names_it_by_its_first_prompt(tmp_path: Path) -> None:
     rig = Rig(tmp_path)
     other = rig.other_session("Fix the\nflaky test", "ok")
-    assert rig.port.switch_session(str(other)).message == "Resumed: Fix the flaky test"
-    missing = rig.port.switch_session(str(tmp_path / "nope.jsonl"))
+    assert (await rig.port.switch_session(str(other))).message == "Resumed: Fix the flaky test"
+    missing = await rig.port.switch_session(str(tmp_path / "nope.jsonl"))
     assert missing.is_error and missing.message
 
 
@@ -118,7 +118,7 @@ async def test_tree_marks_the_active_branch_and_navigating_to_a_prompt_branches(
     assert [r.text for r in rows] == ["user: first", "assistant: one", "user: second", "assistant: two"]
     assert all(r.on_path for r in rows) and [r.is_leaf for r in rows] == [False, False, False, True]
     second = rows[2].entry_id
-    moved = rig.port.navigate(second)
+    moved = await rig.port.navigate(second)
     assert moved.editor_text == "second" and moved.replaced_transcript
     assert texts(rig.port) == ["user:first", "assistant:one"]
     await drain(rig.port, "second, again")
@@ -199,18 +199,18 @@ async def test_fork_starts_a_new_session_before_the_chosen_message(tmp_path: Pat
     before = rig.port.info().session_file
     points = rig.port.fork_points()
     assert [p.text for p in points] == ["first", "second"]
-    result = rig.port.fork(points[1].entry_id)
+    result = await rig.port.fork(points[1].entry_id)
     assert result.editor_text == "second" and not result.is_error
     assert texts(rig.port) == ["user:first", "assistant:one"]
     assert rig.port.info().session_file != before
-    assert rig.port.fork("missing").is_error
+    assert (await rig.port.fork("missing")).is_error
 
 
 async def test_new_session_starts_empty(tmp_path: Path) -> None:
     rig = Rig(tmp_path, ["one"])
     await drain(rig.port, "first")
     old = rig.port.info().session_id
-    assert rig.port.new_session()
+    assert not (await rig.port.new_session()).is_error
     assert rig.port.messages == [] and rig.port.info().session_id != old
 
 
