@@ -24,7 +24,11 @@ def activate(tau):
         def handler(event):
             heard.append((kind, event))
             return Cancel(f"no {kind}") if kind in refuse else None
-        return handler
+
+        async def awaited(event):  # tree's handler is async: its refusal must count as well
+            return handler(event)
+
+        return awaited if kind == "tree" else handler
 
     for kind in ("switch", "fork", "tree"):
         tau.on(f"session_before_{kind}", before(kind))
