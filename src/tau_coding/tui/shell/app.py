@@ -23,6 +23,7 @@ from tau_agent.messages import UserMessage
 from tau_coding.tui.bridge import AgentEventMessage, FrameScheduler, RunFinished, start_run
 from tau_coding.tui.files import project_files
 from tau_coding.tui.history import PromptHistory
+from tau_coding.tui.items import Item, ToolItem, UserItem
 from tau_coding.tui.key_encodings import install as install_key_encodings
 from tau_coding.tui.key_encodings import normalized_key
 from tau_coding.tui.port import SessionPort
@@ -128,7 +129,9 @@ class TauApp(ExtensionSurface):
         self._widgets: dict[str, list[str]] = {}  # extensions' widgets, shown above the editor
         self._statuses: dict[str, str] = {}  # extensions' footer entries
         self._panel: ExtensionPanel | None = None
-        self._feed = ScrollbackFeed(write_above or above_inline_region(self)) if inline else None
+        self._feed = (
+            ScrollbackFeed(write_above or above_inline_region(self), self._images_after) if inline else None
+        )
         self._width = 0  # the terminal's width when the inline region was last resized
         # The other places extensions draw: widgets below the editor, a header, a footer of
         # their own, the terminal title (None: Tau's).
@@ -267,6 +270,14 @@ class TauApp(ExtensionSurface):
                 expand_tools=self._expand_tools,
                 everything=everything,
             )
+
+    def _images_after(self, item: Item, width: int) -> str:
+        """Inline: ``item``'s images, drawn below it in the scrollback where the terminal can."""
+        if not isinstance(item, UserItem | ToolItem) or not item.images:
+            return ""
+        from tau_coding.tui.image_drawing import images_after  # only once there is an image
+
+        return images_after(item, width, self._environ, dict(self.port.settings()), self.size.height)
 
     def _build_driver(
         self, headless: bool, inline: bool, mouse: bool, size: tuple[int, int] | None

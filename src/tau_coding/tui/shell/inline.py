@@ -104,8 +104,10 @@ class ScrollbackFeed:
     from there on.
     """
 
-    def __init__(self, write: Callable[[str], None]) -> None:
+    def __init__(self, write: Callable[[str], None], after: Callable[[Item, int], str] | None = None) -> None:
+        """``after``: what is written below an item (``scrollback_text``'s hook: its images)."""
         self._write = write
+        self._after = after
         self.printed = 0
         self._skipped = 0
         self._prefix = ""
@@ -144,6 +146,7 @@ class ScrollbackFeed:
             color_system=color_system,
             show_thinking=show_thinking,
             expand_tools=expand_tools,
+            after=self._after,
         )
         if self._skipped:
             note = f"▲ {self._skipped} earlier items (/tree lists them; --fullscreen scrolls them)"

@@ -1,0 +1,144 @@
+"""Images drawn into the terminal's scrollback (inline mode, docs/tui.md#images).
+
+An image in a user message or a tool result is drawn under the item's text, once, when the
+item is written to the scrollback: ``fit_cells`` sizes it in character cells (as wide as the
+terminal allows up to ``MAX_COLUMNS``, never wider than its own pixels, at most ``MAX_ROWS``
+tall, aspect kept with cells about twice as tall as wide), ``image_sequence`` is the terminal's
+protocol drawing it there, and ``reserved`` makes room: the rows the image covers are written
+as blank lines first, so that text written after it starts below it. Everything here is pure
+but ``images_after``'s reading of its arguments; app.py imports this module only when an item
+with images is written, and Pillow is imported only to turn a non-PNG image into PNG for kitty
+or to make sixels.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import io
+from collections.abc import Mapping
+
+from tau_agent.content import ImageContent
+from tau_coding.tui.items import Item, ToolItem, UserItem
+from tau_coding.tui.terminal_images import (
+    Protocol,
+    image_protocol,
+    iterm2_sequence,
+    kitty_sequence,
+    pixel_size,
+    sixel_sequence,
+)
+
+CELL = (9, 18)  # a cell's assumed size in pixels when sizing an image: twice as tall as wide
+# Sixels are pixels, not cells: a smaller cell than most terminals have keeps the image inside
+# the rows reserved for it (on a terminal with larger cells it is drawn a little smaller).
+SIXEL_CELL = (8, 16)
+MAX_COLUMNS = 60
+MAX_ROWS = 20
+INDENT = 2  # the image starts under the item's text, past its left bar
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def fit_cells(
+    pixels: tuple[int, int], max_columns: int, max_rows: int = MAX_ROWS, cell: tuple[int, int] = CELL
+) -> tuple[int, int]:
+    """The ``(columns, rows)`` an image ``pixels`` wide and tall takes: at most ``max_columns``
+    and no wider than its own width in cells, at most ``max_rows``, its aspect ratio kept to
+    the cell; never less than 1×1."""
+    width, height = max(1, pixels[0]), max(1, pixels[1])
+    cell_width, cell_height = cell
+    columns = max(1, min(max_columns, -(-width // cell_width)))
+    rows = max(1, -(-height * columns * cell_width // (width * cell_height)))
+    if rows > max_rows:
+        rows = max(1, max_rows)
+        columns = max(1, min(columns, width * rows * cell_height // (height * cell_width)))
+    return columns, rows
+
+
+def as_png(data: bytes) -> bytes:
+    """``data`` as PNG (kitty's ``f=100`` takes PNG only); Pillow converts other formats.
+    Raises OSError (``PIL.UnidentifiedImageError`` is one) when Pillow cannot read it."""
+    if data.startswith(PNG_SIGNATURE):
+        return data
+    from PIL import Image
+
+    out = io.BytesIO()
+    with Image.open(io.BytesIO(data)) as opened:
+        opened.save(out, format="PNG")
+    return out.getvalue()
+
+
+def image_sequence(protocol: Protocol, data: bytes, columns: int, rows: int) -> str:
+    """What draws ``data`` with its top-left corner at the cursor, ``columns`` by ``rows``
+    cells, leaving the cursor where it was (kitty) or moving it (the others: ``reserved``
+    puts it back). Raises OSError when the image cannot be decoded for the protocol."""
+    if protocol == "kitty":
+        return kitty_sequence(as_png(data), columns, rows, move_cursor=False)
+    if protocol == "iterm2":
+        return iterm2_sequence(data, columns, rows=rows)
+    return sixel_sequence(data, columns * SIXEL_CELL[0], rows * SIXEL_CELL[1])
+
+
+def reserved(sequence: str, rows: int, indent: int = INDENT) -> str:
+    """``rows`` new lines, then ``sequence`` drawn over them from ``indent`` columns in; the
+    cursor ends at the start of the (erased) line below them, as after that many lines of text. The
+    cursor is saved and restored around ``sequence`` (DECSC/DECRC): where a protocol leaves it
+    differs between terminals. The lines are written first so that the terminal scrolls before
+    the image is drawn, never while."""
+    right = f"\x1b[{indent}C" if indent else ""
+    return "\r\n" * rows + f"\x1b[{rows}A\r{right}\x1b7{sequence}\x1b8\x1b[{rows}B\r\x1b[2K"
+
+
+def item_images(item: Item) -> tuple[ImageContent, ...]:
+    """The images shown with ``item``: those of a user message or of a tool's result."""
+    return item.images if isinstance(item, UserItem | ToolItem) else ()
+
+
+def drawn_images(item: Item, width: int, protocol: Protocol, max_rows: int = MAX_ROWS) -> str:
+    """``item``'s images drawn one below the other for a terminal ``width`` columns wide;
+    an image whose header gives no size, or that cannot be decoded, is left out (its
+    placeholder line, in the item's text, stays)."""
+    out: list[str] = []
+    for image in item_images(item):
+        try:
+            data = base64.b64decode(image.data, validate=False)
+        except (binascii.Error, ValueError):
+            continue
+        size = pixel_size(data)
+        if size is None:
+            continue
+        columns, rows = fit_cells(size, min(MAX_COLUMNS, width - INDENT - 1), max_rows)
+        try:
+            sequence = image_sequence(protocol, data, columns, rows)
+        except (OSError, ValueError, SyntaxError):  # what Pillow raises for a broken file
+            continue
+        out.append(reserved(sequence, rows))
+    return "".join(out)
+
+
+def images_after(
+    item: Item, width: int, environ: Mapping[str, str], settings: Mapping[str, str], screen_rows: int
+) -> str:
+    """What the scrollback writes after ``item``: its images, drawn with the protocol the
+    terminal in ``environ`` speaks, none when it speaks none or ``terminal.showImages`` is
+    false in ``settings`` (flattened rows, as ``port.settings()`` gives them). An image is at
+    most ``MAX_ROWS`` tall and leaves four of the screen's ``screen_rows`` for the live region."""
+    show = settings.get("terminal.showImages", "True") != "False"
+    protocol = image_protocol(environ, show_images=show)
+    if protocol is None:
+        return ""
+    return drawn_images(item, width, protocol, max(1, min(MAX_ROWS, screen_rows - 4)))
+
+
+__all__ = [
+    "CELL",
+    "MAX_COLUMNS",
+    "MAX_ROWS",
+    "as_png",
+    "drawn_images",
+    "fit_cells",
+    "image_sequence",
+    "images_after",
+    "item_images",
+    "reserved",
+]
