@@ -6,7 +6,8 @@ an image in it, and the one-line placeholder everywhere else.
 (kitty, Ghostty, WezTerm's kitty mode), iTerm2's inline images (iTerm2, WezTerm), sixel (foot,
 mlterm, xterm with sixel, Contour, Konsole), or None inside tmux or screen (they pass none of
 these through reliably) and in every other terminal. ``placeholder`` describes an image in one
-line (type, pixel size when the header says it, bytes). Encoding is pure; nothing here writes.
+line (type, pixel size when the header says it, bytes). Encoding is pure; nothing here writes
+(image_drawing.py sizes images and places them in inline mode's scrollback).
 """
 
 from __future__ import annotations
