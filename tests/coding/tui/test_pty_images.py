@@ -12,18 +12,21 @@ import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from tau_ai.testing.replay_server import ReplayServerThread, Scripted
 from tau_ai.testing.scripted_streams import ScriptedCall, ScriptedReply, sse_body
 
 from .pty_terminal import PtyTerminal
+from .test_tmux_e2e import Tmux
 
 API = "openai-completions"
 KITTY = {"TERM": "xterm-kitty", "KITTY_WINDOW_ID": "1"}
@@ -145,3 +148,30 @@ def test_print_mode_writes_no_graphics(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == b"A blue box."
     assert b"\x1b" not in done.stdout + done.stderr
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_the_text_after_an_image_starts_below_the_rows_it_covers(tmp_path: Path) -> None:
+    """What tau wrote, replayed in a terminal (tmux) of the same size with the image's sequence
+    standing as a marker at its top-left corner: after the session, the rows the image covers
+    are still empty in the scrollback and the answer comes below them."""
+    (tmp_path / "project").mkdir()
+    (tmp_path / "project" / "shot.png").write_bytes(_png(300, 200))
+    with _tau(tmp_path, READ_IT, KITTY, "read shot.png") as term:
+        term.wait_for(b"A blue box.")
+    replay = re.sub(rb"(\x1b_G[^\x1b]*\x1b\\)+", b"IMAGE-HERE", bytes(term.output))
+    (tmp_path / "replay.bin").write_bytes(replay)
+    tmux = Tmux(tmp_path / "tmux.sock")
+    tmux(
+        "new-session", "-d", "-s", "tau", "-x", "100", "-y", "30", f"cat {tmp_path / 'replay.bin'}; sleep 30"
+    )
+    try:
+        tmux.wait_for("IMAGE-HERE")
+        lines = tmux("capture-pane", "-p", "-S", "-", "-t", "tau").splitlines()
+    finally:
+        tmux.kill()
+    top = next(i for i, line in enumerate(lines) if "IMAGE-HERE" in line)
+    assert "[image: png 300×200" in lines[top - 1]  # right under the placeholder line
+    assert lines[top].index("IMAGE-HERE") == 2  # past the item's left bar
+    assert [line.strip() for line in lines[top + 1 : top + 12]] == [""] * 11  # the image's 12 rows
+    assert "A blue box." in lines[top + 12]
