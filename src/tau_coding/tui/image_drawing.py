@@ -5,10 +5,12 @@ item is written to the scrollback: ``fit_cells`` sizes it in character cells (as
 terminal allows up to ``MAX_COLUMNS``, never wider than its own pixels, at most ``MAX_ROWS``
 tall, aspect kept with cells about twice as tall as wide), ``image_sequence`` is the terminal's
 protocol drawing it there, and ``reserved`` makes room: the rows the image covers are written
-as blank lines first, so that text written after it starts below it. Everything here is pure
-but ``images_after``'s reading of its arguments; app.py imports this module only when an item
-with images is written, and Pillow is imported only to turn a non-PNG image into PNG for kitty
-or to make sixels.
+as blank lines first, so that text written after it starts below it. Under tmux, where a
+picture drawn behind tmux's back would not survive its redraws, only kitty's Unicode
+placeholders are used (``tmux_image``: text tmux keeps), when tmux says the terminal attached
+can show them. ``ImageDrawer`` picks among these; everything else here is pure but
+``ask_tmux``. app.py imports this module only when an item with images is written, and Pillow
+is imported only to turn a non-PNG image into PNG for kitty or to make sixels.
 """
 
 from __future__ import annotations
@@ -16,7 +18,10 @@ from __future__ import annotations
 import base64
 import binascii
 import io
-from collections.abc import Mapping
+import itertools
+import subprocess
+from collections.abc import Callable, Mapping
+from typing import TypeAlias
 
 from tau_agent.content import ImageContent
 from tau_coding.tui.items import Item, ToolItem, UserItem
@@ -24,10 +29,14 @@ from tau_coding.tui.terminal_images import (
     Protocol,
     image_protocol,
     iterm2_sequence,
+    kitty_placeholders,
     kitty_sequence,
     pixel_size,
     sixel_sequence,
+    tmux_passthrough,
 )
+
+Draw: TypeAlias = Callable[[bytes, int, int], str]  # an image's bytes, columns, rows -> output
 
 CELL = (9, 18)  # a cell's assumed size in pixels when sizing an image: twice as tall as wide
 # Sixels are pixels, not cells: a smaller cell than most terminals have keeps the image inside
@@ -37,6 +46,8 @@ MAX_COLUMNS = 60
 MAX_ROWS = 20
 INDENT = 2  # the image starts under the item's text, past its left bar
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+TMUX_KITTY_TERMS = ("xterm-kitty", "xterm-ghostty")
+TMUX_QUERY = "#{client_termname} #{allow-passthrough}"
 
 
 def fit_cells(
@@ -89,12 +100,27 @@ def reserved(sequence: str, rows: int, indent: int = INDENT) -> str:
     return "\r\n" * rows + f"\x1b[{rows}A\r{right}\x1b7{sequence}\x1b8\x1b[{rows}B\r\x1b[2K"
 
 
+def tmux_image(png: bytes, columns: int, rows: int, image_id: int, indent: int = INDENT) -> str:
+    """Under tmux: the PNG sent through tmux to the terminal around it, placed virtually as
+    ``image_id``, then ``rows`` lines of kitty's Unicode placeholder cells where it shows. The
+    cells are text to tmux: they stay in its history, scroll and redraw with the rest."""
+    transmit = kitty_sequence(png, columns, rows, image_id=image_id, virtual=True)
+    wrapped = "".join(tmux_passthrough(part + "\x1b\\") for part in transmit.split("\x1b\\")[:-1])
+    lines = kitty_placeholders(image_id, columns, rows)
+    return wrapped + "".join(f"{' ' * indent}{line}\r\n" for line in lines)
+
+
+def placed(protocol: Protocol) -> Draw:
+    """Drawing with ``protocol`` straight to the terminal, over rows ``reserved`` for it."""
+    return lambda data, columns, rows: reserved(image_sequence(protocol, data, columns, rows), rows)
+
+
 def item_images(item: Item) -> tuple[ImageContent, ...]:
     """The images shown with ``item``: those of a user message or of a tool's result."""
     return item.images if isinstance(item, UserItem | ToolItem) else ()
 
 
-def drawn_images(item: Item, width: int, protocol: Protocol, max_rows: int = MAX_ROWS) -> str:
+def drawn_images(item: Item, width: int, draw: Draw, max_rows: int = MAX_ROWS) -> str:
     """``item``'s images drawn one below the other for a terminal ``width`` columns wide;
     an image whose header gives no size, or that cannot be decoded, is left out (its
     placeholder line, in the item's text, stays)."""
@@ -109,36 +135,80 @@ def drawn_images(item: Item, width: int, protocol: Protocol, max_rows: int = MAX
             continue
         columns, rows = fit_cells(size, min(MAX_COLUMNS, width - INDENT - 1), max_rows)
         try:
-            sequence = image_sequence(protocol, data, columns, rows)
+            out.append(draw(data, columns, rows))
         except (OSError, ValueError, SyntaxError):  # what Pillow raises for a broken file
             continue
-        out.append(reserved(sequence, rows))
     return "".join(out)
 
 
-def images_after(
-    item: Item, width: int, environ: Mapping[str, str], settings: Mapping[str, str], screen_rows: int
-) -> str:
-    """What the scrollback writes after ``item``: its images, drawn with the protocol the
-    terminal in ``environ`` speaks, none when it speaks none or ``terminal.showImages`` is
-    false in ``settings`` (flattened rows, as ``port.settings()`` gives them). An image is at
-    most ``MAX_ROWS`` tall and leaves four of the screen's ``screen_rows`` for the live region."""
-    show = settings.get("terminal.showImages", "True") != "False"
-    protocol = image_protocol(environ, show_images=show)
-    if protocol is None:
+def tmux_draws(answer: str) -> bool:
+    """Whether images are drawn in this tmux pane, from tmux's answer to ``TMUX_QUERY``: the
+    terminal attached is kitty or Ghostty (the terminals that show kitty's Unicode
+    placeholders) and the pane may pass sequences through (``allow-passthrough``)."""
+    parts = answer.split()
+    return len(parts) == 2 and parts[0] in TMUX_KITTY_TERMS and parts[1] in ("1", "on", "all")
+
+
+def ask_tmux(environ: Mapping[str, str]) -> str:
+    """tmux's answer to ``TMUX_QUERY`` for the pane Tau runs in; "" when tmux gives none."""
+    try:
+        done = subprocess.run(
+            ["tmux", "display-message", "-p", "-t", environ.get("TMUX_PANE", ""), TMUX_QUERY],
+            capture_output=True,
+            text=True,
+            timeout=2,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
         return ""
-    return drawn_images(item, width, protocol, max(1, min(MAX_ROWS, screen_rows - 4)))
+    return done.stdout.strip() if done.returncode == 0 else ""
+
+
+class ImageDrawer:
+    """What the scrollback writes after an item: its images, drawn with the protocol the
+    terminal in ``environ`` speaks; under tmux, with kitty's Unicode placeholders when
+    ``tmux_answer`` (asked once, at the first image) says the pane can show them; nothing
+    where images cannot be drawn or ``terminal.showImages`` is false."""
+
+    def __init__(self, environ: Mapping[str, str], tmux_answer: Callable[[], str] | None = None) -> None:
+        self._environ = environ
+        self._tmux_answer = tmux_answer or (lambda: ask_tmux(environ))
+        self._tmux: bool | None = None
+        self._ids = itertools.cycle(range(1, 256))  # kitty image ids, as 256-colour indexes
+
+    def __call__(self, item: Item, width: int, settings: Mapping[str, str], screen_rows: int) -> str:
+        """``settings``: flattened rows, as ``port.settings()`` gives them. An image is at most
+        ``MAX_ROWS`` tall and leaves four of the screen's ``screen_rows`` for the live region."""
+        if settings.get("terminal.showImages", "True") == "False" or not item_images(item):
+            return ""
+        max_rows = max(1, min(MAX_ROWS, screen_rows - 4))
+        protocol = image_protocol(self._environ)
+        if protocol is not None:
+            return drawn_images(item, width, placed(protocol), max_rows)
+        if not self._environ.get("TMUX"):
+            return ""
+        if self._tmux is None:
+            self._tmux = tmux_draws(self._tmux_answer())
+        if not self._tmux:
+            return ""
+        return drawn_images(
+            item, width, lambda data, c, r: tmux_image(as_png(data), c, r, next(self._ids)), max_rows
+        )
 
 
 __all__ = [
     "CELL",
     "MAX_COLUMNS",
     "MAX_ROWS",
+    "ImageDrawer",
     "as_png",
+    "ask_tmux",
     "drawn_images",
     "fit_cells",
     "image_sequence",
-    "images_after",
     "item_images",
+    "placed",
     "reserved",
+    "tmux_draws",
+    "tmux_image",
 ]

@@ -5,9 +5,11 @@ an image in it, and the one-line placeholder everywhere else.
 ``KITTY_WINDOW_ID``, ``TMUX``) and the ``terminal.showImages`` setting: kitty's graphics protocol
 (kitty, Ghostty, WezTerm's kitty mode), iTerm2's inline images (iTerm2, WezTerm), sixel (foot,
 mlterm, xterm with sixel, Contour, Konsole), or None inside tmux or screen (they pass none of
-these through reliably) and in every other terminal. ``placeholder`` describes an image in one
-line (type, pixel size when the header says it, bytes). Encoding is pure; nothing here writes
-(image_drawing.py sizes images and places them in inline mode's scrollback).
+these through reliably) and in every other terminal; under tmux, image_drawing.py may still
+draw with kitty's Unicode placeholders (``kitty_placeholders``, ``tmux_passthrough``).
+``placeholder`` describes an image in one line (type, pixel size when the header says it,
+bytes). Encoding is pure; nothing here writes (image_drawing.py sizes images and places them
+in inline mode's scrollback).
 """
 
 from __future__ import annotations
@@ -94,19 +96,61 @@ def image_line(image: ImageContent) -> str:
     return f"\n{placeholder(image)}"
 
 
-def kitty_sequence(png: bytes, columns: int, rows: int | None = None, *, move_cursor: bool = True) -> str:
+def kitty_sequence(
+    png: bytes,
+    columns: int,
+    rows: int | None = None,
+    *,
+    move_cursor: bool = True,
+    image_id: int | None = None,
+    virtual: bool = False,
+) -> str:
     """Kitty's graphics protocol: transmit and show a PNG at the cursor, ``columns`` cells wide
     (and ``rows`` tall when given), sent in 4096-byte chunks as the protocol asks.
-    ``move_cursor=False`` (``C=1``): the cursor stays where the image's top-left corner is."""
+    ``move_cursor=False`` (``C=1``): the cursor stays where the image's top-left corner is.
+    ``virtual`` (``U=1``, with an ``image_id``): shown nowhere yet, but wherever Unicode
+    placeholder cells of that id are (``kitty_placeholders``)."""
     payload = base64.b64encode(png).decode("ascii")
     chunks = [payload[i : i + KITTY_CHUNK] for i in range(0, len(payload), KITTY_CHUNK)] or [""]
-    keys = f"a=T,f=100,c={columns}" + (f",r={rows}" if rows else "") + ("" if move_cursor else ",C=1")
+    keys = "a=T" + (",U=1" if virtual else "") + (f",i={image_id}" if image_id else "")
+    keys += f",f=100,c={columns}" + (f",r={rows}" if rows else "") + ("" if move_cursor else ",C=1")
     out = []
     for index, chunk in enumerate(chunks):
         more = 1 if index < len(chunks) - 1 else 0
         head = f"{keys},q=2,m={more}" if index == 0 else f"m={more}"
         out.append(f"\x1b_G{head};{chunk}\x1b\\")
     return "".join(out)
+
+
+# The first of kitty's row/column diacritics (the protocol's rowcolumn-diacritics list):
+# the n-th marks row n (or column n) of a placeholder cell.
+KITTY_DIACRITICS = (
+    "\u0305\u030d\u030e\u0310\u0312\u033d\u033e\u033f\u0346\u034a"
+    "\u034b\u034c\u0350\u0351\u0352\u0357\u035b\u0363\u0364\u0365"
+)
+KITTY_PLACEHOLDER = "\U0010eeee"
+
+
+def kitty_placeholders(image_id: int, columns: int, rows: int) -> list[str]:
+    """The text lines that show the virtually placed image ``image_id`` (1-255: its colour in
+    the 256-colour palette), ``rows`` of at most ``len(KITTY_DIACRITICS)``. Each line's first
+    cell names its row and column 0; kitty takes each following cell as the next column."""
+    start, end = f"\x1b[38;5;{image_id}m", "\x1b[39m"
+    return [
+        start
+        + KITTY_PLACEHOLDER
+        + KITTY_DIACRITICS[row]
+        + KITTY_DIACRITICS[0]
+        + KITTY_PLACEHOLDER * (columns - 1)
+        + end
+        for row in range(rows)
+    ]
+
+
+def tmux_passthrough(sequence: str) -> str:
+    """``sequence`` wrapped for tmux to hand to the terminal around it (with ``allow-passthrough
+    on``): inside ``ESC Ptmux; … ESC \\``, each ESC doubled."""
+    return "\x1bPtmux;" + sequence.replace("\x1b", "\x1b\x1b") + "\x1b\\"
 
 
 def iterm2_sequence(data: bytes, columns: int, name: str = "image", rows: int | None = None) -> str:

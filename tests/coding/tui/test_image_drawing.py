@@ -16,16 +16,18 @@ from tau_agent.messages import AssistantMessage, ToolResultMessage, UserMessage
 from tau_coding.tui.image_drawing import (
     MAX_COLUMNS,
     MAX_ROWS,
+    ImageDrawer,
     as_png,
     drawn_images,
     fit_cells,
-    images_after,
+    placed,
     reserved,
+    tmux_draws,
 )
 from tau_coding.tui.items import NoticeItem, ToolItem, UserItem
 from tau_coding.tui.shell.scrollback import Palette, scrollback_text
 from tau_coding.tui.state import from_messages
-from tau_coding.tui.terminal_images import pixel_size, sixel_sequence
+from tau_coding.tui.terminal_images import kitty_placeholders, pixel_size, sixel_sequence, tmux_passthrough
 
 KITTY = {"TERM": "xterm-kitty"}
 
@@ -83,8 +85,8 @@ def test_the_fitted_cells_have_the_images_shape(pixels: tuple[int, int]) -> None
 
 def test_the_height_cap_follows_the_screen() -> None:
     tall = UserItem("[image]", (content(image_bytes(600, 1200)),))
-    assert kitty_keys(images_after(tall, 100, KITTY, {}, 40))["r"] == "20"
-    assert kitty_keys(images_after(tall, 100, KITTY, {}, 12))["r"] == "8"  # four rows kept live
+    assert kitty_keys(ImageDrawer(KITTY)(tall, 100, {}, 40))["r"] == "20"
+    assert kitty_keys(ImageDrawer(KITTY)(tall, 100, {}, 12))["r"] == "8"  # four rows kept live
 
 
 def test_reserved_rows_come_first_and_the_cursor_ends_below_them() -> None:
@@ -95,7 +97,7 @@ def test_reserved_rows_come_first_and_the_cursor_ends_below_them() -> None:
 
 def test_kitty_gets_png_even_from_a_jpeg() -> None:
     jpeg = image_bytes(90, 36, "JPEG")
-    drawn = drawn_images(UserItem("x", (content(jpeg, "image/jpeg"),)), 80, "kitty")
+    drawn = drawn_images(UserItem("x", (content(jpeg, "image/jpeg"),)), 80, placed("kitty"))
     assert kitty_keys(drawn) == {"a": "T", "f": "100", "c": "10", "r": "2", "C": "1", "q": "2", "m": "0"}
     payload = kitty_payload(drawn)
     assert payload.startswith(b"\x89PNG") and pixel_size(payload) == (90, 36)
@@ -104,7 +106,9 @@ def test_kitty_gets_png_even_from_a_jpeg() -> None:
 
 def test_iterm2_gets_the_file_as_it_is_in_a_box_of_cells() -> None:
     data = image_bytes(300, 200, "GIF")
-    drawn = drawn_images(ToolItem("c", "read", {}, "ok", images=(content(data, "image/gif"),)), 80, "iterm2")
+    drawn = drawn_images(
+        ToolItem("c", "read", {}, "ok", images=(content(data, "image/gif"),)), 80, placed("iterm2")
+    )
     assert ";inline=1;width=34;height=12;preserveAspectRatio=1:" in drawn
     assert base64.b64decode(drawn.split(":", 1)[1].split("\x07")[0]) == data
     assert drawn.startswith("\r\n" * 12 + "\x1b[12A")
@@ -112,7 +116,7 @@ def test_iterm2_gets_the_file_as_it_is_in_a_box_of_cells() -> None:
 
 def test_every_image_of_an_item_is_drawn_one_below_the_other() -> None:
     item = UserItem("two", (content(image_bytes(18, 18)), content(image_bytes(36, 72))))
-    drawn = drawn_images(item, 80, "kitty")
+    drawn = drawn_images(item, 80, placed("kitty"))
     assert [(k["c"], k["r"]) for k in map(kitty_keys, drawn.split("\x1b8")[:2])] == [("2", "1"), ("4", "4")]
 
 
@@ -121,8 +125,8 @@ def test_a_broken_or_sizeless_image_is_left_to_its_placeholder() -> None:
     item = UserItem(
         "x", (content(broken, "image/jpeg"), content(b"not an image"), ImageContent("@@@", "image/png"))
     )
-    assert drawn_images(item, 80, "kitty") == ""
-    assert drawn_images(item, 80, "sixel") == ""
+    assert drawn_images(item, 80, placed("kitty")) == ""
+    assert drawn_images(item, 80, placed("sixel")) == ""
 
 
 @pytest.mark.parametrize(
@@ -137,14 +141,14 @@ def test_nothing_is_drawn_where_images_are_off_or_cannot_be(
     environ: dict[str, str], settings: dict[str, str]
 ) -> None:
     item = UserItem("x", (content(image_bytes(30, 20)),))
-    assert images_after(item, 80, environ, settings, 30) == ""
-    assert images_after(item, 80, KITTY, {"terminal.showImages": "True"}, 30) != ""
+    assert ImageDrawer(environ, lambda: "")(item, 80, settings, 30) == ""
+    assert ImageDrawer(KITTY)(item, 80, {"terminal.showImages": "True"}, 30) != ""
 
 
 def test_the_scrollback_writes_an_items_images_below_its_lines() -> None:
     items = [UserItem("look\n[image: png 30×20, 1 KB]", (content(image_bytes(30, 20)),)), NoticeItem("after")]
     text = scrollback_text(
-        items, 60, Palette(), color_system=None, after=lambda i, w: drawn_images(i, w, "kitty")
+        items, 60, Palette(), color_system=None, after=lambda i, w: drawn_images(i, w, placed("kitty"))
     )
     before, image = text.split("\x1b7", 1)
     assert re.search(r"\[image: png 30×20, 1 KB\] *\r\n\r\n\r\n\x1b\[2A\r\x1b\[2C$", before)
@@ -183,3 +187,50 @@ def test_user_messages_and_tool_results_keep_their_images_for_drawing() -> None:
     assert isinstance(user, UserItem) and user.images == (shot,)
     assert user.text.startswith("what is this?\n[image: png 30×20, ")
     assert isinstance(tool, ToolItem) and tool.images == (shot,) and "[image: png 30×20" in tool.output
+
+
+def test_tmux_passthrough_doubles_every_escape_inside() -> None:
+    assert tmux_passthrough("\x1b_Ga=T;AAAA\x1b\\") == "\x1bPtmux;\x1b\x1b_Ga=T;AAAA\x1b\x1b\\\x1b\\"
+
+
+def test_placeholder_cells_name_their_row_and_column_zero_and_carry_the_id_as_colour() -> None:
+    lines = kitty_placeholders(7, 3, 2)
+    assert lines == [
+        "\x1b[38;5;7m\U0010eeee\u0305\u0305\U0010eeee\U0010eeee\x1b[39m",
+        "\x1b[38;5;7m\U0010eeee\u030d\u0305\U0010eeee\U0010eeee\x1b[39m",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("answer", "draws"),
+    [
+        ("xterm-kitty 1", True),  # tmux 3.3: a flag, 1 or 0
+        ("xterm-ghostty on", True),  # tmux 3.4: off, on or all
+        ("xterm-kitty all", True),
+        ("xterm-kitty 0", False),  # passthrough is off by default
+        ("xterm-256color 1", False),  # a terminal that may not show placeholders (WezTerm, iTerm2)
+        (" 1", False),  # no client attached
+        ("", False),  # tmux did not answer
+    ],
+)
+def test_tmux_draws_only_for_kitty_or_ghostty_with_passthrough_allowed(answer: str, draws: bool) -> None:
+    assert tmux_draws(answer) is draws
+
+
+def test_under_tmux_images_are_placeholder_text_and_tmux_is_asked_once() -> None:
+    asked: list[str] = []
+
+    def answer() -> str:
+        asked.append("asked")
+        return "xterm-kitty 1"
+
+    drawer = ImageDrawer({"TERM": "tmux-256color", "TMUX": "/tmp/tmux-0/default,1,0"}, answer)
+    item = UserItem("x", (content(image_bytes(30, 20)), content(image_bytes(18, 18))))
+    drawn = drawer(item, 80, {}, 30)
+    assert drawn.count("\x1bPtmux;\x1b\x1b_Ga=T,U=1,") == 2
+    assert "\x1b\x1b_Ga=T,U=1,i=1,f=100,c=4,r=2," in drawn and "i=2,f=100,c=2,r=1," in drawn  # ids go on
+    text = re.sub(r"\x1bPtmux;.*?[^\x1b]\x1b\\", "", drawn)  # what tmux keeps as text
+    assert text.count("\r\n") == 3 and text.count("\U0010eeee") == 4 * 2 + 2 * 1
+    drawer(item, 80, {}, 30)
+    assert asked == ["asked"]
+    assert ImageDrawer({"TMUX": "/tmp/tmux-0/default,1,0"}, lambda: "xterm-kitty 0")(item, 80, {}, 30) == ""

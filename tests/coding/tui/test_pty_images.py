@@ -12,6 +12,7 @@ import io
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -175,3 +176,58 @@ def test_the_text_after_an_image_starts_below_the_rows_it_covers(tmp_path: Path)
     assert lines[top].index("IMAGE-HERE") == 2  # past the item's left bar
     assert [line.strip() for line in lines[top + 1 : top + 12]] == [""] * 11  # the image's 12 rows
     assert "A blue box." in lines[top + 12]
+
+
+def _kitty_terminfo(folder: Path) -> Path:
+    """A terminfo entry named xterm-kitty (xterm-256color's), for a tmux client to attach as kitty."""
+    source = subprocess.run(
+        ["infocmp", "-x", "xterm-256color"], capture_output=True, text=True, check=True
+    ).stdout
+    renamed = re.sub(r"^xterm-256color\|[^,]*,", "xterm-kitty|kitty stand-in,", source, count=1, flags=re.M)
+    (folder / "kitty.src").write_text(renamed)
+    subprocess.run(["tic", "-x", "-o", str(folder / "terminfo"), str(folder / "kitty.src")], check=True)
+    return folder / "terminfo"
+
+
+@pytest.mark.skipif(
+    not all(shutil.which(tool) for tool in ("tmux", "infocmp", "tic")), reason="needs tmux, infocmp and tic"
+)
+def test_under_tmux_in_kitty_with_passthrough_the_image_is_placeholder_text(tmp_path: Path) -> None:
+    """tau in tmux (allow-passthrough on) with a client attached as kitty: the image goes through
+    tmux to the client, placed virtually, and tmux's own history holds the placeholder cells."""
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "shot.png").write_bytes(image := _png(300, 200))
+    with ReplayServerThread([Scripted(body=sse_body(API, r)) for r in READ_IT]) as server:
+        env = {**_home(tmp_path, server.url, {}), "TERM": "tmux-256color"}
+        exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
+        tau = f"{shlex.quote(sys.executable)} -m tau_coding --model local/m 'read shot.png'"
+        go = tmp_path / "go"
+        command = (
+            f"while [ ! -e {go} ]; do sleep 0.1; done; cd {shlex.quote(str(project))} && "
+            f'env -i {exports} TMUX="$TMUX" TMUX_PANE="$TMUX_PANE" {tau}; sleep 30'
+        )
+        tmux = Tmux(tmp_path / "tmux.sock")
+        tmux("new-session", "-d", "-s", "tau", "-x", "100", "-y", "30", command)
+        tmux("set", "-g", "allow-passthrough", "on")
+        client_env = {"TERM": "xterm-kitty", "TERMINFO": str(_kitty_terminfo(tmp_path)), "PATH": env["PATH"]}
+        client = PtyTerminal(
+            ["tmux", "-S", tmux.socket, "attach", "-t", "tau"], client_env, tmp_path, 100, 30
+        )
+        try:
+            client.wait_for(b"\x1b[")  # attached: tmux draws the pane for it
+            go.touch()
+            tmux.wait_for("A blue box.")
+            lines = tmux("capture-pane", "-p", "-S", "-", "-t", "tau").splitlines()
+            received = client.wait_for(b"\x1b_Ga=T,U=1,")
+        finally:
+            tmux.kill()
+            client.close(b"")
+    [(keys, sent)] = _kitty_images(received)
+    assert keys == {"a": "T", "U": "1", "i": "1", "f": "100", "c": "34", "r": "12", "q": "2", "m": "0"}
+    assert sent == image
+    top = next(i for i, line in enumerate(lines) if "\U0010eeee" in line)
+    assert "[image: png 300×200" in lines[top - 1]
+    cells = [line.count("\U0010eeee") for line in lines[top : top + 13]]
+    assert cells == [34] * 12 + [0]  # 12 rows of 34 cells, then the text goes on
+    assert "A blue box." in "\n".join(lines[top + 12 :])

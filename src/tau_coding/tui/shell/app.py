@@ -133,6 +133,7 @@ class TauApp(ExtensionSurface):
             ScrollbackFeed(write_above or above_inline_region(self), self._images_after) if inline else None
         )
         self._width = 0  # the terminal's width when the inline region was last resized
+        self._draw_images: Callable[[Item, int, Mapping[str, str], int], str] | None = None
         # The other places extensions draw: widgets below the editor, a header, a footer of
         # their own, the terminal title (None: Tau's).
         self._below: dict[str, list[str]] = {}
@@ -275,9 +276,11 @@ class TauApp(ExtensionSurface):
         """Inline: ``item``'s images, drawn below it in the scrollback where the terminal can."""
         if not isinstance(item, UserItem | ToolItem) or not item.images:
             return ""
-        from tau_coding.tui.image_drawing import images_after  # only once there is an image
+        if self._draw_images is None:
+            from tau_coding.tui.image_drawing import ImageDrawer  # only once there is an image
 
-        return images_after(item, width, self._environ, dict(self.port.settings()), self.size.height)
+            self._draw_images = ImageDrawer(self._environ)
+        return self._draw_images(item, width, dict(self.port.settings()), self.size.height)
 
     def _build_driver(
         self, headless: bool, inline: bool, mouse: bool, size: tuple[int, int] | None
