@@ -120,10 +120,12 @@ def item_images(item: Item) -> tuple[ImageContent, ...]:
     return item.images if isinstance(item, UserItem | ToolItem) else ()
 
 
-def drawn_images(item: Item, width: int, draw: Draw, max_rows: int = MAX_ROWS) -> str:
-    """``item``'s images drawn one below the other for a terminal ``width`` columns wide;
-    an image whose header gives no size, or that cannot be decoded, is left out (its
-    placeholder line, in the item's text, stays)."""
+def drawn_images(
+    item: Item, width: int, draw: Draw, max_rows: int = MAX_ROWS, max_columns: int = MAX_COLUMNS
+) -> str:
+    """``item``'s images drawn one below the other for a terminal ``width`` columns wide, each
+    at most ``max_columns`` by ``max_rows``; an image whose header gives no size, or that
+    cannot be decoded, is left out (its placeholder line, in the item's text, stays)."""
     out: list[str] = []
     for image in item_images(item):
         try:
@@ -133,7 +135,7 @@ def drawn_images(item: Item, width: int, draw: Draw, max_rows: int = MAX_ROWS) -
         size = pixel_size(data)
         if size is None:
             continue
-        columns, rows = fit_cells(size, min(MAX_COLUMNS, width - INDENT - 1), max_rows)
+        columns, rows = fit_cells(size, min(max_columns, width - INDENT - 1), max_rows)
         try:
             out.append(draw(data, columns, rows))
         except (OSError, ValueError, SyntaxError):  # what Pillow raises for a broken file
@@ -178,22 +180,27 @@ class ImageDrawer:
 
     def __call__(self, item: Item, width: int, settings: Mapping[str, str], screen_rows: int) -> str:
         """``settings``: flattened rows, as ``port.settings()`` gives them. An image is at most
-        ``MAX_ROWS`` tall and leaves four of the screen's ``screen_rows`` for the live region."""
+        ``terminal.imageWidthCells`` wide (Pi's setting; a whole number, else ``MAX_COLUMNS``)
+        and ``MAX_ROWS`` tall, and leaves four of the screen's ``screen_rows`` for the live
+        region."""
         if settings.get("terminal.showImages", "True") == "False" or not item_images(item):
             return ""
         max_rows = max(1, min(MAX_ROWS, screen_rows - 4))
+        wanted = settings.get("terminal.imageWidthCells", "")
+        max_columns = int(wanted) if wanted.isdigit() and int(wanted) > 0 else MAX_COLUMNS
         protocol = image_protocol(self._environ)
         if protocol is not None:
-            return drawn_images(item, width, placed(protocol), max_rows)
+            return drawn_images(item, width, placed(protocol), max_rows, max_columns)
         if not self._environ.get("TMUX"):
             return ""
         if self._tmux is None:
             self._tmux = tmux_draws(self._tmux_answer())
         if not self._tmux:
             return ""
-        return drawn_images(
-            item, width, lambda data, c, r: tmux_image(as_png(data), c, r, next(self._ids)), max_rows
-        )
+        return drawn_images(item, width, self._through_tmux, max_rows, max_columns)
+
+    def _through_tmux(self, data: bytes, columns: int, rows: int) -> str:
+        return tmux_image(as_png(data), columns, rows, next(self._ids))
 
 
 __all__ = [

@@ -234,3 +234,12 @@ def test_under_tmux_images_are_placeholder_text_and_tmux_is_asked_once() -> None
     drawer(item, 80, {}, 30)
     assert asked == ["asked"]
     assert ImageDrawer({"TMUX": "/tmp/tmux-0/default,1,0"}, lambda: "xterm-kitty 0")(item, 80, {}, 30) == ""
+
+
+def test_image_width_cells_caps_the_width_as_pis_setting_does() -> None:
+    wide = UserItem("[image]", (content(image_bytes(1800, 300)),))
+    assert kitty_keys(ImageDrawer(KITTY)(wide, 200, {}, 40))["c"] == str(MAX_COLUMNS)
+    assert kitty_keys(ImageDrawer(KITTY)(wide, 200, {"terminal.imageWidthCells": "120"}, 40))["c"] == "120"
+    assert kitty_keys(ImageDrawer(KITTY)(wide, 100, {"terminal.imageWidthCells": "120"}, 40))["c"] == "97"
+    for bad in ("0", "-5", "wide", "7.5"):  # not a whole number of cells: the default
+        assert kitty_keys(ImageDrawer(KITTY)(wide, 200, {"terminal.imageWidthCells": bad}, 40))["c"] == "60"
