@@ -11,6 +11,7 @@ from __future__ import annotations
 import fcntl
 import os
 import pty
+import re
 import select
 import struct
 import subprocess
@@ -59,11 +60,15 @@ class PtyTerminal:
 
     def wait_for(self, text: bytes, timeout: float = 30.0) -> bytes:
         """All output up to now, once ``text`` is in it."""
+        return self.wait_match(re.escape(text), timeout)
+
+    def wait_match(self, pattern: bytes, timeout: float = 30.0) -> bytes:
+        """All output up to now, once the regular expression ``pattern`` matches some of it."""
         deadline = time.monotonic() + timeout
-        while text not in self.output:
+        while re.search(pattern, self.output, re.S) is None:
             if time.monotonic() > deadline or not self._read(0.1):
                 raise AssertionError(
-                    f"{text!r} never came; the last output was {bytes(self.output[-2000:])!r}"
+                    f"{pattern!r} never came; the last output was {bytes(self.output[-2000:])!r}"
                 )
         return bytes(self.output)
 
