@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
+from tau_agent.content import ImageContent
 from tau_agent.messages import AssistantMessage
 
 ToolStatus: TypeAlias = Literal["pending", "running", "ok", "error"]
@@ -28,7 +29,10 @@ RETRY_HINT = "Send a message to retry, or switch model with /model."
 
 @dataclass(slots=True)
 class UserItem:
+    """What the user sent; ``text`` has a placeholder line for each of ``images``."""
+
     text: str
+    images: tuple[ImageContent, ...] = ()
 
 
 @dataclass(slots=True)
@@ -51,6 +55,7 @@ class ToolItem:
     ended: float | None = None
     output: str = ""  # the latest partial output while running, the result's text after
     details: Any = None
+    images: tuple[ImageContent, ...] = ()  # the result's images (placeholder lines in ``output``)
 
 
 @dataclass(slots=True)

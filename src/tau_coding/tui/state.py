@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tau_agent.content import ToolCall, text_of
+from tau_agent.content import ImageContent, ToolCall, text_of
 from tau_agent.events import (
     AgentEndEvent,
     AgentEvent,
@@ -115,7 +115,7 @@ def from_messages(
 def add_message(state: TuiState, message: AgentMessage) -> None:
     """Append a finished message from the record (history, or ``!cmd`` output)."""
     if isinstance(message, UserMessage):
-        state.add(UserItem(text_of(message.content, image=placeholder, sep="\n")))
+        state.add(_user_item(message))
     elif isinstance(message, AssistantMessage):
         state.add(AssistantItem(message, done=True))
         for call in message.tool_calls:
@@ -142,6 +142,15 @@ def add_message(state: TuiState, message: AgentMessage) -> None:
         state.add(NoticeItem(shown or text_of(message.content, image="[image]"), "info"))
 
 
+def _images(content: str | Iterable[object]) -> tuple[ImageContent, ...]:
+    return () if isinstance(content, str) else tuple(b for b in content if isinstance(b, ImageContent))
+
+
+def _user_item(message: UserMessage) -> UserItem:
+    text = text_of(message.content, image=placeholder, sep="\n")
+    return UserItem(text, _images(message.content))
+
+
 def _finish_tool(
     state: TuiState,
     call_id: str,
@@ -163,6 +172,7 @@ def _finish_tool(
     if ended is not None:
         item.ended = ended
     item.output = text_of(content, image=image_line)
+    item.images = _images(content)
     item.details = details
     state._open_tools.discard(call_id)
     state.touch(index)
@@ -265,7 +275,7 @@ def _on_message_start(state: TuiState, message: AgentMessage) -> None:
                 del state.queue[i]
                 state._queue_changed = True
                 break
-        state.add(UserItem(text_of(message.content, image=placeholder, sep="\n")))
+        state.add(_user_item(message))
     elif not isinstance(message, ToolResultMessage):
         add_message(state, message)
 

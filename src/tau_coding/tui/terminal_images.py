@@ -5,14 +5,18 @@ an image in it, and the one-line placeholder everywhere else.
 ``KITTY_WINDOW_ID``, ``TMUX``) and the ``terminal.showImages`` setting: kitty's graphics protocol
 (kitty, Ghostty, WezTerm's kitty mode), iTerm2's inline images (iTerm2, WezTerm), sixel (foot,
 mlterm, xterm with sixel, Contour, Konsole), or None inside tmux or screen (they pass none of
-these through reliably) and in every other terminal. ``placeholder`` describes an image in one
-line (type, pixel size when the header says it, bytes). Encoding is pure; nothing here writes.
+these through reliably) and in every other terminal; under tmux, image_drawing.py may still
+draw with kitty's Unicode placeholders (``kitty_placeholders``, ``tmux_passthrough``).
+``placeholder`` describes an image in one line (type, pixel size when the header says it,
+bytes). Encoding is pure; nothing here writes (image_drawing.py sizes images and places them
+in inline mode's scrollback).
 """
 
 from __future__ import annotations
 
 import base64
 import io
+import re
 import struct
 from collections.abc import Mapping
 from typing import Literal
@@ -41,7 +45,7 @@ def image_protocol(environ: Mapping[str, str], *, show_images: bool = True) -> P
 
 
 def pixel_size(data: bytes) -> tuple[int, int] | None:
-    """Width and height from a PNG, GIF or JPEG header; None when it does not say."""
+    """Width and height from a PNG, GIF, JPEG or WebP header; None when it does not say."""
     if data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) >= 24:
         width, height = struct.unpack(">II", data[16:24])
         return int(width), int(height)
@@ -56,6 +60,21 @@ def pixel_size(data: bytes) -> tuple[int, int] | None:
                 height, width = struct.unpack(">HH", data[at + 5 : at + 9])
                 return int(width), int(height)
             at += 2 + length
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP" and len(data) >= 30:
+        return _webp_size(data)
+    return None
+
+
+def _webp_size(data: bytes) -> tuple[int, int] | None:
+    chunk = data[12:16]
+    if chunk == b"VP8 ":  # lossy: 14-bit sizes after the key frame's start code
+        width, height = struct.unpack("<HH", data[26:30])
+        return width & 0x3FFF, height & 0x3FFF
+    if chunk == b"VP8L":  # lossless: 14 bits each, minus one, after the signature byte
+        bits = int.from_bytes(data[21:25], "little")
+        return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+    if chunk == b"VP8X":  # extended: 24 bits each, minus one
+        return int.from_bytes(data[24:27], "little") + 1, int.from_bytes(data[27:30], "little") + 1
     return None
 
 
@@ -77,60 +96,114 @@ def image_line(image: ImageContent) -> str:
     return f"\n{placeholder(image)}"
 
 
-def kitty_sequence(png: bytes, columns: int) -> str:
+def kitty_sequence(
+    png: bytes,
+    columns: int,
+    rows: int | None = None,
+    *,
+    move_cursor: bool = True,
+    image_id: int | None = None,
+    virtual: bool = False,
+) -> str:
     """Kitty's graphics protocol: transmit and show a PNG at the cursor, ``columns`` cells wide
-    (sent in 4096-byte chunks, as the protocol asks)."""
+    (and ``rows`` tall when given), sent in 4096-byte chunks as the protocol asks.
+    ``move_cursor=False`` (``C=1``): the cursor stays where the image's top-left corner is.
+    ``virtual`` (``U=1``, with an ``image_id``): shown nowhere yet, but wherever Unicode
+    placeholder cells of that id are (``kitty_placeholders``)."""
     payload = base64.b64encode(png).decode("ascii")
     chunks = [payload[i : i + KITTY_CHUNK] for i in range(0, len(payload), KITTY_CHUNK)] or [""]
+    keys = "a=T" + (",U=1" if virtual else "") + (f",i={image_id}" if image_id else "")
+    keys += f",f=100,c={columns}" + (f",r={rows}" if rows else "") + ("" if move_cursor else ",C=1")
     out = []
     for index, chunk in enumerate(chunks):
         more = 1 if index < len(chunks) - 1 else 0
-        head = f"a=T,f=100,c={columns},q=2,m={more}" if index == 0 else f"m={more}"
+        head = f"{keys},q=2,m={more}" if index == 0 else f"m={more}"
         out.append(f"\x1b_G{head};{chunk}\x1b\\")
     return "".join(out)
 
 
-def iterm2_sequence(data: bytes, columns: int, name: str = "image") -> str:
-    """iTerm2's inline image (OSC 1337), ``columns`` cells wide, aspect kept."""
+# The first of kitty's row/column diacritics (the protocol's rowcolumn-diacritics list):
+# the n-th marks row n (or column n) of a placeholder cell.
+KITTY_DIACRITICS = (
+    "\u0305\u030d\u030e\u0310\u0312\u033d\u033e\u033f\u0346\u034a"
+    "\u034b\u034c\u0350\u0351\u0352\u0357\u035b\u0363\u0364\u0365"
+)
+KITTY_PLACEHOLDER = "\U0010eeee"
+
+
+def kitty_placeholders(image_id: int, columns: int, rows: int) -> list[str]:
+    """The text lines that show the virtually placed image ``image_id`` (1-255: its colour in
+    the 256-colour palette), ``rows`` of at most ``len(KITTY_DIACRITICS)``. Each line's first
+    cell names its row and column 0; kitty takes each following cell as the next column."""
+    start, end = f"\x1b[38;5;{image_id}m", "\x1b[39m"
+    return [
+        start
+        + KITTY_PLACEHOLDER
+        + KITTY_DIACRITICS[row]
+        + KITTY_DIACRITICS[0]
+        + KITTY_PLACEHOLDER * (columns - 1)
+        + end
+        for row in range(rows)
+    ]
+
+
+def tmux_passthrough(sequence: str) -> str:
+    """``sequence`` wrapped for tmux to hand to the terminal around it (with ``allow-passthrough
+    on``): inside ``ESC Ptmux; … ESC \\``, each ESC doubled."""
+    return "\x1bPtmux;" + sequence.replace("\x1b", "\x1b\x1b") + "\x1b\\"
+
+
+def iterm2_sequence(data: bytes, columns: int, name: str = "image", rows: int | None = None) -> str:
+    """iTerm2's inline image (OSC 1337), ``columns`` cells wide (at most ``rows`` tall when
+    given), aspect kept."""
     encoded_name = base64.b64encode(name.encode()).decode("ascii")
+    height = f"height={rows};" if rows else ""
     return (
-        f"\x1b]1337;File=name={encoded_name};size={len(data)};inline=1;width={columns};"
+        f"\x1b]1337;File=name={encoded_name};size={len(data)};inline=1;width={columns};{height}"
         f"preserveAspectRatio=1:{base64.b64encode(data).decode('ascii')}\x07"
     )
 
 
-def sixel_sequence(data: bytes, max_width: int) -> str:
-    """The image as sixel graphics, at most ``max_width`` pixels wide, in up to 255 colours
-    (Pillow decodes and quantises it; Pillow is imported here only)."""
+def sixel_sequence(data: bytes, max_width: int, max_height: int | None = None) -> str:
+    """The image as sixel graphics, at most ``max_width`` by ``max_height`` pixels (aspect kept,
+    never enlarged), in up to 255 colours. Pillow decodes and quantises it (imported here only);
+    each band of six rows is written colour by colour, runs of four or more as ``!n``."""
     from PIL import Image
 
     with Image.open(io.BytesIO(data)) as opened:
         image = opened.convert("RGB")
-    if image.width > max_width:
-        image = image.resize((max_width, max(1, image.height * max_width // image.width)))
+    image.thumbnail((max(1, max_width), max(1, max_height or image.height)))
     indexed = image.quantize(colors=255)
     palette = indexed.getpalette() or []
-    pixels = indexed.load()
-    assert pixels is not None
     width, height = indexed.size
-    used = sorted({int(pixels[x, y]) for x in range(width) for y in range(height)})  # type: ignore[arg-type]
+    pixels = indexed.tobytes()  # one palette index a pixel, row by row
     out = [f'\x1bPq"1;1;{width};{height}']
-    for index in used:
+    for index in sorted(set(pixels)):
         r, g, b = palette[index * 3 : index * 3 + 3]
         out.append(f"#{index};2;{r * 100 // 255};{g * 100 // 255};{b * 100 // 255}")
     for top in range(0, height, 6):
-        band = []
-        for index in used:
-            row = []
-            for x in range(width):
-                bits = 0
-                for dy in range(6):
-                    if top + dy < height and pixels[x, top + dy] == index:
-                        bits |= 1 << dy
-                row.append(chr(63 + bits))
-            line = "".join(row)
-            if line.strip("?"):
-                band.append(f"#{index}{line}")
-        out.append("$".join(band) + "-")
+        bands: dict[int, bytearray] = {}
+        for dy in range(min(6, height - top)):
+            bit = 1 << dy
+            start = (top + dy) * width
+            for x, index in enumerate(pixels[start : start + width]):
+                band = bands.get(index)
+                if band is None:
+                    band = bands[index] = bytearray(width)
+                band[x] |= bit
+        lines = (
+            f"#{i}" + _runs(bytes(bands[i]).translate(_SIXEL_CHARS).decode().rstrip("?"))
+            for i in sorted(bands)
+        )
+        out.append("$".join(lines) + "-")
     out.append("\x1b\\")
     return "".join(out)
+
+
+_SIXEL_CHARS = bytes((63 + b) if b < 64 else 63 for b in range(256))
+_RUN = re.compile(r"(.)\1{3,}")
+
+
+def _runs(line: str) -> str:
+    """``line`` with each run of four or more of a character as sixel's ``!<count><char>``."""
+    return _RUN.sub(lambda m: f"!{len(m.group(0))}{m.group(1)}", line)

@@ -7,10 +7,14 @@ Regenerate after an intended change, then review ``git diff tests/coding/tui/gol
 
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 from typing import Any
 
+from tau_agent.content import ImageContent
+from tau_coding.tui.image_drawing import drawn_images, placed, tmux_image
+from tau_coding.tui.items import UserItem
 from tau_coding.tui.keymap import load_keybindings
 from tau_coding.tui.theme.user_themes import load_user_themes
 
@@ -29,7 +33,20 @@ def keymap() -> dict[str, Any]:
     return {"keymap": mapping, "problems": problems}
 
 
-OUTPUTS = {"solarized.variables.out.json": theme_variables, "keybindings.keymap.out.json": keymap}
+def image_sequences() -> dict[str, Any]:
+    """What the scrollback writes below a message with ``images/halves.png`` (12×8 pixels, two
+    colours), in each protocol, for an 80-column terminal; and under tmux (image id 1)."""
+    data = (GOLDEN / "images" / "halves.png").read_bytes()
+    item = UserItem("[image]", (ImageContent(base64.b64encode(data).decode(), "image/png"),))
+    drawn = {protocol: drawn_images(item, 80, placed(protocol)) for protocol in ("kitty", "iterm2", "sixel")}
+    return drawn | {"tmux-kitty": drawn_images(item, 80, lambda data, c, r: tmux_image(data, c, r, 1))}
+
+
+OUTPUTS = {
+    "solarized.variables.out.json": theme_variables,
+    "keybindings.keymap.out.json": keymap,
+    "images.sequences.out.json": image_sequences,
+}
 
 
 def render(name: str) -> str:

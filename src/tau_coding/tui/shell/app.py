@@ -23,6 +23,7 @@ from tau_agent.messages import UserMessage
 from tau_coding.tui.bridge import AgentEventMessage, FrameScheduler, RunFinished, start_run
 from tau_coding.tui.files import project_files
 from tau_coding.tui.history import PromptHistory
+from tau_coding.tui.items import Item, ToolItem, UserItem
 from tau_coding.tui.key_encodings import install as install_key_encodings
 from tau_coding.tui.key_encodings import normalized_key
 from tau_coding.tui.port import SessionPort
@@ -132,8 +133,11 @@ class TauApp(ExtensionSurface):
         self._widgets: dict[str, list[str]] = {}  # extensions' widgets, shown above the editor
         self._statuses: dict[str, str] = {}  # extensions' footer entries
         self._panel: ExtensionPanel | None = None
-        self._feed = ScrollbackFeed(write_above or above_inline_region(self)) if inline else None
+        self._feed = (
+            ScrollbackFeed(write_above or above_inline_region(self), self._images_after) if inline else None
+        )
         self._width = 0  # the terminal's width when the inline region was last resized
+        self._draw_images: Callable[[Item, int, Mapping[str, str], int], str] | None = None
         # The other places extensions draw: widgets below the editor, a header, a footer of
         # their own, the terminal title (None: Tau's).
         self._below: dict[str, list[str]] = {}
@@ -286,6 +290,16 @@ class TauApp(ExtensionSurface):
         if theme.name != self._theme_name:  # not the start's own, announced after on_mount
             self._theme_name = theme.name
             self.restyle_scrollback()
+
+    def _images_after(self, item: Item, width: int) -> str:
+        """Inline: ``item``'s images, drawn below it in the scrollback where the terminal can."""
+        if not isinstance(item, UserItem | ToolItem) or not item.images:
+            return ""
+        if self._draw_images is None:
+            from tau_coding.tui.image_drawing import ImageDrawer  # only once there is an image
+
+            self._draw_images = ImageDrawer(self._environ)
+        return self._draw_images(item, width, dict(self.port.settings()), self.size.height)
 
     def _build_driver(
         self, headless: bool, inline: bool, mouse: bool, size: tuple[int, int] | None

@@ -127,8 +127,10 @@ class ScrollbackFeed:
     from there on.
     """
 
-    def __init__(self, write: Callable[[str], None]) -> None:
+    def __init__(self, write: Callable[[str], None], after: Callable[[Item, int], str] | None = None) -> None:
+        """``after``: what is written below an item (``scrollback_text``'s hook: its images)."""
         self._write = write
+        self._after = after
         self.printed = 0
         self._first = 0  # the first item of the session written (older ones: the note)
         self._skipped = 0
@@ -155,7 +157,7 @@ class ScrollbackFeed:
                 self._write(self._prefix)
                 self._prefix = ""
             return
-        text = _text(items[self.printed : stop], look)
+        text = _text(items[self.printed : stop], look, self._after)
         if self._skipped:
             text = _note(self._skipped) + text
             self._skipped = 0
@@ -177,7 +179,7 @@ class ScrollbackFeed:
         index = self._first
         began = time.perf_counter()
         while index < self.printed:
-            parts.append(_text(items[index : index + 1], look))
+            parts.append(_text(items[index : index + 1], look, self._after))
             index += 1
             if time.perf_counter() - began > SLICE_SECONDS:
                 await asyncio.sleep(0)
@@ -208,7 +210,7 @@ async def _reprint_laid_out(app: App[Any], feed: ScrollbackFeed, items: Sequence
     await feed.reprint(items, look)
 
 
-def _text(items: Sequence[Item], look: Look) -> str:
+def _text(items: Sequence[Item], look: Look, after: Callable[[Item, int], str] | None) -> str:
     return scrollback_text(
         items,
         look.width,
@@ -216,6 +218,7 @@ def _text(items: Sequence[Item], look: Look) -> str:
         color_system=look.color_system,
         show_thinking=look.show_thinking,
         expand_tools=look.expand_tools,
+        after=after,
     )
 
 

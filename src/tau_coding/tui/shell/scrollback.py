@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import io
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
@@ -133,9 +133,11 @@ def scrollback_text(
     color_system: str | None = "truecolor",
     show_thinking: bool = False,
     expand_tools: bool = False,
+    after: Callable[[Item, int], str] | None = None,
 ) -> str:
     """``items`` rendered for a terminal ``width`` columns wide: ANSI text, lines ending in ``\\r\\n``
-    (the terminal is in raw mode, where a bare line feed keeps the column)."""
+    (the terminal is in raw mode, where a bare line feed keeps the column). ``after(item, width)``:
+    terminal output written as it is below an item's lines (its images: image_drawing.py)."""
     out = io.StringIO()
     console = Console(
         file=out,
@@ -154,6 +156,10 @@ def scrollback_text(
         for line in console.render_lines(renderable, console.options, pad=False):
             segments += _rstrip(line)
             segments.append(Segment.line())
+        if after is not None and (drawn := after(item, width)):
+            console.print(Segments(segments), crop=False)
+            segments = []
+            out.write(drawn)
     console.print(Segments(segments), crop=False)
     return out.getvalue().replace("\r\n", "\n").replace("\n", "\r\n")
 
