@@ -145,21 +145,26 @@ def _to_entry(e: Any) -> SessionEntry:
 
 
 def _entries(mirrors: list[Any], out: list[SessionEntry], started: int) -> None:
-    """Entries for ``mirrors``, decoded from ``started`` (ms) on. A message without a
+    """Entries for ``mirrors``, decoded from ``started`` (ms) on; a parent id equal to the
+    id before it is that string, not a copy (a long session keeps one less string per
+    entry). A message without a
     timestamp got now from its default while decoding, where the careful path reads 0; so
     a timestamp from ``started`` on sends the batch to the careful path. (A file from a
     clock running ahead only costs that batch some speed.)"""
     made: list[SessionEntry] = []
     append = made.append
     read = MessageEntry.read
+    last = None  # the previous entry's id: an entry's parent id is usually that same string
     for e in mirrors:
         if type(e) is _MessageEntry:
             message = e.message
             if message.timestamp >= started:
                 raise DecodeError("a message without a timestamp, or from the future")
-            append(read(e.id, e.parent_id, e.timestamp, message))
+            parent = e.parent_id
+            append(read(e.id, last if parent == last else parent, e.timestamp, message))
         else:
             append(_to_entry(e))
+        last = e.id
     out.extend(made)
 
 
