@@ -333,18 +333,25 @@ class JsonlSessionStorage:
         stored = self._lines
         if stored is None or self._needs_rewrite:
             return False
-        source = self._fd if self._fd is not None else os.open(self._path, os.O_RDONLY | os.O_CLOEXEC)
         try:
+            source = os.open(self._path, os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            return False
+        try:
+            # Lines held under this storage's lock can only have been appended to since.
+            locked = self._fd is not None and _same_file(source, self._fd)
             with mapped(source) as (data, release):
                 write_all(fd, encode_line(header_to_dict(header)))
-                for piece in copied_pieces(data, stored, self._entries, entries, encode_entry, release):
+                pieces = copied_pieces(
+                    data, stored, self._entries, entries, encode_entry, release, locked=locked
+                )
+                for piece in pieces:
                     write_all(fd, piece)
         except LinesMoved:
             os.ftruncate(fd, 0)
             return False
         finally:
-            if source != self._fd:
-                os.close(source)
+            os.close(source)
         return True
 
     def _create_file(self) -> None:
@@ -416,6 +423,11 @@ def _load(path: Path, fd: int | None) -> tuple[LoadedSession, int]:
     finally:
         if own:
             os.close(fd)
+
+
+def _same_file(a: int, b: int) -> bool:
+    first, second = os.fstat(a), os.fstat(b)
+    return (first.st_dev, first.st_ino) == (second.st_dev, second.st_ino)
 
 
 def _id_from_name(name: str) -> str | None:

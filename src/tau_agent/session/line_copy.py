@@ -10,8 +10,9 @@ megabyte or so at a time, in one pass over the source.
 What a caller may rely on: the pieces read back as the entries given, entry for entry, as
 writing ``encode`` of each would (tests hold the two ways to equal results). A line is copied
 only when the source's reader vouched for it (``StoredLines``: every line of a byte range was
-read the fast way, one entry per line, in order) and it still names its entry's id where it
-is expected; anything unexpected (a blank line, a file changed under the reader) raises
+read the fast way, one entry per line, in order) and the lines still hold their entries' ids
+(for a file held locked since it was read, which can only have grown, the lines at the ends
+of each run of adjacent lines copied); anything unexpected (a blank line, a file changed under the reader) raises
 ``LinesMoved``, and the caller starts over, encoding every entry.
 """
 
@@ -47,6 +48,8 @@ def copied_pieces(
     entries: Sequence[SessionEntry],
     encode: Callable[[SessionEntry], bytes],
     release: Release | None = None,
+    *,
+    locked: bool = True,
 ) -> Iterator[bytes]:
     """The lines of ``entries``, in pieces of about a megabyte: copied from ``data`` (the
     source file) for entries that are ``loaded`` ones (the same objects, the first
@@ -54,7 +57,9 @@ def copied_pieces(
     ``entries`` must be in the source's file order (a path, or a copy of the whole).
     ``release`` is told the offset of ``data`` before which nothing more is read. Raises
     LinesMoved, part way through, if a line is not where ``stored`` says it is: the first
-    and last line of each run of adjacent lines copied must name their entries' ids."""
+    and last line of each run of adjacent lines copied must hold their entries' ids, and
+    every line must unless the source is ``locked`` (held by its one writer since it was
+    read, so that its lines can only have been appended to)."""
     count = min(stored.count, len(loaded))
     total = len(entries)
     line, pos = 0, stored.start  # the next line of the file: its number, where it starts
@@ -77,9 +82,15 @@ def copied_pieces(
             run = 1
             while k + run < total and at + run < count and entries[k + run] is loaded[at + run]:
                 run += 1
-            stop = _after_lines(data, pos, run, stored.end)
-            _check(data, pos, entries[k])
-            _check(data, data.rfind(b"\n", pos, stop - 1) + 1, entries[k + run - 1])
+            if locked:
+                stop = _after_lines(data, pos, run, stored.end)
+                _check(data, pos, entries[k])
+                last = data.rfind(b"\n", pos, stop - 1)  # the end of the line before the last
+                _check(data, pos if last < 0 else last + 1, entries[k + run - 1])
+            else:
+                stop = pos
+                for entry in entries[k : k + run]:
+                    stop = _check(data, stop, entry) + 1
             while pos < stop:
                 cut = min(stop, pos + _PIECE)
                 pieces.append(data[pos:cut])
@@ -118,10 +129,12 @@ def _after_lines(data: Data, pos: int, lines: int, end: int) -> int:
     return pos
 
 
-def _check(data: Data, start: int, entry: SessionEntry) -> None:
+def _check(data: Data, start: int, entry: SessionEntry) -> int:
+    """Where the line at ``start``, which must hold ``entry``'s id, ends."""
     stop = data.find(b"\n", start)
-    if stop < 0 or data.find(b'"id":"' + entry.id.encode() + b'"', start, stop) < 0:
+    if stop < 0 or data.find(b'"' + entry.id.encode() + b'"', start, stop) < 0:
         raise LinesMoved(f"entry {entry.id} is not on the line it was read from")
+    return stop
 
 
 __all__ = ["LinesMoved", "StoredLines", "copied_pieces"]
