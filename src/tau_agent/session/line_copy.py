@@ -78,29 +78,35 @@ def copied_pieces(
             size += len(piece)
             k += 1
         else:
-            pos = _after_lines(data, pos, at - line, stored.end)  # entries left out
+            if at > line:  # lines of entries left out (another branch, labels)
+                pos = _after_lines(data, pos, at - line, stored.end)
+                if release is not None:
+                    release(pos)
             run = 1
             while k + run < total and at + run < count and entries[k + run] is loaded[at + run]:
                 run += 1
-            if locked:
-                stop = _after_lines(data, pos, run, stored.end)
-                _check(data, pos, entries[k])
-                last = data.rfind(b"\n", pos, stop - 1)  # the end of the line before the last
-                _check(data, pos if last < 0 else last + 1, entries[k + run - 1])
-            else:
-                stop = pos
+            first = pos
+            if locked:  # the run's lines, a megabyte at a time; its first and last lines checked
+                _check(data, first, entries[k])
+                left = run
+                while left:
+                    piece, found = _lines_from(data, pos, left, stored.end)
+                    pieces.append(piece)
+                    size += len(piece)
+                    pos += len(piece)
+                    left -= found
+                    if size >= _PIECE:
+                        yield b"".join(pieces)
+                        pieces, size = [], 0
+                        if release is not None:
+                            release(pos)
+                last = data.rfind(b"\n", first, pos - 1)  # the end of the line before the last
+                _check(data, first if last < 0 else last + 1, entries[k + run - 1])
+            else:  # every line checked before any is copied
                 for entry in entries[k : k + run]:
-                    stop = _check(data, stop, entry) + 1
-            while pos < stop:
-                cut = min(stop, pos + _PIECE)
-                pieces.append(data[pos:cut])
-                size += cut - pos
-                pos = cut
-                if size >= _PIECE:
-                    yield b"".join(pieces)
-                    pieces, size = [], 0
-                    if release is not None:
-                        release(pos)
+                    pos = _check(data, pos, entry) + 1
+                pieces.append(data[first:pos])
+                size += pos - first
             line, k = at + run, k + run
         if size >= _PIECE:
             yield b"".join(pieces)
@@ -110,23 +116,30 @@ def copied_pieces(
 
 
 def _after_lines(data: Data, pos: int, lines: int, end: int) -> int:
-    """Where the line ``lines`` lines after the one at ``pos`` starts (newlines counted a
-    megabyte at a time); LinesMoved if ``end`` comes first."""
-    while lines > 0:
-        stop = min(pos + _PIECE, end)
-        if stop <= pos:
-            raise LinesMoved(f"{lines} lines are missing")
-        chunk = data[pos:stop]
-        found = chunk.count(b"\n")
-        if found < lines:
-            lines -= found
-            pos = stop
-            continue
-        at = -1
-        for _ in range(lines):
-            at = chunk.find(b"\n", at + 1)
-        return pos + at + 1
+    """Where the line ``lines`` lines after the one at ``pos`` starts; LinesMoved if ``end``
+    comes first."""
+    while lines:
+        piece, found = _lines_from(data, pos, lines, end)
+        pos += len(piece)
+        lines -= found
     return pos
+
+
+def _lines_from(data: Data, pos: int, lines: int, end: int) -> tuple[bytes, int]:
+    """Up to a megabyte from ``pos``, ending where the ``lines``-th line from there ends if it
+    does in that megabyte, and how many line ends it holds (newlines are counted in C, not
+    looked for one by one); LinesMoved if ``end`` comes before any of it."""
+    stop = min(pos + _PIECE, end)
+    if stop <= pos:
+        raise LinesMoved(f"{lines} lines are missing")
+    piece = data[pos:stop]
+    found = piece.count(b"\n")
+    if found < lines:
+        return piece, found
+    at = -1
+    for _ in range(lines):
+        at = piece.find(b"\n", at + 1)
+    return piece[: at + 1], lines
 
 
 def _check(data: Data, start: int, entry: SessionEntry) -> int:
