@@ -161,12 +161,11 @@ def _entries(mirrors: list[Any], out: list[SessionEntry], started: int) -> None:
             message = e.message
             if message.timestamp >= started:
                 raise DecodeError("a message without a timestamp, or from the future")
-            kind = type(message)
-            if kind is AssistantMessage:  # the same few names, reply after reply: one string each
+            if type(message) is AssistantMessage:  # the same few names, reply after reply: one string each
                 message.api = names.setdefault(message.api, message.api)
                 message.provider = names.setdefault(message.provider, message.provider)
                 message.model = names.setdefault(message.model, message.model)
-            elif kind is ToolResultMessage:
+            elif type(message) is ToolResultMessage:
                 message.tool_name = names.setdefault(message.tool_name, message.tool_name)
             parent = e.parent_id
             append(read(e.id, last if parent == last else parent, e.timestamp, message))
