@@ -49,14 +49,16 @@ def mapped(fd: int) -> Iterator[tuple[Data, Release]]:
     except OSError:  # a file system that cannot map files: read it whole
         yield read_all(fd), _keep_all
         return
-    data.madvise(mmap.MADV_SEQUENTIAL)
+    with suppress(OSError):  # advice only
+        data.madvise(mmap.MADV_SEQUENTIAL)
     dropped = 0
 
     def release(offset: int) -> None:
         nonlocal dropped
         end = offset - offset % mmap.PAGESIZE
         if end > dropped:
-            data.madvise(mmap.MADV_DONTNEED, dropped, end - dropped)
+            with suppress(OSError):  # advice only: the pages then stay until the map is closed
+                data.madvise(mmap.MADV_DONTNEED, dropped, end - dropped)
             dropped = end
 
     try:

@@ -32,6 +32,7 @@ import fcntl
 import os
 import time
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Literal
 
@@ -40,7 +41,15 @@ from tau_agent.messages import AssistantMessage
 from tau_agent.session.codec import entry_to_dict, header_to_dict
 from tau_agent.session.entries import MessageEntry, SessionEntry, SessionHeader
 from tau_agent.session.fastjson import dumps_line
-from tau_agent.session.fileio import PartialWrite, copy_range, fsync_dir, mapped, write_all
+from tau_agent.session.fileio import (
+    PartialWrite,
+    Release,
+    copy_range,
+    fsync_dir,
+    mapped,
+    read_all,
+    write_all,
+)
 from tau_agent.session.line_copy import LinesMoved, StoredLines, copied_pieces
 from tau_agent.session.reader import LoadedSession, SessionFileError, read_session
 from tau_agent.session.storage import SessionReadOnlyError
@@ -338,9 +347,10 @@ class JsonlSessionStorage:
         except OSError:
             return False
         try:
-            # Lines held under this storage's lock can only have been appended to since.
+            # Lines held under this storage's lock can only have been appended to since (and
+            # only such a file is mapped: see _load).
             locked = self._fd is not None and _same_file(source, self._fd)
-            with mapped(source) as (data, release):
+            with mapped(source) if locked else _unmapped(source) as (data, release):
                 write_all(fd, encode_line(header_to_dict(header)))
                 pieces = copied_pieces(
                     data, stored, self._entries, entries, encode_entry, release, locked=locked
@@ -411,18 +421,24 @@ def write_session_file(
 
 
 def _load(path: Path, fd: int | None) -> tuple[LoadedSession, int]:
-    """The file read through a memory map (``fd``, else ``path`` opened for reading), and its
-    size: the pages the reader is done with leave memory as it goes, so a big session is
-    never held as bytes beside its entries."""
-    own = fd is None
+    """The file read through a memory map when this process holds its lock (``fd``): the
+    pages the reader is done with leave memory as it goes, so a big session is never held as
+    bytes beside its entries. A read-only open reads the bytes (``path``): a map of a file
+    that another process cuts short while it is read would kill this one (SIGBUS)."""
     if fd is None:
-        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-    try:
-        with mapped(fd) as (data, release):
-            return read_session(data, path.name, release), len(data)
-    finally:
-        if own:
-            os.close(fd)
+        data = path.read_bytes()
+        return read_session(data, path.name), len(data)
+    with mapped(fd) as (mapped_data, release):
+        return read_session(mapped_data, path.name, release), len(mapped_data)
+
+
+@contextmanager
+def _unmapped(fd: int) -> Iterator[tuple[bytes, Release]]:
+    yield read_all(fd), _keep_all
+
+
+def _keep_all(offset: int) -> None:
+    return None
 
 
 def _same_file(a: int, b: int) -> bool:

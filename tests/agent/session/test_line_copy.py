@@ -189,10 +189,11 @@ def _read_both_ways(
         with source.open("ab") as out:
             out.write(b'{"type":"message","id":"zz')
     eager = read_back(source)
-    with JsonlSessionStorage.open(source, read_only=True) as storage:
-        assert list(storage.entries) == eager.entries
-        assert list(storage.warnings) == [w.replace("s:", "source.jsonl:", 1) for w in eager.warnings]
-        assert SessionLog(storage).state() == SessionLog(_memory(eager)).state()
+    for read_only in (False, True):  # a writable open (it holds the lock) reads through a map
+        with JsonlSessionStorage.open(source, read_only=read_only) as storage:
+            assert list(storage.entries) == eager.entries
+            assert list(storage.warnings) == [w.replace("s:", "source.jsonl:", 1) for w in eager.warnings]
+            assert SessionLog(storage).state() == SessionLog(_memory(eager)).state()
 
 
 def _memory(loaded: LoadedSession) -> JsonlSessionStorage:
