@@ -39,10 +39,11 @@ def mapped(fd: int) -> Iterator[tuple[Data, Release]]:
     """The file's bytes as a read-only memory map, and a ``Release`` that drops the pages before
     an offset from this process's memory: a reader going through a big file once then never
     holds more than the part it is at (the pages are the page cache's, nothing is copied).
-    An empty file gives ``b""``. The map is closed on exit; views of it must be gone by then."""
+    A file of no size (empty, or one that does not say, as under /proc) is read whole
+    instead. The map is closed on exit; views of it must be gone by then."""
     size = os.fstat(fd).st_size
-    if size == 0:
-        yield b"", _keep_all
+    if size == 0:  # empty, or a file that says no size (/proc): read to its end, as it is
+        yield read_all(fd), _keep_all
         return
     try:
         data = mmap.mmap(fd, size, prot=mmap.PROT_READ)
