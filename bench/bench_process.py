@@ -18,6 +18,7 @@ prints every run's range and quiet minimum too.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import statistics
 import sys
@@ -239,6 +240,7 @@ def main(argv: list[str]) -> int:
         "fork-big",
     ]
     rows = Rows(runs, (10_000, 100_000))
+    print("load average {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     for name in groups:
         cases_, bases = rows.group(name)
         for label, measured in (("case", cases_), ("base", bases)):
@@ -248,6 +250,7 @@ def main(argv: list[str]) -> int:
         per = 90 if name == "turns" else 1
         quiet = (min(m.wall_ms for m in cases_) - min(m.wall_ms for m in bases)) / per
         print(f"{name:13} extra wall: median {rows.extra_ms(name, per):.2f} ms, quiet minimum {quiet:.2f} ms")
+        print("load average {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     return 0
 
 

@@ -18,7 +18,7 @@ from typing import Annotated, Any
 import msgspec
 
 from tau_agent.content import ImageContent, TextContent
-from tau_agent.messages import AgentMessage, now_ms
+from tau_agent.messages import AgentMessage, AssistantMessage, ToolResultMessage, now_ms
 from tau_agent.session.entries import (
     BranchSummaryEntry,
     CompactionEntry,
@@ -145,21 +145,33 @@ def _to_entry(e: Any) -> SessionEntry:
 
 
 def _entries(mirrors: list[Any], out: list[SessionEntry], started: int) -> None:
-    """Entries for ``mirrors``, decoded from ``started`` (ms) on. A message without a
+    """Entries for ``mirrors``, decoded from ``started`` (ms) on; a parent id equal to the
+    id before it is that string, not a copy, and so is a reply's api, provider and model, or a
+    tool result's tool name, equal to an earlier one's (a long session keeps fewer strings). A message without a
     timestamp got now from its default while decoding, where the careful path reads 0; so
     a timestamp from ``started`` on sends the batch to the careful path. (A file from a
     clock running ahead only costs that batch some speed.)"""
     made: list[SessionEntry] = []
     append = made.append
     read = MessageEntry.read
+    last = None  # the previous entry's id: an entry's parent id is usually that same string
+    names: dict[str, str] = {}
     for e in mirrors:
         if type(e) is _MessageEntry:
             message = e.message
             if message.timestamp >= started:
                 raise DecodeError("a message without a timestamp, or from the future")
-            append(read(e.id, e.parent_id, e.timestamp, message))
+            if type(message) is AssistantMessage:  # the same few names, reply after reply: one string each
+                message.api = names.setdefault(message.api, message.api)
+                message.provider = names.setdefault(message.provider, message.provider)
+                message.model = names.setdefault(message.model, message.model)
+            elif type(message) is ToolResultMessage:
+                message.tool_name = names.setdefault(message.tool_name, message.tool_name)
+            parent = e.parent_id
+            append(read(e.id, last if parent == last else parent, e.timestamp, message))
         else:
             append(_to_entry(e))
+        last = e.id
     out.extend(made)
 
 

@@ -7,8 +7,19 @@ cut the fragment off again.
 
 from __future__ import annotations
 
+import mmap
 import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
+from typing import TypeAlias
+
+Data: TypeAlias = bytes | mmap.mmap
+"""A whole file: its bytes, or a read-only map of it (``mapped``)."""
+
+Release = Callable[[int], None]
+"""``release(offset)``: the reader no longer needs the bytes before ``offset`` (it may still
+read them again, at the price of reading them from the page cache)."""
 
 
 def read_all(fd: int) -> bytes:
@@ -21,6 +32,45 @@ def read_all(fd: int) -> bytes:
             return b"".join(chunks)
         chunks.append(chunk)
         offset += len(chunk)
+
+
+@contextmanager
+def mapped(fd: int) -> Iterator[tuple[Data, Release]]:
+    """The file's bytes as a read-only memory map, and a ``Release`` that drops the pages before
+    an offset from this process's memory: a reader going through a big file once then never
+    holds more than the part it is at (the pages are the page cache's, nothing is copied).
+    A file of no size (empty, or one that does not say, as under /proc) is read whole
+    instead. The map is closed on exit; views of it must be gone by then."""
+    size = os.fstat(fd).st_size
+    if size == 0:  # empty, or a file that says no size (/proc): read to its end, as it is
+        yield read_all(fd), _keep_all
+        return
+    try:
+        data = mmap.mmap(fd, size, prot=mmap.PROT_READ)
+    except OSError:  # a file system that cannot map files: read it whole
+        yield read_all(fd), _keep_all
+        return
+    with suppress(OSError):  # advice only
+        data.madvise(mmap.MADV_SEQUENTIAL)
+    dropped = 0
+
+    def release(offset: int) -> None:
+        nonlocal dropped
+        end = offset - offset % mmap.PAGESIZE
+        if end > dropped:
+            with suppress(OSError):  # advice only: the pages then stay until the map is closed
+                data.madvise(mmap.MADV_DONTNEED, dropped, end - dropped)
+            dropped = end
+
+    try:
+        yield data, release
+    finally:
+        with suppress(BufferError):  # a view still held (an exception's traceback): the GC closes it
+            data.close()
+
+
+def _keep_all(offset: int) -> None:
+    return None
 
 
 class PartialWrite(OSError):
@@ -78,4 +128,4 @@ def fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
-__all__ = ["PartialWrite", "copy_range", "fsync_dir", "read_all", "write_all"]
+__all__ = ["Data", "PartialWrite", "Release", "copy_range", "fsync_dir", "mapped", "read_all", "write_all"]

@@ -32,6 +32,7 @@ import fcntl
 import os
 import time
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Literal
 
@@ -40,8 +41,17 @@ from tau_agent.messages import AssistantMessage
 from tau_agent.session.codec import entry_to_dict, header_to_dict
 from tau_agent.session.entries import MessageEntry, SessionEntry, SessionHeader
 from tau_agent.session.fastjson import dumps_line
-from tau_agent.session.fileio import PartialWrite, copy_range, fsync_dir, read_all, write_all
-from tau_agent.session.reader import SessionFileError, read_session
+from tau_agent.session.fileio import (
+    PartialWrite,
+    Release,
+    copy_range,
+    fsync_dir,
+    mapped,
+    read_all,
+    write_all,
+)
+from tau_agent.session.line_copy import LinesMoved, StoredLines, copied_pieces
+from tau_agent.session.reader import LoadedSession, SessionFileError, read_session
 from tau_agent.session.storage import SessionReadOnlyError
 
 FsyncPolicy = Literal["always", "on_create", "never"]
@@ -92,6 +102,7 @@ class JsonlSessionStorage:
         self._needs_rewrite = False
         self._migrated_from: int | None = None
         self._side_file: Path | None = None
+        self._lines: StoredLines | None = None  # where the loaded entries' lines are in the file
 
     # -- construction -----------------------------------------------------------------------
 
@@ -113,9 +124,12 @@ class JsonlSessionStorage:
         entries: Sequence[SessionEntry],
         *,
         fsync: FsyncPolicy = "on_create",
+        source: JsonlSessionStorage | None = None,
     ) -> JsonlSessionStorage:
         """A new session file at ``path`` holding ``entries``, kept open (locked) for appends,
-        as ``open`` of that file would give it: a fork or copy, with nothing read back.
+        as ``open`` of that file would give it: a fork or copy, with nothing read back. With
+        ``source`` (the storage ``entries`` come from, in its file order), the lines of the
+        entries it read from its file are copied from there byte for byte (line_copy.py).
 
         Atomic: written to a temporary file in the same folder, fsynced, then linked to
         ``path`` (FileExistsError if a file appeared there); a crash leaves no partial session.
@@ -128,7 +142,8 @@ class JsonlSessionStorage:
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND | os.O_CLOEXEC, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            storage._write_content(fd)
+            if source is None or not source._copy_lines(fd, header, storage._entries):
+                storage._write_content(fd)
             os.fsync(fd)
             os.link(temp, target)
         except BaseException:
@@ -139,6 +154,8 @@ class JsonlSessionStorage:
         fsync_dir(target.parent)
         storage._fd = fd
         storage._buffered = False
+        head = len(encode_line(header_to_dict(header)))
+        storage._lines = StoredLines(head, os.fstat(fd).st_size, len(storage._entries))
         return storage
 
     @classmethod
@@ -162,8 +179,7 @@ class JsonlSessionStorage:
                     "open it read-only or fork it instead"
                 ) from None
         try:
-            data = read_all(fd) if fd is not None else target.read_bytes()
-            loaded = read_session(data, target.name)
+            loaded, size = _load(target, fd)
         except BaseException:
             if fd is not None:
                 os.close(fd)
@@ -180,10 +196,11 @@ class JsonlSessionStorage:
             storage._needs_rewrite = True
         if loaded.tail == "torn":
             storage._truncate_at = loaded.good_size
-            storage._read_size = len(data)
+            storage._read_size = size
         elif loaded.tail == "missing_newline":
             storage._needs_newline = True
         storage._needs_rewrite = storage._needs_rewrite or loaded.migrated_from is not None
+        storage._lines = loaded.lines
         storage._migrated_from = loaded.migrated_from
         if fd is not None and (loaded.tail == "torn" or loaded.migrated_from is not None):
             stamp = time.strftime("%Y%m%dT%H%M%S")
@@ -317,6 +334,36 @@ class JsonlSessionStorage:
         for piece in self._content():
             write_all(fd, piece)
 
+    def _copy_lines(self, fd: int, header: SessionHeader, entries: Sequence[SessionEntry]) -> bool:
+        """Write ``header`` and ``entries`` (in this file's order) to the empty file ``fd``,
+        the lines of the entries this storage read from its file copied from it; False, with
+        ``fd`` emptied again, if that cannot be done (nothing was read, or a line is not as
+        it was read)."""
+        stored = self._lines
+        if stored is None or self._needs_rewrite:
+            return False
+        try:
+            source = os.open(self._path, os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            return False
+        try:
+            # Lines held under this storage's lock can only have been appended to since (and
+            # only such a file is mapped: see _load).
+            locked = self._fd is not None and _same_file(source, self._fd)
+            with mapped(source) if locked else _unmapped(source) as (data, release):
+                write_all(fd, encode_line(header_to_dict(header)))
+                pieces = copied_pieces(
+                    data, stored, self._entries, entries, encode_entry, release, locked=locked
+                )
+                for piece in pieces:
+                    write_all(fd, piece)
+        except LinesMoved:
+            os.ftruncate(fd, 0)
+            return False
+        finally:
+            os.close(source)
+        return True
+
     def _create_file(self) -> None:
         self._path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self._path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | os.O_CLOEXEC, 0o600)
@@ -353,6 +400,7 @@ class JsonlSessionStorage:
         if old is not None:
             os.close(old)
         self._needs_rewrite = False
+        self._lines = None
         self._migrated_from = None
         self._truncate_at = None
         self._needs_newline = False
@@ -370,6 +418,32 @@ def write_session_file(
         raise FileExistsError(f"{target}: a session file already exists there")
     body = [encode_line(header_to_dict(header)), *(encode_entry(e) for e in entries)]
     fsync_dir(atomic_write_bytes(target, b"".join(body), mode=0o600).parent)
+
+
+def _load(path: Path, fd: int | None) -> tuple[LoadedSession, int]:
+    """The file read through a memory map when this process holds its lock (``fd``): the
+    pages the reader is done with leave memory as it goes, so a big session is never held as
+    bytes beside its entries. A read-only open reads the bytes (``path``): a map of a file
+    that another process cuts short while it is read would kill this one (SIGBUS)."""
+    if fd is None:
+        data = path.read_bytes()
+        return read_session(data, path.name), len(data)
+    with mapped(fd) as (mapped_data, release):
+        return read_session(mapped_data, path.name, release), len(mapped_data)
+
+
+@contextmanager
+def _unmapped(fd: int) -> Iterator[tuple[bytes, Release]]:
+    yield read_all(fd), _keep_all
+
+
+def _keep_all(offset: int) -> None:
+    return None
+
+
+def _same_file(a: int, b: int) -> bool:
+    first, second = os.fstat(a), os.fstat(b)
+    return (first.st_dev, first.st_ino) == (second.st_dev, second.st_ino)
 
 
 def _id_from_name(name: str) -> str | None:

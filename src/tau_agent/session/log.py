@@ -10,6 +10,7 @@ appended so that resuming later, in Tau or in Pi, lands on the same path.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 from typing import Any
 
 from tau_agent.content import ImageContent, TextContent
@@ -266,19 +267,26 @@ class SessionLog:
 def branch_entries(log: SessionLog, leaf_id: str | None) -> list[SessionEntry]:
     """What a new session forked at ``leaf_id`` holds: the path (no labels, no leaf markers)
     followed by fresh label entries for the labelled entries on it, chained after the last."""
-    path = [e for e in log.path(leaf_id) if not isinstance(e, LabelEntry) and not is_leaf_marker(e)]
-    if leaf_id is None:
-        path = []
-    ids = {e.id for e in path}
+    path = log.path(leaf_id) if leaf_id is not None else []
+    kinds = set(map(type, path))
+    if LabelEntry in kinds or CustomEntry in kinds:
+        path = [e for e in path if not isinstance(e, LabelEntry) and not is_leaf_marker(e)]
+    labels = log.labels
+    if not labels:
+        return path
+    ids = set(map(_ID, path))
     out: list[SessionEntry] = list(path)
     parent = path[-1].id if path else None
-    for target, label in log.labels.items():
+    for target, label in labels.items():
         if target in ids:
             new_id = new_entry_id(ids.__contains__)
             ids.add(new_id)
             out.append(LabelEntry(id=new_id, parent_id=parent, target_id=target, label=label))
             parent = new_id
     return out
+
+
+_ID = attrgetter("id")
 
 
 __all__ = ["SessionLog", "branch_entries"]

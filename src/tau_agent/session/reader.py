@@ -14,12 +14,15 @@ whatever that fast path refuses is read the careful way, line by line.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any, Literal
 
 from tau_agent.session.bulk import gc_paused
 from tau_agent.session.codec import CodecError, entry_from_dict, header_from_dict
 from tau_agent.session.entries import CURRENT_VERSION, SessionEntry, SessionHeader
 from tau_agent.session.fastjson import loads
+from tau_agent.session.fileio import Data, Release
+from tau_agent.session.line_copy import StoredLines
 from tau_agent.session.migrate import migrate
 
 TailState = Literal["clean", "missing_newline", "torn"]
@@ -38,19 +41,23 @@ class LoadedSession:
     good_size: int = 0
     """Bytes up to and including the last newline: where a torn tail gets cut off."""
     migrated_from: int | None = None
+    lines: StoredLines | None = None
+    """Set when the entries came one per line, in order, all read the fast way, from a
+    whole-lines byte range of the file (line_copy.py may then copy those lines)."""
 
 
-def read_session(data: bytes, name: str = "session") -> LoadedSession:
+def read_session(data: Data, name: str = "session", release: Release | None = None) -> LoadedSession:
     """Parse a whole file. ``LoadedSession.header`` is None only for an empty file.
 
     Raises SessionFileError when the first line is not a session header: such a file is
-    left alone rather than guessed at.
+    left alone rather than guessed at. ``release`` is told, as the entries are read in file
+    order, the offset before which the bytes are no longer needed (fileio.mapped).
     """
     with gc_paused():
-        return _read_session(data, name)
+        return _read_session(data, name, release)
 
 
-def _read_session(data: bytes, name: str) -> LoadedSession:
+def _read_session(data: Data, name: str, release: Release | None) -> LoadedSession:
     good_size = data.rfind(b"\n") + 1
     loaded = LoadedSession(header=None, good_size=good_size)
     tail = data[good_size:]
@@ -62,7 +69,7 @@ def _read_session(data: bytes, name: str) -> LoadedSession:
             loaded.tail = "missing_newline"
         else:
             loaded.tail = "torn"
-            number = data.count(b"\n", 0, good_size) + 1
+            number = _count_lines(data, 0, good_size) + 1
             loaded.warnings.append(
                 f"{name}: line {number} is incomplete ({len(tail)} bytes, an interrupted write); "
                 "ignored, and cut off before the next write"
@@ -81,7 +88,9 @@ def _read_session(data: bytes, name: str) -> LoadedSession:
     except CodecError as exc:
         raise SessionFileError(f"{name}: not a session file ({exc})") from None
     if loaded.header.version >= CURRENT_VERSION:
-        _read_entries(data, header_end + 1, good_size, header_number + 1, loaded, name)
+        _read_entries(data, header_end + 1, good_size, header_number + 1, loaded, name, release)
+        if tail_line is not None:
+            loaded.lines = None  # its last line is not in the file as read here (no newline)
     else:
         assert isinstance(header_json, dict)
         lines = data[header_end + 1 : good_size].split(b"\n")
@@ -90,11 +99,11 @@ def _read_session(data: bytes, name: str) -> LoadedSession:
     return loaded
 
 
-def _first_line(data: bytes, end: int) -> tuple[int, int, int]:
+def _first_line(data: Data, end: int) -> tuple[int, int, int]:
     """Start, end (its newline) and 1-based number of the first non-blank line; start -1 if none."""
     start, number = 0, 1
     while start < end:
-        stop = data.index(b"\n", start)
+        stop = data.find(b"\n", start)
         if data[start:stop].strip():
             return start, stop, number
         start, number = stop + 1, number + 1
@@ -139,8 +148,24 @@ _CHUNK = 1 << 20
 enough that a line the fast path refuses sends only its own batch down the careful path."""
 
 
+def _count_lines(data: Data, start: int, end: int) -> int:
+    """Newlines in ``data[start:end]`` (a map has no ``count``: a megabyte at a time)."""
+    if isinstance(data, bytes):
+        return data.count(b"\n", start, end)
+    return sum(data[at : min(at + _CHUNK, end)].count(b"\n") for at in range(start, end, _CHUNK))
+
+
+_ID = attrgetter("id")
+
+
 def _read_entries(
-    data: bytes, start: int, end: int, first_number: int, loaded: LoadedSession, name: str
+    data: Data,
+    start: int,
+    end: int,
+    first_number: int,
+    loaded: LoadedSession,
+    name: str,
+    release: Release | None,
 ) -> None:
     """v3 entries from ``data[start:end]`` (whole lines), batch by batch on the fast path
     (fast_decode.py); a batch it refuses is read line by line, and a line it refuses the
@@ -149,20 +174,27 @@ def _read_entries(
 
     entries = loaded.entries
     warnings_before = len(loaded.warnings)
-    view = memoryview(data)
+    fast = True
     pos = start
-    while pos < end:
-        cut = data.find(b"\n", min(pos + _CHUNK, end) - 1) + 1
-        try:
-            fast_decode.decode_lines(view[pos:cut], entries)
-        except fast_decode.DecodeError:
-            number = first_number + data.count(b"\n", start, pos)
-            _read_lines(data[pos:cut].split(b"\n")[:-1], number, loaded, name)
-        pos = cut
-    if len({entry.id for entry in entries}) != len(entries):
+    with memoryview(data) as view:
+        while pos < end:
+            cut = data.find(b"\n", min(pos + _CHUNK, end) - 1) + 1
+            try:
+                with view[pos:cut] as lines:
+                    fast_decode.decode_lines(lines, entries)
+            except fast_decode.DecodeError:
+                fast = False
+                number = first_number + _count_lines(data, start, pos)
+                _read_lines(data[pos:cut].split(b"\n")[:-1], number, loaded, name)
+            if release is not None:
+                release(cut)
+            pos = cut
+    if len(set(map(_ID, entries))) != len(entries):
         entries.clear()  # rare: read again line by line to say which lines repeat an id
         del loaded.warnings[warnings_before:]
         _read_lines(data[start:end].split(b"\n")[:-1], first_number, loaded, name, seen=set())
+    elif fast:
+        loaded.lines = StoredLines(start, end, len(entries))
 
 
 def _read_lines(

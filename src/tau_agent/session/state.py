@@ -257,6 +257,9 @@ def collect_labels_and_name(entries: Sequence[SessionEntry]) -> tuple[dict[str, 
     """Labels by target id (the latest label entry wins; an empty one clears) and the latest name."""
     labels: dict[str, str] = {}
     name: str | None = None
+    kinds = set(map(type, entries))  # at C speed: most sessions hold neither kind
+    if LabelEntry not in kinds and SessionInfoEntry not in kinds:
+        return labels, name
     for entry in entries:
         if type(entry) is MessageEntry:
             continue

@@ -4,8 +4,8 @@ Pure (no I/O). ``add`` is O(1); the children index is built on first use and the
 to date by ``add``, so a plain replay never pays for it. ``path`` walks parent links
 upwards and reverses once: O(depth), never the quadratic build-by-prepending. A session
 that never branched is one chain, each entry hanging under the one before it; the tree
-notices, and the path to its last entry is then a copy of the entries (a resume of a long
-session walks nothing). A broken file can hold a parent link to an id that does not exist
+notices, and the path to any entry is then a prefix of the entries (a resume or a fork of a
+long session walks nothing). A broken file can hold a parent link to an id that does not exist
 (the path then starts at the orphan) or, in a hand-edited file, a cycle (the walk stops
 when it meets an entry twice).
 """
@@ -13,8 +13,13 @@ when it meets an entry twice).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from itertools import islice
+from operator import attrgetter
 
 from tau_agent.session.entries import SessionEntry
+
+_ID = attrgetter("id")
+_PARENT = attrgetter("parent_id")
 
 
 class SessionTree:
@@ -24,7 +29,7 @@ class SessionTree:
 
     def __init__(self, entries: Iterable[SessionEntry] = ()) -> None:
         listed = list(entries)
-        ids = [entry.id for entry in listed]
+        ids = list(map(_ID, listed))
         self._by_id: dict[str, SessionEntry] = dict(zip(ids, listed, strict=True))
         self._children: dict[str | None, list[SessionEntry]] | None = None
         self._last: str | None = ids[-1] if ids else None
@@ -32,7 +37,10 @@ class SessionTree:
         # known (and the ids are unique, so no entry was overwritten in the index).
         self._chain = len(self._by_id) == len(ids) and (
             not ids
-            or (listed[0].parent_id not in self._by_id and [e.parent_id for e in listed[1:]] == ids[:-1])
+            or (
+                listed[0].parent_id not in self._by_id
+                and list(map(_PARENT, islice(listed, 1, None))) == ids[:-1]
+            )
         )
 
     def add(self, entry: SessionEntry) -> None:
@@ -62,8 +70,10 @@ class SessionTree:
     def path(self, leaf_id: str | None) -> list[SessionEntry]:
         """Entries from the root down to ``leaf_id`` inclusive; empty for ``None`` or an unknown id."""
         by_id = self._by_id
-        if self._chain and leaf_id == self._last:
-            return list(by_id.values())
+        if self._chain and leaf_id in by_id:  # the entries up to the leaf, found at C speed
+            if leaf_id == self._last:
+                return list(by_id.values())
+            return list(islice(by_id.values(), list(by_id).index(leaf_id) + 1))
         out: list[SessionEntry] = []
         current = by_id.get(leaf_id) if leaf_id is not None else None
         limit = len(by_id)

@@ -2,6 +2,9 @@ from __future__ import annotations
 
 import time
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from tau_agent.messages import UserMessage
 from tau_agent.session.entries import MessageEntry, SessionEntry
 from tau_agent.session.tree import SessionTree
@@ -76,3 +79,24 @@ def test_what_only_looks_like_a_chain_is_walked() -> None:
     assert [e.id for e in grown.path("b")] == ["a", "b"]
     orphan = SessionTree([entry("x", "lost"), entry("y", "x")])
     assert [e.id for e in orphan.path("y")] == ["x", "y"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-1, 40), max_size=30), st.integers(0, 40))
+def test_the_path_to_any_entry_is_the_walk_up_its_parent_links(parents: list[int], leaf: int) -> None:
+    # parents[i]: -1 none, else the entry it hangs under (mostly the one before: a chain)
+    entries = [
+        entry(f"e{i}", None if p < 0 else f"e{min(p, i - 1) if p % 5 else i - 1}")
+        for i, p in enumerate(parents)
+    ]
+    tree = SessionTree()
+    for e in entries:
+        tree.add(e)
+    leaf_id = f"e{leaf}"
+    walked: list[SessionEntry] = []
+    by_id = {e.id: e for e in entries}
+    current = by_id.get(leaf_id)
+    while current is not None and current not in walked:
+        walked.append(current)
+        current = by_id.get(current.parent_id) if current.parent_id is not None else None
+    assert tree.path(leaf_id) == walked[::-1] == SessionTree(entries).path(leaf_id)

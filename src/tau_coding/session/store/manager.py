@@ -135,20 +135,27 @@ class SessionManager:
         """A new session holding ``log``'s path up to ``entry_id`` (None: empty), labels kept;
         ``parentSession`` in its header names the source file. The source is not changed."""
         parent = _storage_path(log)
-        return self._copy(branch_entries(log, entry_id), str(parent) if parent else None)
+        source = log.storage if isinstance(log.storage, JsonlSessionStorage) else None
+        return self._copy(branch_entries(log, entry_id), str(parent) if parent else None, source)
 
     def fork_from(self, source: str | Path) -> SessionLog:
         """Copy a whole session (say, from another project) into this folder, with this cwd."""
         path = self.resolve(source)
         with JsonlSessionStorage.open(path, read_only=True) as storage:
-            entries = list(storage.entries)
-        return self._copy(entries, str(path))
+            return self._copy(list(storage.entries), str(path), storage)
 
-    def _copy(self, entries: list[SessionEntry], parent_session: str | None) -> SessionLog:
+    def _copy(
+        self,
+        entries: list[SessionEntry],
+        parent_session: str | None,
+        source: JsonlSessionStorage | None = None,
+    ) -> SessionLog:
         header = SessionHeader.new(self.cwd, parent_session)
         path = self.directory / session_file_name(header)
         if any(isinstance(e, MessageEntry) and isinstance(e.message, AssistantMessage) for e in entries):
-            return SessionLog(JsonlSessionStorage.create_from(path, header, entries, fsync=self.fsync))
+            return SessionLog(
+                JsonlSessionStorage.create_from(path, header, entries, fsync=self.fsync, source=source)
+            )
         storage = JsonlSessionStorage.create(path, header, fsync=self.fsync)
         for entry in entries:  # nothing worth a file yet: stays buffered, as for a new session
             storage.append(entry)
