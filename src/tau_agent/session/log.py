@@ -9,6 +9,7 @@ appended so that resuming later, in Tau or in Pi, lands on the same path.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from operator import attrgetter
 from typing import Any
@@ -270,7 +271,7 @@ def branch_entries(log: SessionLog, leaf_id: str | None) -> list[SessionEntry]:
     path = log.path(leaf_id) if leaf_id is not None else []
     kinds = set(map(type, path))
     if LabelEntry in kinds or CustomEntry in kinds:
-        path = [e for e in path if not isinstance(e, LabelEntry) and not is_leaf_marker(e)]
+        path = _without_labels(path)
     labels = log.labels
     if not labels:
         return path
@@ -287,6 +288,20 @@ def branch_entries(log: SessionLog, leaf_id: str | None) -> list[SessionEntry]:
 
 
 _ID = attrgetter("id")
+
+
+def _without_labels(path: list[SessionEntry]) -> list[SessionEntry]:
+    """``path`` without its label entries and leaf markers, each entry that hung from one
+    hanging from the entry kept before it instead (a copy: the source's entry is not changed).
+    Without that, the copy's next message would name a parent it does not hold, and a reader
+    would stop there."""
+    kept: list[SessionEntry] = []
+    for entry in path:
+        if isinstance(entry, LabelEntry) or is_leaf_marker(entry):
+            continue
+        parent = kept[-1].id if kept else None
+        kept.append(entry if entry.parent_id == parent else dataclasses.replace(entry, parent_id=parent))
+    return kept
 
 
 __all__ = ["SessionLog", "branch_entries"]

@@ -154,3 +154,23 @@ def test_a_10k_entry_session_opens_and_replays_quickly(tmp_path: Path) -> None:
     again.close()
     assert len(state.messages) == 10_000
     assert elapsed < 1.0  # about 0.05 s on a quiet 2-core machine; Pi takes 0.16 s
+
+
+def test_a_fork_past_a_label_keeps_every_message_on_the_path(tmp_path: Path) -> None:
+    # The label entry is dropped from the copy (a fresh one is made at its end), so the message
+    # that followed it must hang from the entry before it, or replay stops at the gap.
+    log = started(tmp_path / "source.jsonl")
+    first = next(e for e in log.entries if e.parent_id is None)
+    log.set_label(first.id, "start")
+    log.append_message(UserMessage("third"))
+    last = log.append_message(AssistantMessage([TextContent("three")]))
+    copied = branch_entries(log, last.id)
+    ids = {e.id for e in copied}
+    assert all(e.parent_id is None or e.parent_id in ids for e in copied)
+    forked = SessionLog(
+        JsonlSessionStorage.create_from(tmp_path / "fork.jsonl", SessionHeader.new("/p"), copied)
+    )
+    forked.close()
+    reopened = open_log(tmp_path / "fork.jsonl")
+    assert user_texts(reopened) == ["first", "second", "third"]
+    assert reopened.labels == {first.id: "start"}
