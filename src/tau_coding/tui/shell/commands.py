@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 
-from rich.markdown import Markdown
 from rich.table import Table
 from rich.text import Text
 
@@ -131,6 +130,8 @@ async def _changelog(app: CommandHost, args: str) -> None:
     if text is None:
         app.notice("This installation of Tau has no CHANGELOG.md.", "warning")
         return
+    from rich.markdown import Markdown  # markdown-it and pygments: not at launch
+
     await app.push_screen(TextPanel(f"Changelog (Tau {__version__})", Markdown(text)))
 
 
