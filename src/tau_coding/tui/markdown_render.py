@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from functools import cache
+from typing import TYPE_CHECKING, Any, ClassVar
+
 from rich.console import RenderableType
 
 from tau_coding.common.escape_stripping import safe_text
 
+if TYPE_CHECKING:
+    from rich.markdown import Markdown, MarkdownElement
+
 
 def answer_markdown(source: str) -> RenderableType:
-    """An answer's text as Rich Markdown, its single line breaks kept."""
-    from rich.markdown import Markdown as RichMarkdown  # markdown-it and pygments: not at launch
-
-    markdown = RichMarkdown(safe_text(source), code_theme="ansi_dark", inline_code_theme="ansi_dark")
+    """An answer's text as Rich Markdown, its single line breaks kept; tables and code blocks
+    without Rich's blank edge rows, so one blank line separates blocks, as in the text."""
+    markdown = _markdown_class()(safe_text(source), code_theme="ansi_dark", inline_code_theme="ansi_dark")
     # A single newline is a soft break in Markdown (drawn as a space); the model's
     # answers mean it as a line break, so it is kept as one.
     for block in markdown.parsed:
@@ -19,3 +24,50 @@ def answer_markdown(source: str) -> RenderableType:
             if token.type == "softbreak":
                 token.type = "hardbreak"
     return markdown
+
+
+@cache
+def _markdown_class() -> type[Markdown]:
+    """Rich's Markdown with tighter tables and code blocks (made on first use: markdown-it and
+    pygments are not imported at launch)."""
+    from rich import box
+    from rich.markdown import CodeBlock, Markdown, TableElement
+    from rich.syntax import Syntax
+    from rich.table import Table
+
+    class Tight(TableElement):
+        # Rich's table draws a blank top and bottom edge: with the blank lines between blocks,
+        # a table stood between two or three empty lines.
+        def __rich_console__(self, console: Any, options: Any) -> Any:
+            table = Table(
+                box=box.SIMPLE,
+                pad_edge=False,
+                style="markdown.table.border",
+                show_edge=False,
+                collapse_padding=True,
+            )
+            if self.header is not None and self.header.row is not None:
+                for column in self.header.row.cells:
+                    heading = column.content.copy()
+                    heading.stylize("markdown.table.header")
+                    table.add_column(heading)
+            if self.body is not None:
+                for row in self.body.rows:
+                    table.add_row(*(cell.content for cell in row.cells))
+            yield table
+
+    class Code(CodeBlock):
+        # Rich pads a code block with a blank line above and below; keep the side padding only.
+        def __rich_console__(self, console: Any, options: Any) -> Any:
+            code = str(self.text).rstrip()
+            yield Syntax(code, self.lexer_name, theme=self.theme, word_wrap=True, padding=(0, 1))
+
+    class AnswerMarkdown(Markdown):
+        elements: ClassVar[dict[str, type[MarkdownElement]]] = {
+            **Markdown.elements,
+            "table_open": Tight,
+            "fence": Code,
+            "code_block": Code,
+        }
+
+    return AnswerMarkdown

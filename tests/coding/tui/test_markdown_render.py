@@ -1,0 +1,37 @@
+"""An answer's blocks are separated by one blank line, tables and code blocks included."""
+
+from __future__ import annotations
+
+from rich.console import Console
+
+from tau_coding.tui.markdown_render import answer_markdown
+
+ANSWER = (
+    "Fixed it.\n\n| file | change |\n|---|---|\n| calc.py | - to + |\n\n"
+    "```python\ndef add(a, b):\n    return a + b\n```\n\nDone."
+)
+
+
+def _lines(source: str) -> list[str]:
+    console = Console(width=60, color_system=None, record=True)
+    console.print(answer_markdown(source))
+    return [line.rstrip() for line in console.export_text().rstrip("\n").split("\n")]
+
+
+def test_a_table_and_a_code_block_sit_between_single_blank_lines() -> None:
+    assert _lines(ANSWER) == [
+        "Fixed it.",
+        "",
+        "file     change",
+        "───────────────",
+        "calc.py  - to +",
+        "",
+        " def add(a, b):",
+        "     return a + b",
+        "",
+        "Done.",
+    ]
+
+
+def test_single_line_breaks_stay_line_breaks() -> None:
+    assert _lines("one\ntwo") == ["one", "two"]
