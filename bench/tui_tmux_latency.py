@@ -54,6 +54,19 @@ def _wait(socket: Path, check: str, present: bool = True, timeout: float = 30.0)
     raise TimeoutError(f"{check!r} {'never showed' if present else 'never left'}")
 
 
+def echo_times(socket: Path) -> list[float]:
+    """Type ``KEYS`` one at a time into the editor: how long (ms) each took to show."""
+    echoes = []
+    typed = ""
+    for key in KEYS:
+        typed += key
+        start = time.perf_counter()
+        _tmux(socket, "send-keys", "-t", "b", "-l", key)
+        _wait(socket, "│ " + typed)
+        echoes.append((time.perf_counter() - start) * 1000)
+    return echoes
+
+
 def one_round(python: str, folder: Path, flags: tuple[str, ...] = ()) -> tuple[list[float], float, float]:
     """Echo times (ms) of each key typed while streaming, Esc to cancelled (ms), and the CPU
     used while streaming untouched (% of one core)."""
@@ -88,14 +101,7 @@ def one_round(python: str, folder: Path, flags: tuple[str, ...] = ()) -> tuple[l
             used, start = cpu_seconds(pid), time.perf_counter()
             time.sleep(CPU_SECONDS)
             cpu = (cpu_seconds(pid) - used) / (time.perf_counter() - start) * 100
-            echoes = []
-            typed = ""
-            for key in KEYS:
-                typed += key
-                start = time.perf_counter()
-                _tmux(socket, "send-keys", "-t", "b", "-l", key)
-                _wait(socket, "│ " + typed)
-                echoes.append((time.perf_counter() - start) * 1000)
+            echoes = echo_times(socket)
             start = time.perf_counter()
             _tmux(socket, "send-keys", "-t", "b", "Escape")
             _wait(socket, "working…", present=False)

@@ -24,21 +24,10 @@ import time
 from pathlib import Path
 
 from bench.bench_sessions import turn_message
-from bench.tui_tmux_latency import KEYS, _tmux
+from bench.tui_tmux_latency import _tmux, _wait, echo_times
 from tau_agent.session.entries import SessionHeader
 from tau_agent.session.jsonl import JsonlSessionStorage
 from tau_agent.session.log import SessionLog
-
-POLL_LIMIT = 30.0
-
-
-def _until_shown(socket: Path, text: str) -> float:
-    """Milliseconds until ``text`` is on the pane (from now)."""
-    start = time.perf_counter()
-    while time.perf_counter() - start < POLL_LIMIT:
-        if text in _tmux(socket, "capture-pane", "-p", "-t", "b"):
-            return (time.perf_counter() - start) * 1000
-    raise TimeoutError(f"{text!r} never showed")
 
 
 def _session(path: Path, project: Path, messages: int) -> Path:
@@ -77,17 +66,8 @@ def one_round(python: str, folder: Path, messages: int) -> tuple[float, list[flo
     start = time.perf_counter()
     _tmux(socket, "new-session", "-d", "-s", "b", "-x", "120", "-y", "40", command)
     try:
-        _until_shown(socket, "Ask anything")
-        ready = (time.perf_counter() - start) * 1000
-        echoes = []
-        typed = ""
-        for key in KEYS:
-            typed += key
-            began = time.perf_counter()
-            _tmux(socket, "send-keys", "-t", "b", "-l", key)
-            _until_shown(socket, "│ " + typed)
-            echoes.append((time.perf_counter() - began) * 1000)
-        return ready, echoes
+        _wait(socket, "Ask anything")
+        return (time.perf_counter() - start) * 1000, echo_times(socket)
     finally:
         subprocess.run(["tmux", "-S", str(socket), "kill-server"], capture_output=True)
 
