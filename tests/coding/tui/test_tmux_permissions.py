@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,22 @@ from tau_ai.testing.scripted_streams import ScriptedCall, ScriptedReply, sse_bod
 from tests.coding.tui.test_tmux_e2e import API, Tmux, _launch, _point_at
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+
+@contextmanager
+def _running(
+    tmp_path: Path, project: Path, home: Path, replies: list[ScriptedReply]
+) -> Iterator[tuple[Tmux, ReplayServerThread]]:
+    """``tau`` in tmux against a server answering ``replies``, once its editor shows."""
+    with ReplayServerThread([Scripted(body=sse_body(API, r)) for r in replies]) as server:
+        _point_at(home, server.url)
+        tmux = Tmux(tmp_path / "tmux.sock")
+        _launch(tmux, project, home, "--model", "local/m")
+        try:
+            tmux.wait_for("Ask anything")
+            yield tmux, server
+        finally:
+            tmux.kill()
 
 
 def _bash(n: int, command: str) -> ScriptedReply:
@@ -52,51 +70,44 @@ def test_each_approval_answer_does_what_it_says(tmp_path: Path) -> None:
         _bash(5, "touch session.txt"),
         ScriptedReply(text="Made session twice."),
     ]
-    with ReplayServerThread([Scripted(body=sse_body(API, r)) for r in replies]) as server:
-        _point_at(home, server.url)
-        tmux = Tmux(tmp_path / "tmux.sock")
-        _launch(tmux, project, home, "--model", "local/m")
-        try:
-            tmux.wait_for("Ask anything")
-            assert "⏵⏵ ask" in tmux.screen()
+    with _running(tmp_path, project, home, replies) as (tmux, server):
+        assert "⏵⏵ ask" in tmux.screen()
 
-            _prompt(tmux, "first")
-            screen = tmux.wait_for("Allow bash: touch once.txt?")
-            assert "Yes, and add Bash(touch once.txt) to .tau/settings.json" in screen
-            _choose(tmux, "Yes, once", 0)
-            tmux.wait_for("Made once.")
-            assert (project / "once.txt").exists()
+        _prompt(tmux, "first")
+        screen = tmux.wait_for("Allow bash: touch once.txt?")
+        assert "Yes, and add Bash(touch once.txt) to .tau/settings.json" in screen
+        _choose(tmux, "Yes, once", 0)
+        tmux.wait_for("Made once.")
+        assert (project / "once.txt").exists()
 
-            _prompt(tmux, "second")
-            _choose(tmux, "Yes, and add Bash(touch kept.txt) to .tau/settings.json", 2)
-            tmux.wait_for("Made kept.")
-            assert (project / "kept.txt").exists()
-            saved = json.loads((project / ".tau" / "settings.json").read_text())
-            assert saved == {"permissions": {"allow": ["Bash(touch kept.txt)"]}}
+        _prompt(tmux, "second")
+        _choose(tmux, "Yes, and add Bash(touch kept.txt) to .tau/settings.json", 2)
+        tmux.wait_for("Made kept.")
+        assert (project / "kept.txt").exists()
+        saved = json.loads((project / ".tau" / "settings.json").read_text())
+        assert saved == {"permissions": {"allow": ["Bash(touch kept.txt)"]}}
 
-            _prompt(tmux, "third")
-            _choose(tmux, "No, and tell the model why", 3)
-            tmux.wait_for("Why not?")
-            tmux("send-keys", "-t", "tau", "-l", "keep it")
-            tmux.wait_for("keep it")
-            tmux("send-keys", "-t", "tau", "Enter")
-            tmux.wait_for("Left it.")
-            assert (project / "once.txt").exists()
-            assert _results(server, 5)[-1] == "The user denied this bash call: keep it"
+        _prompt(tmux, "third")
+        _choose(tmux, "No, and tell the model why", 3)
+        tmux.wait_for("Why not?")
+        tmux("send-keys", "-t", "tau", "-l", "keep it")
+        tmux.wait_for("keep it")
+        tmux("send-keys", "-t", "tau", "Enter")
+        tmux.wait_for("Left it.")
+        assert (project / "once.txt").exists()
+        assert _results(server, 5)[-1] == "The user denied this bash call: keep it"
 
-            _prompt(tmux, "fourth")
-            _choose(tmux, "Yes, and allow Bash(touch session.txt) for this session", 1)
-            tmux.wait_for("Made session twice.")  # the second, same call ran without a dialog
-            assert len(server.requests) == 9
+        _prompt(tmux, "fourth")
+        _choose(tmux, "Yes, and allow Bash(touch session.txt) for this session", 1)
+        tmux.wait_for("Made session twice.")  # the second, same call ran without a dialog
+        assert len(server.requests) == 9
 
-            tmux("send-keys", "-t", "tau", "BTab")
-            tmux.wait_for("⏵⏵ accept-edits")
-            tmux("send-keys", "-t", "tau", "BTab")
-            tmux.wait_for("⏵⏵ plan")
-            tmux("send-keys", "-t", "tau", "BTab")
-            tmux.wait_for("⏵⏵ yolo")
-        finally:
-            tmux.kill()
+        tmux("send-keys", "-t", "tau", "BTab")
+        tmux.wait_for("⏵⏵ accept-edits")
+        tmux("send-keys", "-t", "tau", "BTab")
+        tmux.wait_for("⏵⏵ plan")
+        tmux("send-keys", "-t", "tau", "BTab")
+        tmux.wait_for("⏵⏵ yolo")
 
 
 def test_an_edit_is_asked_about_with_the_change_it_would_make(tmp_path: Path) -> None:
@@ -108,21 +119,14 @@ def test_an_edit_is_asked_about_with_the_change_it_would_make(tmp_path: Path) ->
         ScriptedReply(calls=[ScriptedCall("call_000000001", "edit", edit)]),
         ScriptedReply(text="Fixed."),
     ]
-    with ReplayServerThread([Scripted(body=sse_body(API, r)) for r in replies]) as server:
-        _point_at(home, server.url)
-        tmux = Tmux(tmp_path / "tmux.sock")
-        _launch(tmux, project, home, "--model", "local/m")
-        try:
-            tmux.wait_for("Ask anything")
-            _prompt(tmux, "fix add")
-            screen = tmux.wait_for("Allow edit: calc.py?")
-            assert "-    return a - b" in screen and "+    return a + b" in screen
-            assert (project / "calc.py").read_text().endswith("a - b\n")  # asked before it ran
-            _choose(tmux, "Yes, once", 0)
-            tmux.wait_for("Fixed.")
-            assert (project / "calc.py").read_text().endswith("a + b\n")
-        finally:
-            tmux.kill()
+    with _running(tmp_path, project, home, replies) as (tmux, _server):
+        _prompt(tmux, "fix add")
+        screen = tmux.wait_for("Allow edit: calc.py?")
+        assert "-    return a - b" in screen and "+    return a + b" in screen
+        assert (project / "calc.py").read_text().endswith("a - b\n")  # asked before it ran
+        _choose(tmux, "Yes, once", 0)
+        tmux.wait_for("Fixed.")
+        assert (project / "calc.py").read_text().endswith("a + b\n")
 
 
 def test_plan_mode_refine_then_approve_shows_the_steps_as_the_task_list(tmp_path: Path) -> None:
