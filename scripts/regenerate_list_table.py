@@ -1,9 +1,9 @@
-"""Regenerate src/tau_coding/modes/list_models_table.py: the built-in catalogue as
+"""Regenerate src/tau_coding/modes/list_models_table.tsv: the built-in catalogue as
 ``tau --list-models --all`` prints it, precomputed.
 
 Usage: ``python scripts/regenerate_list_table.py`` (after any change to the catalogue:
 src/tau_ai/catalog/*.py or generated.json; tests/coding/modes/test_list_models_table.py fails
-until it is run). Listing the catalogue then loads this tuple of strings instead of building a
+until it is run). Listing the catalogue then splits these lines instead of building a
 ``Model`` for each of ~1000 rows (and importing dataclasses, json and pathlib to do so).
 """
 
@@ -12,21 +12,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parent.parent / "src" / "tau_coding" / "modes" / "list_models_table.py"
-HEADER = '''# generated: by scripts/regenerate_list_table.py from the built-in catalogue; do not edit
-"""The built-in catalogue's rows of ``tau --list-models --all`` (``list_models.table_rows``),
-precomputed: listing them needs no ``Model`` objects. Used when there is no models.json."""
-
-from __future__ import annotations
-
-ROWS = (
-'''
+OUT = Path(__file__).resolve().parent.parent / "src" / "tau_coding" / "modes" / "list_models_table.tsv"
 
 
 def render(rows: list[tuple[str, ...]]) -> str:
-    """The module text holding ``rows``."""
-    body = "".join("    (" + ", ".join(f'"{cell}"' for cell in row) + "),\n" for row in rows)
-    return HEADER + body + ")\n"
+    """The file's text: one tab-separated line a row."""
+    return "".join("\t".join(row) + "\n" for row in rows)
 
 
 def main() -> int:
@@ -35,9 +26,9 @@ def main() -> int:
     from tau_coding.modes.list_models import table_rows
 
     rows = table_rows(builtin_models())
-    if any('"' in cell or "\\" in cell for row in rows for cell in row):
-        raise SystemExit("regenerate_list_table: a cell needs quoting this script does not do")
-    tmp = OUT.with_suffix(".py.tmp")
+    if any("\t" in cell or "\n" in cell for row in rows for cell in row):
+        raise SystemExit("regenerate_list_table: a cell holds a tab or a line break")
+    tmp = OUT.with_suffix(".tsv.tmp")
     tmp.write_text(render(rows), encoding="utf-8")
     tmp.replace(OUT)
     print(f"wrote {len(rows)} rows to {OUT}")

@@ -1,7 +1,7 @@
 """``tau --list-models [search] --all``: the catalogue table, with as little work as possible.
 
 Without a models.json (which may add or change any row) the built-in catalogue's rows come
-precomputed (``modes/list_models_table.py``): no ``Model`` is built and neither pathlib, json
+precomputed (``modes/list_models_table.tsv``): no ``Model`` is built and neither pathlib, json
 nor dataclasses is imported. With one, ``cli_dispatch.list_catalogue`` merges it as ever.
 Only ``os`` and ``sys`` are imported here.
 """
@@ -31,6 +31,6 @@ def list_catalogue(search: str) -> int:
 
         return with_models_file(search)
     from tau_coding.modes.list_models import print_rows
-    from tau_coding.modes.list_models_table import ROWS
+    from tau_coding.modes.list_models_table import builtin_rows
 
-    return print_rows(search, ROWS, sys.stdout)
+    return print_rows(search, builtin_rows(), sys.stdout)

@@ -14,7 +14,9 @@ from tau_ai.catalog import builtin_models
 from tau_coding.app.catalogue_list import models_file
 from tau_coding.config.paths import TauPaths
 from tau_coding.modes.list_models import list_models, print_rows, table_rows
-from tau_coding.modes.list_models_table import ROWS
+from tau_coding.modes.list_models_table import builtin_rows
+
+ROWS = builtin_rows()
 
 
 def test_the_precomputed_rows_are_the_catalogues_rows() -> None:
