@@ -44,7 +44,7 @@ class Rig:
     def editor_lines(self) -> list[str]:
         """The editor box's text lines, as on screen."""
         rows = self.tmux.screen().splitlines()
-        # None while a frame is being drawn (or a dialog covers the editor): the caller polls.
+        # No box while a frame is being drawn (or a dialog covers the editor): empty, the caller polls.
         bottom = max((i for i, row in enumerate(rows) if row.lstrip().startswith("╰")), default=None)
         top = max((i for i, row in enumerate(rows[:bottom]) if row.lstrip().startswith("╭")), default=None)
         if bottom is None or top is None:
