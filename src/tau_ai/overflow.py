@@ -76,6 +76,37 @@ def is_overflow_text(error_message: str) -> bool:
     return bool(overflow.search(error_message) or bare_status.search(error_message))
 
 
+# Overflow wordings that state the limit, each with the limit as its one group.
+_STATED_LIMIT = "|".join(
+    (
+        r"maximum context length is (\d+)",  # OpenAI chat, OpenRouter, vLLM
+        r"tokens? > (\d+) maximum",  # Anthropic
+        r"maximum number of tokens allowed \((\d+)\)",  # Google Gemini
+        r"maximum prompt length is (\d+)",  # xAI
+        r"exceeds the limit of (\d+)",  # GitHub Copilot
+        r"context length of only (\d+)",  # LM Studio
+        r">= n_ctx \((\d+)\)",  # LM Studio / llama.cpp truncation refusal
+        r"\(context length (\d+)\)",  # vLLM
+        r"exceeded model token limit: (\d+)",  # Kimi
+        r"with (\d+) maximum context length",  # Mistral
+        r"\bn_ctx\"?\s*[=:]\s*(\d+)",  # llama.cpp server: its error body's "n_ctx": 4096
+    )
+)
+
+
+def stated_context_limit(error_message: str) -> int | None:
+    """The context window an overflow error states, in tokens, when its wording gives one
+    ("maximum context length is 7500 tokens"). A local server's real window is often smaller
+    than its models.json entry says; this lets the caller compact to the window that holds."""
+    if not is_overflow_text(error_message):
+        return None
+    match = re.search(_STATED_LIMIT, error_message, re.IGNORECASE)
+    if match is None:
+        return None
+    value = int(next(group for group in match.groups() if group is not None))
+    return value if value > 0 else None
+
+
 def is_context_overflow(message: AssistantMessage, context_window: int | None = None) -> bool:
     """True for a reply that failed, loudly or silently, because its context was too long."""
     if message.stop_reason == "error":

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tau_agent.messages import AssistantMessage, Usage
-from tau_ai.overflow import is_context_overflow, is_overflow_text
+from tau_ai.overflow import is_context_overflow, is_overflow_text, stated_context_limit
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "providers"
 
@@ -42,6 +42,22 @@ OVERFLOWS = {
     "zai": "model_context_window_exceeded",
     "cerebras": "HTTP 413 (no body)",
     "cerebras-400": "HTTP 400 (no body)",
+}
+
+# The window each wording states, where it states one.
+STATED = {
+    "anthropic": 200000,
+    "openai-chat": 128000,
+    "google": 1048576,
+    "xai": 131072,
+    "openrouter": 163840,
+    "deepseek": 65536,
+    "mistral": 32768,
+    "lmstudio": 32768,
+    "lmstudio-nkeep": 7424,
+    "vllm": 4096,
+    "copilot": 128000,
+    "kimi": 262144,
 }
 
 NOT_OVERFLOWS = [
@@ -93,3 +109,21 @@ def test_silent_overflow_counts_input_and_cache_reads_against_the_window() -> No
 def test_an_aborted_reply_is_never_an_overflow() -> None:
     message = AssistantMessage(stop_reason="aborted", error_message=OVERFLOWS["anthropic"])
     assert not is_context_overflow(message, 10)
+
+
+@pytest.mark.parametrize("provider", sorted(OVERFLOWS))
+def test_the_window_an_overflow_states_is_read_from_its_wording(provider: str) -> None:
+    assert stated_context_limit(OVERFLOWS[provider]) == STATED.get(provider)
+
+
+def test_llama_cpp_states_its_window_in_the_error_body() -> None:
+    body = (
+        'HTTP 400: {"error":{"code":400,"message":"the request exceeds the available context size, '
+        'try increasing it","type":"exceed_context_size_error","n_prompt_tokens":9000,"n_ctx":8192}}'
+    )
+    assert stated_context_limit(body) == 8192
+
+
+@pytest.mark.parametrize("text", NOT_OVERFLOWS)
+def test_errors_that_are_not_overflows_state_no_window(text: str) -> None:
+    assert stated_context_limit(text) is None

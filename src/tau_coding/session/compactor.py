@@ -14,6 +14,7 @@ kept tail; ``finish_run`` swaps in the log's replay once the run is over.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from typing import TYPE_CHECKING, Literal
 
@@ -65,6 +66,9 @@ class SessionCompactor:
         self._run_summary: AgentMessage | None = None  # mid-run: the summary sent first...
         self._run_from = 0  # ...then the harness messages from this index on
         self._tally = TokenTally()
+        # The window an overflow error stated, when smaller than the model's:
+        # ((provider, model id), tokens).
+        self._stated_window: tuple[tuple[str, str], int] | None = None
         self.before_compact: Callable[[Literal["manual", "auto"], str], Awaitable[None]] | None = None
         # Extensions' session_before_compact, given (trigger, instructions, tokens before): a
         # summary of their own, or a whole compaction already checked against the log (None:
@@ -74,6 +78,16 @@ class SessionCompactor:
         ) = None
         if settings.enabled and harness.transform_context is None:
             harness.transform_context = self.transform
+
+    def window(self) -> int:
+        """The context window compaction works to: the current model's, or the smaller one an
+        overflow error of that model stated (a local server started with a smaller window than
+        its models.json entry says), so the next compactions keep to what the server holds."""
+        model = self._current_model()
+        stated = self._stated_window
+        if stated is not None and stated[0] == (model.provider, model.id):
+            return min(model.context_window, stated[1])
+        return model.context_window
 
     @property
     def is_compacting(self) -> bool:
@@ -94,7 +108,7 @@ class SessionCompactor:
         )
         return context_usage(
             view,
-            self._current_model().context_window,
+            self.window(),
             system_prompt=harness.system_prompt,
             tools=[tool_spec(t) for t in harness.tools],
             trust_from=trust,
@@ -155,6 +169,8 @@ class SessionCompactor:
         from tau_coding.session.compaction.summarizer import Summarizer
 
         model = self.summary_model or self._current_model()
+        if self.summary_model is None and self.window() < model.context_window:
+            model = dataclasses.replace(model, context_window=self.window())
         provider = self._provider_factory(model) if self.summary_model else self.harness.provider
         return Summarizer(
             provider,
@@ -194,7 +210,7 @@ class SessionCompactor:
             self.log,
             self.summarizer(),
             tokens_before=tokens_before,
-            keep_recent_tokens=self.settings.keep_budget(self._current_model().context_window),
+            keep_recent_tokens=self.settings.keep_budget(self.window()),
             signal=signal,
             custom_instructions=custom_instructions,
             shrink_tail=shrink_tail,
@@ -273,7 +289,14 @@ class SessionCompactor:
         return last if is_context_overflow(last, self._current_model().context_window) else None
 
     def drop_failed_reply(self, reply: AssistantMessage) -> None:
-        """Step the log back over ``reply`` (it stays in the file, on a side branch) and reload."""
+        """Step the log back over the overflowed ``reply`` (it stays in the file, on a side
+        branch) and reload; a window its error states is kept for the compactions to come."""
+        from tau_ai.overflow import stated_context_limit
+
+        stated = stated_context_limit(reply.error_message or "")
+        if stated is not None and stated < self.window():
+            model = self._current_model()
+            self._stated_window = ((model.provider, model.id), stated)
         entry = self.log.tree.get(self.log.leaf_id)
         if isinstance(entry, MessageEntry) and entry.message is reply:
             self.log.navigate(entry.parent_id)

@@ -1,6 +1,6 @@
 """SessionRun: one prompt's run to its settled end, the part of a CodingSession that drives it.
 
-Compaction before and after the run (and one more try after an overflow), transient failures
+Compaction before and after the run (and after an overflow, then a retry), transient failures
 retried after a backoff (agent_retry.py), the stop hooks' continuations, the prompt's
 checkpoint (taken meanwhile, recorded once it exists: checkpointing.py), user shell commands
 that ran meanwhile joining the record at the end, and ``agent_settled`` last. Every message is
@@ -66,7 +66,7 @@ class SessionRun:
         check_first: bool,
         gate: Callable[[], Awaitable[InputHandledEvent | None]] | None = None,
     ) -> AsyncGenerator[SessionEvent, None]:
-        """One prompt to its settled end: compaction before and after, one retry on overflow,
+        """One prompt to its settled end: compaction before and after, a retry after an overflow,
         transient failures retried (``_run_retrying``). ``gate`` (the input hooks) runs first;
         when it answers the input itself, that answer and agent_settled are the whole run. A new
         prompt's checkpoint is taken meanwhile (checkpointing.py) and recorded before
@@ -90,14 +90,9 @@ class SessionRun:
                     yield self._announce(event)
             async for event in self._run_retrying(start()):
                 yield event
-            failed = compactor.overflowed_reply() if compactor.settings.enabled else None
-            if failed is not None:
-                compactor.drop_failed_reply(failed)
-                async for event in compactor.auto("overflow", will_retry=True):
-                    yield self._announce(event)
-                if compactor.succeeded:
-                    async for event in self._run_retrying(self.harness.continue_()):
-                        yield event
+            if compactor.settings.enabled:
+                async for event in self._recover_from_overflows():
+                    yield event
             if self.hooks is not None:  # a stop hook may keep the run going with a new message
                 for round_ in range(MAX_STOP_CONTINUATIONS):
                     reply = next(
@@ -125,6 +120,26 @@ class SessionRun:
                 mine.drop()
             if self._checkpoint is mine:
                 self._checkpoint = None
+
+    async def _recover_from_overflows(self) -> AsyncGenerator[SessionEvent, None]:
+        """After a reply that overflowed the context: compact and go on. Again after each later
+        overflow, as long as a reply got through since the last compaction, as Pi does: a long
+        run overflows more than once, while an overflow straight after compacting would only
+        repeat itself."""
+        compactor = self.compactor
+        while (failed := compactor.overflowed_reply()) is not None:
+            compactor.drop_failed_reply(failed)
+            async for event in compactor.auto("overflow", will_retry=True):
+                yield self._announce(event)
+            if not compactor.succeeded:
+                return
+            got_through = False
+            async for event in self._run_retrying(self.harness.continue_()):
+                if isinstance(event, MessageEndEvent) and isinstance(event.message, AssistantMessage):
+                    got_through = got_through or event.message.stop_reason != "error"
+                yield event
+            if not got_through:
+                return
 
     async def _run_retrying(self, run: AsyncIterator[AgentEvent]) -> AsyncGenerator[SessionEvent, None]:
         """Relay ``run``; while it ends with a transient failure, wait, drop the failed reply

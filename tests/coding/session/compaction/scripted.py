@@ -94,12 +94,13 @@ def make_session(
     settings: CompactionSettings = SETTINGS,
     summary_model: Model | None = None,
     log: SessionLog | None = None,
+    llm: Model = SMALL,
 ) -> tuple[CodingSession, FunctionProvider]:
     provider = FunctionProvider(model)
     manager = SessionManager(tmp_path / "sessions", str(tmp_path))
     session = CodingSession(
         log=log or manager.new(),
-        model=SMALL,
+        model=llm,
         provider_factory=lambda m: provider,
         tools=list(create_coding_tools(tmp_path, names=["read"]).values()),
         system_prompt="Be brief.",

@@ -150,7 +150,7 @@ async def test_overflow_on_the_first_try_compacts_and_retries_once(tmp_path: Pat
     assert not any(m is failed[0].message for m in session.messages)
 
 
-async def test_overflow_twice_is_retried_only_once(tmp_path: Path) -> None:
+async def test_an_overflow_straight_after_compacting_is_not_retried_again(tmp_path: Path) -> None:
     write_turn_files(tmp_path, 12, size=4_000)
     model = ScriptedModel()
     session, _ = make_session(
