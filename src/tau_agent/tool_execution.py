@@ -149,10 +149,15 @@ async def _prepare(
         return _Prepared(
             call, call.arguments, result=error_result(unknown_tool_text(call.name, runner.tools))
         )
+    raw = call.arguments
     try:
-        args = validate_arguments(call.name, tool.parameters, call.arguments)
+        if tool.prepare_arguments is not None:
+            raw = tool.prepare_arguments(dict(raw))
+        args = validate_arguments(call.name, tool.parameters, raw)
     except ToolArgumentError as exc:
         return _Prepared(call, call.arguments, result=error_result(str(exc)))
+    except Exception as exc:  # a failing shim: the model hears why, as for a failing tool
+        return _Prepared(call, call.arguments, result=error_result(str(exc) or type(exc).__name__))
     context = ToolCallContext(reply, call, args, messages)
     if runner.before is not None:
         try:

@@ -50,7 +50,10 @@ class AgentTool:
     ``parameters`` is a JSON Schema object; arguments are validated (with simple coercion)
     before ``execute`` runs. ``prompt_snippet`` and ``prompt_guidelines`` are offered to the
     system prompt builder. ``execution_mode`` "sequential" makes a reply's calls run one by one
-    whenever this tool is among them.
+    whenever this tool is among them. ``prepare_arguments`` (Pi's ``prepareArguments``) gets
+    the raw arguments before validation and returns the ones to validate: a shim for what
+    models send in other shapes (``file_path`` for ``path``); raising makes the call an error
+    result with its message.
     """
 
     name: str
@@ -61,6 +64,7 @@ class AgentTool:
     prompt_snippet: str | None = None
     prompt_guidelines: tuple[str, ...] = field(default=())
     execution_mode: ExecutionMode = "parallel"
+    prepare_arguments: Callable[[dict[str, Any]], dict[str, Any]] | None = None
 
 
 @dataclass(frozen=True, slots=True)

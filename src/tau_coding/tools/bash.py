@@ -25,6 +25,7 @@ from tau_agent.tools import AgentTool, AgentToolResult, ToolUpdate
 from tau_coding.sandbox.hint import DISABLE_FLAG, sandbox_hint
 from tau_coding.sandbox.launch import plan_launch
 from tau_coding.sandbox.policy import SandboxPolicy
+from tau_coding.tools.argument_aliases import renaming
 from tau_coding.tools.config import ToolSettings
 from tau_coding.tools.output_sink import OutputSink
 from tau_coding.tools.results import fail, guarded
@@ -302,6 +303,7 @@ def create_bash_tool(cwd: Path, settings: ToolSettings, sandbox: SandboxChoice =
             f"whose path is given. Optionally give a timeout in seconds.{default}{confined}"
         ),
         parameters=PARAMETERS if sandbox is None else SANDBOX_PARAMETERS,
+        prepare_arguments=renaming(PARAMETERS),
         execute=guarded("bash", execute),
         prompt_snippet="Execute bash commands (ls, grep, find, etc.)",
     )

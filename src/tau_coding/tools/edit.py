@@ -15,6 +15,7 @@ from typing import Any
 from tau_agent.atomic_write import atomic_write_bytes
 from tau_agent.cancellation import CancellationToken
 from tau_agent.tools import AgentTool, AgentToolResult, ToolUpdate
+from tau_coding.tools.argument_aliases import renaming
 from tau_coding.tools.diff import first_changed_line, unified_diff
 from tau_coding.tools.edit_match import EditError, apply_replacements, normalize_breaks, plan_edits
 from tau_coding.tools.file_locks import FileLocks
@@ -145,6 +146,7 @@ def create_edit_tool(cwd: Path, locks: FileLocks) -> AgentTool:
             "whitespace; edits must not overlap and are applied together or not at all."
         ),
         parameters=PARAMETERS,
+        prepare_arguments=renaming(PARAMETERS),
         execute=guarded("edit", execute),
         prompt_snippet="Make precise edits to files",
         prompt_guidelines=(

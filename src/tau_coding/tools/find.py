@@ -14,6 +14,7 @@ from typing import Any
 
 from tau_agent.cancellation import CancellationToken
 from tau_agent.tools import AgentTool, AgentToolResult, ToolUpdate
+from tau_coding.tools.argument_aliases import renaming
 from tau_coding.tools.config import ToolSettings
 from tau_coding.tools.globs import Glob, compile_glob
 from tau_coding.tools.paths import display_path, resolve_path
@@ -119,6 +120,7 @@ def create_find_tool(cwd: Path, settings: ToolSettings) -> AgentTool:
             f"includes hidden files. Returns sorted paths, at most {DEFAULT_LIMIT} by default."
         ),
         parameters=PARAMETERS,
+        prepare_arguments=renaming(PARAMETERS),
         execute=guarded("find", execute),
         prompt_snippet="Find files by glob pattern (respects .gitignore)",
     )

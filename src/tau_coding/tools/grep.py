@@ -16,6 +16,7 @@ from typing import Any
 
 from tau_agent.cancellation import CancellationToken
 from tau_agent.tools import AgentTool, AgentToolResult, ToolUpdate
+from tau_coding.tools.argument_aliases import renaming
 from tau_coding.tools.config import ToolSettings
 from tau_coding.tools.globs import compile_glob
 from tau_coding.tools.grep_python import Hit, SearchRequest, search_python
@@ -196,6 +197,7 @@ def create_grep_tool(cwd: Path, settings: ToolSettings) -> AgentTool:
             f"and lines cut to {settings.grep_line_chars} characters."
         ),
         parameters=PARAMETERS,
+        prepare_arguments=renaming(PARAMETERS),
         execute=guarded("grep", execute),
         prompt_snippet="Search file contents for patterns (respects .gitignore)",
     )

@@ -13,6 +13,7 @@ from typing import Any
 
 from tau_agent.cancellation import CancellationToken
 from tau_agent.tools import AgentTool, AgentToolResult, ToolUpdate
+from tau_coding.tools.argument_aliases import renaming
 from tau_coding.tools.config import ToolSettings
 from tau_coding.tools.paths import display_path, resolve_path
 from tau_coding.tools.results import describe_os_error, fail, guarded
@@ -93,6 +94,7 @@ def create_ls_tool(cwd: Path, settings: ToolSettings) -> AgentTool:
             f"and '-> target' after symlinks. At most {DEFAULT_LIMIT} entries by default."
         ),
         parameters=PARAMETERS,
+        prepare_arguments=renaming(PARAMETERS),
         execute=guarded("ls", execute),
         prompt_snippet="List directory contents",
     )

@@ -17,6 +17,7 @@ from typing import IO, Any
 from tau_agent.cancellation import CancellationToken
 from tau_agent.content import ImageContent, TextContent
 from tau_agent.tools import AgentTool, AgentToolResult, ToolUpdate
+from tau_coding.tools.argument_aliases import renaming
 from tau_coding.tools.config import ToolSettings
 from tau_coding.tools.filetype import SNIFF_BYTES, binary_kind, image_mime
 from tau_coding.tools.images import prepare_image
@@ -266,6 +267,7 @@ def create_read_tool(cwd: Path, settings: ToolSettings) -> AgentTool:
             "Binary files are refused with a description."
         ),
         parameters=PARAMETERS,
+        prepare_arguments=renaming(PARAMETERS),
         execute=guarded("read", execute),
         prompt_snippet="Read file contents",
         prompt_guidelines=("Use read to examine files before editing them.",),

@@ -14,6 +14,7 @@ from typing import Any
 from tau_agent.atomic_write import atomic_write_bytes
 from tau_agent.cancellation import CancellationToken
 from tau_agent.tools import AgentTool, AgentToolResult, ToolUpdate
+from tau_coding.tools.argument_aliases import renaming
 from tau_coding.tools.file_locks import FileLocks
 from tau_coding.tools.paths import display_path, resolve_path, symlink_note
 from tau_coding.tools.results import describe_os_error, fail, guarded
@@ -61,6 +62,7 @@ def create_write_tool(cwd: Path, locks: FileLocks) -> AgentTool:
             "and creates parent directories. The write is atomic."
         ),
         parameters=PARAMETERS,
+        prepare_arguments=renaming(PARAMETERS),
         execute=guarded("write", execute),
         prompt_snippet="Create or overwrite files",
         prompt_guidelines=("Use write only for new files or complete rewrites; use edit for changes.",),
