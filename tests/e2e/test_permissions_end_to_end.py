@@ -68,6 +68,9 @@ async def test_print_mode_without_a_sandbox_denies_a_command_at_once_and_names_w
     assert '"Bash(echo:*)"' in denial and "--permission-mode yolo" in denial
     assert not (project.root / "out.txt").exists()
     assert elapsed < 30  # nothing waited for an answer
+    # the user hears it too, once, in the same words
+    assert result.stderr.count("tau: warning: Permission denied (workspace mode") == 1, result.stderr
+    assert denial in result.stderr
 
 
 @pytest.mark.skipif(sandbox_availability().kind != "bwrap", reason="bubblewrap cannot run here")

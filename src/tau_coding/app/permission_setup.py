@@ -49,7 +49,10 @@ def permission_gate(
 
     places = Places(str(paths.cwd), str(paths.home), str(paths.tau_home))
     rules = RuleSet.from_settings(section)
-    return PermissionGate(rules=rules, mode=mode, places=places, save_rule=save_rule, preview=preview)
+    gate = PermissionGate(rules=rules, mode=mode, places=places, save_rule=save_rule, preview=preview)
+    if not can_ask:
+        gate.unasked = warn
+    return gate
 
 
 def bash_sandbox(

@@ -25,7 +25,9 @@ class PermissionGate:
     Without an approver (print and JSON modes) "ask" is a denial whose text names the rule or
     the flag that would allow the call; nothing ever waits. ``save_rule`` adds an allow rule
     to the project's settings (the "yes, add to the project" answer); ``preview`` says what a
-    call would change, for the question (tools/change_preview.py).
+    call would change, for the question (tools/change_preview.py). ``unasked`` hears each
+    distinct denial that asking would have settled, so a print run tells its user too, not only
+    the model.
     """
 
     def __init__(
@@ -45,6 +47,8 @@ class PermissionGate:
         self.save_rule = save_rule
         self.sandboxed = sandboxed
         self.preview = preview
+        self.unasked: Callable[[str], object] | None = None
+        self._told: set[str] = set()
         self._mode: PermissionMode = mode
         self._remembered: list[Rule] = []
         self._effective = rules
@@ -93,7 +97,11 @@ class PermissionGate:
 
     async def _ask(self, tool: str, args: Mapping[str, Any], decision: Decision) -> str | None:
         if self.approver is None:
-            return self._denial(decision, asked=False)
+            text = self._denial(decision, asked=False)
+            if self.unasked is not None and text not in self._told:
+                self._told.add(text)
+                self.unasked(text)
+            return text
         async with self._asking:  # one question at a time; an earlier answer may settle this one
             again = self.decide(tool, args)
             if again.behavior == "allow" and decision.reason != "a PreToolUse hook asks":
