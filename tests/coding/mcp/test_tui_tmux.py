@@ -14,7 +14,7 @@ import pytest
 from tau_ai.testing.replay_server import ReplayServerThread, Scripted
 from tau_ai.testing.scripted_streams import ScriptedCall, ScriptedReply, sse_body
 from tests.coding.mcp.conftest import TOOL_SERVER
-from tests.coding.tui.test_tmux_e2e import API, Tmux, _launch, _point_at
+from tests.coding.tui.tmux_session import API, Tmux, launch, point_at
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -28,14 +28,14 @@ def test_mcp_tool_and_slash_mcp_in_the_terminal(tmp_path: Path) -> None:
         ScriptedReply(text="Notes read."),
     ]
     with ReplayServerThread([Scripted(body=sse_body(API, r)) for r in replies]) as server:
-        _point_at(home, server.url)
+        point_at(home, server.url)
         settings = {
             "mcpServers": {"srv": {"command": sys.executable, "args": [TOOL_SERVER]}},
             "permissions": {"allow": ["mcp__srv"]},
         }
         (home / ".tau" / "settings.json").write_text(json.dumps(settings))
         tmux = Tmux(tmp_path / "tmux.sock")
-        _launch(tmux, project, home, "--model", "local/m")
+        launch(tmux, project, home, "--model", "local/m")
         try:
             tmux.wait_for("Ask anything")
             tmux("send-keys", "-t", "tau", "-l", "Echo something")

@@ -14,7 +14,7 @@ import pytest
 
 from tau_ai.testing.replay_server import ReplayServerThread, Scripted
 from tau_ai.testing.scripted_streams import ScriptedCall, ScriptedReply, sse_body
-from tests.coding.tui.test_tmux_e2e import API, Tmux, _launch, _point_at
+from tests.coding.tui.tmux_session import API, Tmux, launch, point_at
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -53,12 +53,12 @@ def test_rewind_picker_and_each_choice_in_the_terminal(tmp_path: Path) -> None:
         ScriptedReply(text="The second prompt deleted a.txt."),
     ]
     with ReplayServerThread([Scripted(body=sse_body(API, r)) for r in replies]) as server:
-        _point_at(home, server.url)
+        point_at(home, server.url)
         (home / ".tau" / "settings.json").write_text(
             json.dumps({"doubleEscapeAction": "rewind", "permissions": {"defaultMode": "yolo"}})
         )
         tmux = Tmux(tmp_path / "tmux.sock")
-        _launch(tmux, project, home, "--model", "local/m")
+        launch(tmux, project, home, "--model", "local/m")
         try:
             tmux.wait_for("Ask anything")
             for prompt, answer in (("first change", "Changed once."), ("second change", "Changed twice.")):

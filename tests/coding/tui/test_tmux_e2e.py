@@ -7,11 +7,7 @@ answer stream, see a tool run, quit, and resume the session. Skips without tmux.
 from __future__ import annotations
 
 import json
-import os
-import shlex
 import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -19,59 +15,9 @@ import pytest
 
 from tau_ai.testing.replay_server import ReplayServerThread, Scripted
 from tau_ai.testing.scripted_streams import ScriptedCall, ScriptedReply, sse_body
+from tests.coding.tui.tmux_session import API, Tmux, launch, point_at
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
-API = "openai-completions"
-
-
-class Tmux:
-    def __init__(self, socket: Path) -> None:
-        self.socket = str(socket)
-
-    def __call__(self, *args: str) -> str:
-        done = subprocess.run(
-            ["tmux", "-S", self.socket, *args], capture_output=True, text=True, timeout=10, check=True
-        )
-        return done.stdout
-
-    def screen(self) -> str:
-        return self("capture-pane", "-p", "-t", "tau")
-
-    def wait_for(self, text: str, timeout: float = 20.0) -> str:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            shown = self.screen()
-            if text in shown:
-                return shown
-            time.sleep(0.1)
-        raise AssertionError(f"{text!r} never appeared; the screen was:\n{self.screen()}")
-
-    def kill(self) -> None:
-        subprocess.run(["tmux", "-S", self.socket, "kill-server"], capture_output=True, timeout=10)
-
-
-def _point_at(home: Path, url: str) -> None:
-    """Give ``home``'s Tau one model, ``local/m``, served by the local scripted server at ``url``."""
-    (home / ".tau").mkdir(parents=True)
-    provider = {"baseUrl": url, "api": API, "apiKey": "k", "models": [{"id": "m"}]}
-    (home / ".tau" / "models.json").write_text(json.dumps({"providers": {"local": provider}}))
-
-
-def _launch(tmux: Tmux, project: Path, home: Path, *args: str, env: dict[str, str] | None = None) -> None:
-    env = {
-        "HOME": str(home),
-        "TAU_HOME": str(home / ".tau"),
-        "PATH": os.environ.get("PATH", ""),
-        "TERM": "xterm-256color",
-        **(env or {}),
-    }
-    exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
-    tau = " ".join(shlex.quote(a) for a in [sys.executable, "-m", "tau_coding", *args])
-    # After the exit: whether tau left the terminal's modes as it found them.
-    tty = 'before=$(stty -g); {}; code=$?; [ "$(stty -g)" = "$before" ] && echo TTY-RESTORED'
-    command = tty.format(f"cd {shlex.quote(str(project))} && env -i {exports} {tau}")
-    command += "; echo TAU-EXITED-$code; sleep 30"
-    tmux("new-session", "-d", "-s", "tau", "-x", "110", "-y", "32", command)
 
 
 def test_tau_in_a_terminal_answers_runs_a_tool_quits_and_resumes(tmp_path: Path) -> None:
@@ -86,10 +32,10 @@ def test_tau_in_a_terminal_answers_runs_a_tool_quits_and_resumes(tmp_path: Path)
         ScriptedReply(text="Still 9090."),
     ]
     with ReplayServerThread([Scripted(body=sse_body(API, r)) for r in replies]) as server:
-        _point_at(home, server.url)
+        point_at(home, server.url)
 
         tmux = Tmux(tmp_path / "tmux.sock")
-        _launch(tmux, project, home, "--model", "local/m")
+        launch(tmux, project, home, "--model", "local/m")
         try:
             tmux.wait_for("Ask anything")
             tmux("send-keys", "-t", "tau", "-l", "Which port?")
@@ -104,7 +50,7 @@ def test_tau_in_a_terminal_answers_runs_a_tool_quits_and_resumes(tmp_path: Path)
             tmux.kill()
 
         tmux = Tmux(tmp_path / "tmux2.sock")
-        _launch(tmux, project, home, "--model", "local/m", "--session", session_id)
+        launch(tmux, project, home, "--model", "local/m", "--session", session_id)
         try:
             screen = tmux.wait_for("The port is 9090.")  # the earlier conversation is shown again
             tmux("send-keys", "-t", "tau", "-l", "And now?")
@@ -128,10 +74,10 @@ def test_tau_resume_opens_the_picker_and_a_remapped_key_runs_the_editor_in_the_t
     editor.chmod(0o755)
     replies = [ScriptedReply(text="First answer."), ScriptedReply(text="Second answer.")]
     with ReplayServerThread([Scripted(body=sse_body(API, r)) for r in replies]) as server:
-        _point_at(home, server.url)
+        point_at(home, server.url)
 
         tmux = Tmux(tmp_path / "tmux.sock")
-        _launch(tmux, project, home, "--model", "local/m")
+        launch(tmux, project, home, "--model", "local/m")
         try:
             tmux.wait_for("Ask anything")
             assert tmux("display", "-p", "-t", "tau", "#{pane_title}").strip() == f"tau — {project}"
@@ -148,7 +94,7 @@ def test_tau_resume_opens_the_picker_and_a_remapped_key_runs_the_editor_in_the_t
         (home / ".tau" / "themes").mkdir()
         (home / ".tau" / "themes" / "broken.json").write_text("{")
         tmux = Tmux(tmp_path / "tmux2.sock")
-        _launch(tmux, project, home, "--model", "local/m", "-r", env={"VISUAL": str(editor)})
+        launch(tmux, project, home, "--model", "local/m", "-r", env={"VISUAL": str(editor)})
         try:
             tmux.wait_for("Resume a session (this project)")
             tmux.wait_for("A remembered question")
@@ -179,9 +125,9 @@ def test_an_extensions_confirm_dialog_is_answered_in_the_terminal(tmp_path: Path
         ScriptedReply(text="Cleaned up."),
     ]
     with ReplayServerThread([Scripted(body=sse_body(API, r)) for r in replies]) as server:
-        _point_at(home, server.url)
+        point_at(home, server.url)
         tmux = Tmux(tmp_path / "tmux.sock")
-        _launch(tmux, project, home, "--model", "local/m", "-e", str(gate), "--permission-mode", "yolo")
+        launch(tmux, project, home, "--model", "local/m", "-e", str(gate), "--permission-mode", "yolo")
         try:
             tmux.wait_for("Ask anything")
             tmux("send-keys", "-t", "tau", "-l", "clean the build")
@@ -202,9 +148,9 @@ def test_keys_typed_before_the_tui_is_ready_are_kept_and_enter_sends_them(tmp_pa
     project.mkdir()
     replies = [ScriptedReply(text="Port 9090, as asked."), ScriptedReply(text="Unused.")]
     with ReplayServerThread([Scripted(body=sse_body(API, r)) for r in replies]) as server:
-        _point_at(home, server.url)
+        point_at(home, server.url)
         tmux = Tmux(tmp_path / "tmux.sock")
-        _launch(tmux, project, home, "--model", "local/m")
+        launch(tmux, project, home, "--model", "local/m")
         try:
             tmux("send-keys", "-t", "tau", "-l", "Which port?")
             tmux("send-keys", "-t", "tau", "Enter")
@@ -218,7 +164,7 @@ def test_keys_typed_before_the_tui_is_ready_are_kept_and_enter_sends_them(tmp_pa
             tmux.kill()
 
         tmux = Tmux(tmp_path / "tmux2.sock")
-        _launch(tmux, project, home, "--model", "local/m")
+        launch(tmux, project, home, "--model", "local/m")
         try:
             tmux("send-keys", "-t", "tau", "-l", "draft to finish")
             screen = tmux.wait_for("draft to finish")

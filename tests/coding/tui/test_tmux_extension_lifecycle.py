@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tau_ai.testing.replay_server import ReplayServerThread, Scripted
-from tau_ai.testing.scripted_streams import ScriptedReply, sse_body
-from tests.coding.tui.test_tmux_e2e import API, Tmux, _launch, _point_at
+from tau_ai.testing.scripted_streams import ScriptedReply
+from tests.coding.tui.tmux_session import Tmux, running
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -28,25 +27,18 @@ def test_an_async_handler_asks_before_new_and_its_answer_decides(tmp_path: Path)
     project, home = tmp_path / "project", tmp_path / "home"
     project.mkdir()
     replies = [ScriptedReply(text="Hello from the model.")]
-    with ReplayServerThread([Scripted(body=sse_body(API, r)) for r in replies]) as server:
-        _point_at(home, server.url)
-        tmux = Tmux(tmp_path / "tmux.sock")
-        _launch(tmux, project, home, "--model", "local/m", "-e", str(CONFIRM_LEAVE))
-        try:
-            tmux.wait_for("Ask anything")
-            _command(tmux, "hi")
-            tmux.wait_for("Hello from the model.")
-            _command(tmux, "/new")
-            tmux.wait_for("Start a new session?")
-            tmux("send-keys", "-t", "tau", "n")
-            screen = tmux.wait_for("stayed: start a new session declined")
-            assert "Hello from the model." in screen  # the conversation is still there
-            _command(tmux, "/new")
-            tmux.wait_for("Start a new session?")
-            tmux("send-keys", "-t", "tau", "y")
-            screen = tmux.wait_for("New session started.")
-            assert "Hello from the model." not in screen
-            tmux("send-keys", "-t", "tau", "C-d")
-            tmux.wait_for("TAU-EXITED-0")
-        finally:
-            tmux.kill()
+    with running(tmp_path, project, home, replies, "-e", str(CONFIRM_LEAVE)) as (tmux, _server):
+        _command(tmux, "hi")
+        tmux.wait_for("Hello from the model.")
+        _command(tmux, "/new")
+        tmux.wait_for("Start a new session?")
+        tmux("send-keys", "-t", "tau", "n")
+        screen = tmux.wait_for("stayed: start a new session declined")
+        assert "Hello from the model." in screen  # the conversation is still there
+        _command(tmux, "/new")
+        tmux.wait_for("Start a new session?")
+        tmux("send-keys", "-t", "tau", "y")
+        screen = tmux.wait_for("New session started.")
+        assert "Hello from the model." not in screen
+        tmux("send-keys", "-t", "tau", "C-d")
+        tmux.wait_for("TAU-EXITED-0")

@@ -13,9 +13,9 @@ import pytest
 
 from tau_ai.testing.replay_server import Scripted
 from tau_ai.testing.scripted_streams import ScriptedCall, ScriptedReply, sse_body
-from tests.coding.tui.test_tmux_e2e import API
 from tests.coding.tui.test_tmux_inline import _history, _in_order, _prompt, _reply
 from tests.coding.tui.test_tmux_keys_and_paste import Rig, tau
+from tests.coding.tui.tmux_session import API
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 

@@ -16,7 +16,7 @@ import pytest
 
 from tau_ai.testing.replay_server import ReplayServerThread, Scripted
 from tau_ai.testing.scripted_streams import ScriptedReply, sse_body
-from tests.coding.tui.test_tmux_e2e import API, Tmux, _launch, _point_at
+from tests.coding.tui.tmux_session import API, Tmux, launch, point_at
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -79,9 +79,9 @@ def tau(
     project, home = tmp_path / "project", tmp_path / "home"
     project.mkdir(exist_ok=True)
     with ReplayServerThread(replies) as server:
-        _point_at(home, server.url)
+        point_at(home, server.url)
         tmux = Tmux(tmp_path / "tmux.sock")
-        _launch(tmux, project, home, "--model", "local/m", *args, env=env)
+        launch(tmux, project, home, "--model", "local/m", *args, env=env)
         try:
             tmux.wait_for("Ask anything")
             yield Rig(tmux, server, home)

@@ -6,33 +6,15 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from tau_ai.testing.replay_server import ReplayServerThread, Scripted
 from tau_ai.testing.scripted_streams import ScriptedCall, ScriptedReply, sse_body
-from tests.coding.tui.test_tmux_e2e import API, Tmux, _launch, _point_at
+from tests.coding.tui.tmux_session import API, Tmux, launch, point_at, running
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
-
-
-@contextmanager
-def _running(
-    tmp_path: Path, project: Path, home: Path, replies: list[ScriptedReply]
-) -> Iterator[tuple[Tmux, ReplayServerThread]]:
-    """``tau`` in tmux against a server answering ``replies``, once its editor shows."""
-    with ReplayServerThread([Scripted(body=sse_body(API, r)) for r in replies]) as server:
-        _point_at(home, server.url)
-        tmux = Tmux(tmp_path / "tmux.sock")
-        _launch(tmux, project, home, "--model", "local/m")
-        try:
-            tmux.wait_for("Ask anything")
-            yield tmux, server
-        finally:
-            tmux.kill()
 
 
 def _bash(n: int, command: str) -> ScriptedReply:
@@ -70,7 +52,7 @@ def test_each_approval_answer_does_what_it_says(tmp_path: Path) -> None:
         _bash(5, "touch session.txt"),
         ScriptedReply(text="Made session twice."),
     ]
-    with _running(tmp_path, project, home, replies) as (tmux, server):
+    with running(tmp_path, project, home, replies) as (tmux, server):
         assert "⏵⏵ ask" in tmux.screen()
 
         _prompt(tmux, "first")
@@ -119,7 +101,7 @@ def test_an_edit_is_asked_about_with_the_change_it_would_make(tmp_path: Path) ->
         ScriptedReply(calls=[ScriptedCall("call_000000001", "edit", edit)]),
         ScriptedReply(text="Fixed."),
     ]
-    with _running(tmp_path, project, home, replies) as (tmux, _server):
+    with running(tmp_path, project, home, replies) as (tmux, _server):
         _prompt(tmux, "fix add")
         screen = tmux.wait_for("Allow edit: calc.py?")
         assert "-    return a - b" in screen and "+    return a + b" in screen
@@ -142,9 +124,9 @@ def test_plan_mode_refine_then_approve_shows_the_steps_as_the_task_list(tmp_path
         ScriptedReply(text="Done: x is 1."),
     ]
     with ReplayServerThread([Scripted(body=sse_body(API, r)) for r in replies]) as server:
-        _point_at(home, server.url)
+        point_at(home, server.url)
         tmux = Tmux(tmp_path / "tmux.sock")
-        _launch(tmux, project, home, "--model", "local/m", "--permission-mode", "plan")
+        launch(tmux, project, home, "--model", "local/m", "--permission-mode", "plan")
         try:
             tmux.wait_for("⏵⏵ plan")
             _prompt(tmux, "make x one")

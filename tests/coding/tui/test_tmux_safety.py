@@ -11,9 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tau_ai.testing.replay_server import ReplayServerThread, Scripted
-from tau_ai.testing.scripted_streams import ScriptedCall, ScriptedReply, sse_body
-from tests.coding.tui.test_tmux_e2e import API, Tmux, _launch, _point_at
+from tau_ai.testing.scripted_streams import ScriptedCall, ScriptedReply
+from tests.coding.tui.tmux_session import Tmux, running
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -26,28 +25,21 @@ def test_a_file_and_a_reply_with_title_sequences_leave_the_pane_title_alone(tmp_
         ScriptedReply(calls=[ScriptedCall("call_000000001", "read", {"path": "notes.txt"})]),
         ScriptedReply(text="Done reading.\x1b]2;PWNED-BY-MODEL\x07 All clear."),
     ]
-    with ReplayServerThread([Scripted(body=sse_body(API, r)) for r in replies]) as server:
-        _point_at(home, server.url)
-        tmux = Tmux(tmp_path / "tmux.sock")
-        _launch(tmux, project, home, "--model", "local/m")
-        try:
-            tmux.wait_for("Ask anything")
-            tmux("send-keys", "-t", "tau", "-l", "Read the notes")
-            tmux("send-keys", "-t", "tau", "Enter")
-            screen = tmux.wait_for("All clear.")
-            assert "beforeafterend" in screen  # the file's text is shown, its sequences are not
-            # Only Tau sets the title: the session's automatic title, made from the prompt.
-            deadline = time.monotonic() + 10
-            while (title := tmux("display", "-p", "-t", "tau", "#{pane_title}").strip()) != (
-                "tau — Read the notes"
-            ) and time.monotonic() < deadline:
-                assert "PWNED" not in title and "ALSO" not in title, title
-                time.sleep(0.1)
-            assert title == "tau — Read the notes"
-            tmux("send-keys", "-t", "tau", "C-d")
-            tmux.wait_for("TAU-EXITED-0")
-        finally:
-            tmux.kill()
+    with running(tmp_path, project, home, replies) as (tmux, _server):
+        tmux("send-keys", "-t", "tau", "-l", "Read the notes")
+        tmux("send-keys", "-t", "tau", "Enter")
+        screen = tmux.wait_for("All clear.")
+        assert "beforeafterend" in screen  # the file's text is shown, its sequences are not
+        # Only Tau sets the title: the session's automatic title, made from the prompt.
+        deadline = time.monotonic() + 10
+        while (title := tmux("display", "-p", "-t", "tau", "#{pane_title}").strip()) != (
+            "tau — Read the notes"
+        ) and time.monotonic() < deadline:
+            assert "PWNED" not in title and "ALSO" not in title, title
+            time.sleep(0.1)
+        assert title == "tau — Read the notes"
+        tmux("send-keys", "-t", "tau", "C-d")
+        tmux.wait_for("TAU-EXITED-0")
 
 
 def _tau_pid(tmux: Tmux) -> int:
@@ -70,24 +62,17 @@ def test_an_exit_signal_to_the_tui_kills_the_running_command_and_its_children(
     project.mkdir()
     command = "sleep 300 & echo $! > child.pid; sleep 300"
     replies = [ScriptedReply(calls=[ScriptedCall("call_000000001", "bash", {"command": command})])]
-    with ReplayServerThread([Scripted(body=sse_body(API, r)) for r in replies]) as server:
-        _point_at(home, server.url)
-        tmux = Tmux(tmp_path / "tmux.sock")
-        _launch(tmux, project, home, "--model", "local/m", "--permission-mode", "yolo")
-        try:
-            tmux.wait_for("Ask anything")
-            tmux("send-keys", "-t", "tau", "-l", "Run it")
-            tmux("send-keys", "-t", "tau", "Enter")
-            deadline = time.monotonic() + 20
-            while not (project / "child.pid").exists() or not (project / "child.pid").read_text():
-                assert time.monotonic() < deadline
-                time.sleep(0.05)
-            child = int((project / "child.pid").read_text())
-            os.kill(_tau_pid(tmux), signum)
-            tmux.wait_for("TAU-EXITED-")
-            deadline = time.monotonic() + 5
-            while _alive(child) and time.monotonic() < deadline:
-                time.sleep(0.05)
-            assert not _alive(child), "the command's background child survived"
-        finally:
-            tmux.kill()
+    with running(tmp_path, project, home, replies, "--permission-mode", "yolo") as (tmux, _server):
+        tmux("send-keys", "-t", "tau", "-l", "Run it")
+        tmux("send-keys", "-t", "tau", "Enter")
+        deadline = time.monotonic() + 20
+        while not (project / "child.pid").exists() or not (project / "child.pid").read_text():
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        child = int((project / "child.pid").read_text())
+        os.kill(_tau_pid(tmux), signum)
+        tmux.wait_for("TAU-EXITED-")
+        deadline = time.monotonic() + 5
+        while _alive(child) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _alive(child), "the command's background child survived"

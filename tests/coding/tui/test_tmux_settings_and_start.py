@@ -13,8 +13,8 @@ import pytest
 
 from tau_ai.testing.replay_server import ReplayServerThread, Scripted
 from tau_ai.testing.scripted_streams import ScriptedReply, sse_body
-from tests.coding.tui.test_tmux_e2e import API, Tmux, _launch
 from tests.coding.tui.test_tmux_keys_and_paste import Rig
+from tests.coding.tui.tmux_session import API, Tmux, launch
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -23,7 +23,7 @@ def test_with_no_key_the_tui_opens_and_points_to_login_and_model(tmp_path: Path)
     project, home = tmp_path / "project", tmp_path / "home"
     project.mkdir()
     tmux = Tmux(tmp_path / "tmux.sock")
-    _launch(tmux, project, home)
+    launch(tmux, project, home)
     try:
         tmux.wait_for("/login <provider> stores a login or key")
         screen = tmux.wait_for("anthropic/")  # the footer: the notice may be written before it is drawn
@@ -44,7 +44,7 @@ def test_a_theme_and_a_model_chosen_in_the_tui_are_restored_on_the_next_start(tm
         provider = {"baseUrl": server.url, "api": API, "apiKey": "k", "models": [{"id": "m"}, {"id": "m2"}]}
         (home / ".tau" / "models.json").write_text(json.dumps({"providers": {"local": provider}}))
         tmux = Tmux(tmp_path / "tmux.sock")
-        _launch(tmux, project, home, "--model", "local/m")
+        launch(tmux, project, home, "--model", "local/m")
         try:
             tmux.wait_for("Ask anything")
             rig = Rig(tmux, server, home)
@@ -65,7 +65,7 @@ def test_a_theme_and_a_model_chosen_in_the_tui_are_restored_on_the_next_start(tm
         assert (saved["defaultProvider"], saved["defaultModel"]) == ("local", "m2")
 
         tmux = Tmux(tmp_path / "tmux2.sock")
-        _launch(tmux, project, home, env={"COLORTERM": "truecolor"})  # no --model: the saved default
+        launch(tmux, project, home, env={"COLORTERM": "truecolor"})  # no --model: the saved default
         try:
             screen = tmux.wait_for("Ask anything")
             assert "local/m2" in screen
@@ -97,7 +97,7 @@ def test_a_retry_shows_its_reason_and_a_countdown_and_esc_cancels_it(tmp_path: P
         provider = {"baseUrl": server.url, "api": API, "apiKey": "k", "models": [{"id": "m"}]}
         (home / ".tau" / "models.json").write_text(json.dumps({"providers": {"local": provider}}))
         tmux = Tmux(tmp_path / "tmux.sock")
-        _launch(tmux, project, home, "--model", "local/m")
+        launch(tmux, project, home, "--model", "local/m")
         try:
             tmux.wait_for("Ask anything")
             rig = Rig(tmux, server, home)
@@ -136,7 +136,7 @@ def test_resuming_a_session_of_another_directory_moves_the_footer_and_the_model_
         provider = {"baseUrl": server.url, "api": API, "apiKey": "k", "models": [{"id": "m"}, {"id": "m2"}]}
         (home / ".tau" / "models.json").write_text(json.dumps({"providers": {"local": provider}}))
         tmux = Tmux(tmp_path / "tmux.sock")
-        _launch(tmux, there, home, "--model", "local/m2")
+        launch(tmux, there, home, "--model", "local/m2")
         try:
             tmux.wait_for("Ask anything")
             rig = Rig(tmux, server, home)
@@ -153,7 +153,7 @@ def test_resuming_a_session_of_another_directory_moves_the_footer_and_the_model_
             json.dumps({"defaultProvider": "local", "defaultModel": "m"})
         )
         tmux = Tmux(tmp_path / "tmux3.sock")
-        _launch(tmux, here, home)
+        launch(tmux, here, home)
         try:
             screen = tmux.wait_for("Ask anything")
             assert re.search(r"local/m(?!\d)", screen) and str(here) in screen

@@ -12,7 +12,7 @@ import pytest
 
 from tau_ai.testing.replay_server import RecordedRequest, ReplayServerThread, Scripted
 from tau_ai.testing.scripted_streams import ScriptedCall, ScriptedReply, sse_body
-from tests.coding.tui.test_tmux_e2e import API, Tmux, _launch, _point_at
+from tests.coding.tui.tmux_session import API, Tmux, launch, point_at
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -43,9 +43,9 @@ def test_task_list_panel_and_a_task_row_followed_live(tmp_path: Path) -> None:
     project, home = tmp_path / "project", tmp_path / "home"
     project.mkdir()
     with ReplayServerThread(_respond, keep_alive=True) as server:
-        _point_at(home, server.url)
+        point_at(home, server.url)
         tmux = Tmux(tmp_path / "tmux.sock")
-        _launch(tmux, project, home, "--model", "local/m")
+        launch(tmux, project, home, "--model", "local/m")
         try:
             tmux.wait_for("Ask anything")
             tmux("send-keys", "-t", "tau", "-l", "Survey the parser")
@@ -66,7 +66,7 @@ def test_task_list_panel_and_a_task_row_followed_live(tmp_path: Path) -> None:
             tmux.kill()
         # Resumed, the list on the session's path is shown again before anything else happens.
         tmux = Tmux(tmp_path / "tmux2.sock")
-        _launch(tmux, project, home, "--model", "local/m", "-c")
+        launch(tmux, project, home, "--model", "local/m", "-c")
         try:
             tmux.wait_for("[~] survey the parser", timeout=60)
             tmux.wait_for("todo 0/2")

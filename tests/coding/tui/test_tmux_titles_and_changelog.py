@@ -15,8 +15,8 @@ import pytest
 from tau_ai.testing.replay_server import ReplayServerThread, Scripted
 from tau_ai.testing.scripted_streams import ScriptedReply, sse_body
 from tau_coding import __version__
-from tests.coding.tui.test_tmux_e2e import API, Tmux, _launch
 from tests.coding.tui.test_tmux_keys_and_paste import Rig
+from tests.coding.tui.tmux_session import API, Tmux, launch
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -42,7 +42,7 @@ def tau(
         provider = {"baseUrl": server.url, "api": API, "apiKey": "k", "models": models}
         (home / ".tau" / "models.json").write_text(json.dumps({"providers": {"local": provider}}))
         tmux = Tmux(tmp_path / "tmux.sock")
-        _launch(tmux, project, home, "--model", f"local/{models[0]['id']}", env=env)
+        launch(tmux, project, home, "--model", f"local/{models[0]['id']}", env=env)
         try:
             tmux.wait_for("Ask anything")
             yield Rig(tmux, server, home)
