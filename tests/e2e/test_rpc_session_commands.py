@@ -140,7 +140,13 @@ async def test_commands_reload_and_features_that_may_be_absent(tmp_path: Path) -
         project.configure(srv.url)
         tau = await start(project)
         commands = (await tau.request("get_commands"))["commands"]
-        assert commands == [
+        init = next(c for c in commands if c["name"] == "init")  # what Tau ships
+        assert (init["location"], init["sourceInfo"]["source"], init["sourceInfo"]["scope"]) == (
+            "builtin",
+            "builtin",
+            "user",
+        )
+        assert [c for c in commands if c is not init] == [
             {
                 "name": "review",
                 "description": "Review the code",
@@ -158,7 +164,7 @@ async def test_commands_reload_and_features_that_may_be_absent(tmp_path: Path) -
         (prompts / "fix.md").write_text("---\ndescription: Fix it\n---\nFix $1\n")
         await tau.request("reload")
         names = [c["name"] for c in (await tau.request("get_commands"))["commands"]]
-        assert sorted(names) == ["fix", "review"]
+        assert sorted(names) == ["fix", "init", "review"]
         await tau.prompt_and_wait("/fix main.py")
         assert "Fix main.py" in json.dumps(srv.requests[0].json())
         assert (await tau.get_state())["messageCount"] == 2  # reload kept the conversation

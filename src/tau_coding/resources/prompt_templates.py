@@ -1,7 +1,8 @@
 """Prompt templates: ``/name args`` expands to the text of ``prompts/name.md`` with the arguments.
 
 Templates are the ``*.md`` files directly in ``TAU_HOME/prompts`` (user) and in the working
-directory's ``.tau/prompts`` (project); a project template replaces a user one of the same name.
+directory's ``.tau/prompts`` (project); a project template replaces a user one of the same name,
+and either replaces one Tau ships (``builtin_prompts/``: ``/init``).
 The description shown to the user is the frontmatter ``description``, else the body's first
 non-empty line.
 
@@ -30,7 +31,9 @@ from tau_coding.resources.frontmatter import (
 )
 from tau_coding.resources.text_files import read_resource_text
 
-TemplateSource: TypeAlias = Literal["project", "user", "path"]  # "path": --prompt-template or settings
+# "path": --prompt-template or settings; "builtin": shipped with Tau (builtin_prompts/)
+TemplateSource: TypeAlias = Literal["project", "user", "path", "builtin"]
+BUILTIN_PROMPTS = Path(__file__).resolve().parent / "builtin_prompts"
 
 _COMMAND = re.compile(r"/([^\s/]+)(?:\s+(.*))?\Z", re.DOTALL)
 _PLACEHOLDER = re.compile(r"\$\{@:(\d+)(?::(\d+))?\}|\$ARGUMENTS|\$@|\$([1-9][0-9]*)")
@@ -48,7 +51,11 @@ class PromptTemplate:
 
 def template_directories(cwd: Path, tau_home: Path) -> list[tuple[Path, TemplateSource]]:
     """Where templates live, lowest precedence first."""
-    return [(tau_home / "prompts", "user"), (cwd / ".tau" / "prompts", "project")]
+    return [
+        (BUILTIN_PROMPTS, "builtin"),
+        (tau_home / "prompts", "user"),
+        (cwd / ".tau" / "prompts", "project"),
+    ]
 
 
 def parse_template(path: Path, text: str, source: TemplateSource) -> tuple[PromptTemplate, list[Diagnostic]]:
@@ -73,16 +80,20 @@ def parse_template(path: Path, text: str, source: TemplateSource) -> tuple[Promp
 
 
 def load_prompt_templates(
-    cwd: Path, tau_home: Path, *, extra: Sequence[Path] = (), discover: bool = True
+    cwd: Path, tau_home: Path, *, extra: Sequence[Path] = (), discover: bool = True, builtin: bool = True
 ) -> tuple[list[PromptTemplate], list[Diagnostic]]:
-    """Every template by name (project over user), sorted by name; problems as diagnostics.
+    """Every template by name (project over user over Tau's own), sorted by name; problems as
+    diagnostics.
 
     ``extra`` are files or folders named by ``--prompt-template`` or the ``prompts`` setting;
-    they win over discovered ones of the same name. ``discover`` False skips the usual folders.
+    they win over discovered ones of the same name. ``discover`` False skips the usual folders
+    (Tau's own included); ``builtin`` False skips only Tau's own.
     """
     templates: dict[str, PromptTemplate] = {}
     diagnostics: list[Diagnostic] = []
     places: list[tuple[Path, TemplateSource]] = template_directories(cwd, tau_home) if discover else []
+    if not builtin:
+        places = [(directory, source) for directory, source in places if source != "builtin"]
     for extra_path in extra:
         if not extra_path.exists():
             diagnostics.append(Diagnostic("warning", str(extra_path), "no such prompt template"))

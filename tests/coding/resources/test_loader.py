@@ -49,7 +49,7 @@ def test_everything_is_loaded_with_project_precedence(tree: dict[str, Path]) -> 
     assert resources.system_prompt_override is None
     assert resources.append_system_prompt == ("Appended by the user.\n",)
     assert [(s.name, s.description) for s in resources.skills] == [("deploy", "Project deploy.")]
-    assert [t.name for t in resources.prompt_templates] == ["review", "ship"]
+    assert [t.name for t in resources.prompt_templates] == ["init", "review", "ship"]  # init: Tau's own
     assert [(d.severity, Path(d.source).parent.name) for d in resources.diagnostics] == [
         ("warning", "deploy"),  # the user's deploy loses to the project's
         ("error", "broken"),  # no description
@@ -96,7 +96,8 @@ def test_switches_and_flags(tree: dict[str, Path]) -> None:
 def test_an_empty_world_loads_nothing_and_complains_about_nothing(tmp_path: Path) -> None:
     resources = load_resources(tmp_path, tmp_path / "no-tau", tmp_path / "no-home")
     assert [f for f in resources.context_files if f.path.is_relative_to(tmp_path)] == []
-    assert resources.skills == () and resources.prompt_templates == () and resources.diagnostics == ()
+    assert resources.skills == () and resources.diagnostics == ()
+    assert [(t.name, t.source) for t in resources.prompt_templates] == [("init", "builtin")]
 
 
 def test_relative_locations_become_absolute_skill_paths(

@@ -125,12 +125,22 @@ def test_project_templates_override_user_ones_by_name(tmp_path: Path) -> None:
     write(cwd / ".tau" / "prompts" / "nested" / "deep.md", "not loaded\n")
     write(cwd / ".tau" / "prompts" / "notes.txt", "not markdown\n")
     write(cwd / ".tau" / "prompts" / ".hidden.md", "hidden\n")
+    write(tau_home / "prompts" / "init.md", "my own init\n")
     templates, diagnostics = load_prompt_templates(cwd, tau_home)
     assert diagnostics == []
     assert [(t.name, t.source, t.description) for t in templates] == [
         ("fix", "project", "project fix"),
+        ("init", "user", "my own init"),  # replaces the one Tau ships
         ("only-user", "user", "From home"),
     ]
+
+
+def test_tau_ships_an_init_template_that_asks_for_agents_md(tmp_path: Path) -> None:
+    templates, diagnostics = load_prompt_templates(tmp_path, tmp_path / "tau")
+    assert diagnostics == [] and [(t.name, t.source) for t in templates] == [("init", "builtin")]
+    expanded = expand_prompt_template("/init focus on the tests", templates)
+    assert "AGENTS.md" in expanded and expanded.endswith("\n\nfocus on the tests")
+    assert load_prompt_templates(tmp_path, tmp_path / "tau", discover=False)[0] == []
 
 
 @pytest.mark.parametrize(
@@ -147,7 +157,7 @@ def test_description_from_frontmatter_else_first_line(
     tmp_path: Path, text: str, description: str, body: str
 ) -> None:
     write(tmp_path / "tau" / "prompts" / "t.md", text)
-    (loaded,), diagnostics = load_prompt_templates(tmp_path, tmp_path / "tau")
+    (loaded,), diagnostics = load_prompt_templates(tmp_path, tmp_path / "tau", builtin=False)
     assert diagnostics == [] and (loaded.description, loaded.body) == (description, body)
 
 
@@ -157,7 +167,7 @@ def test_malformed_templates_give_diagnostics_not_crashes(tmp_path: Path) -> Non
     write(prompts / "unclosed.md", "---\ndescription: never closed\nbody\n")
     write(prompts / "binary.md", b"\x00\xff\x00")
     write(prompts / "latin.md", b"Caf\xe9 $1\n")
-    templates, diagnostics = load_prompt_templates(tmp_path, tmp_path / "tau")
+    templates, diagnostics = load_prompt_templates(tmp_path, tmp_path / "tau", builtin=False)
     by_name = {t.name: t for t in templates}
     assert sorted(by_name) == ["bad-yaml", "latin", "unclosed"]
     assert by_name["bad-yaml"].body == "Still usable $1\n"

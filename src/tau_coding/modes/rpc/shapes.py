@@ -90,11 +90,12 @@ def resource_commands(resources: Resources | None) -> list[dict[str, Any]]:
 def _source_info(path: Path, location: str) -> dict[str, str]:
     """Pi 0.73's ``sourceInfo``: where a command comes from. ``source`` is ``auto`` for what was
     discovered, ``local`` for a path named by a flag or setting; Tau has no packages yet, so
-    ``origin`` is always ``top-level``."""
-    scope = "temporary" if location == "path" else location
+    ``origin`` is always ``top-level``. What Tau ships (``/init``) has ``source`` ``builtin``
+    and the ``user`` scope, the nearest of Pi's three."""
+    scope = {"path": "temporary", "builtin": "user"}.get(location, location)
     return {
         "path": str(path),
-        "source": "local" if location == "path" else "auto",
+        "source": {"path": "local", "builtin": "builtin"}.get(location, "auto"),
         "scope": scope,
         "origin": "top-level",
     }
