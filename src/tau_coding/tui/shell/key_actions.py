@@ -120,7 +120,10 @@ class KeyActions(CommandHost):
         self.port.cancel()
         set_status(self.state, "cancelling")
         self._pull_queue()
-        await self.paint()  # now, not at the next frame: "working…" goes at once
+        # The footer alone, now: the frame that shows "cancelling…" then draws only it. Painting
+        # the transcript here too put the streamed answer's re-render (tens of ms when the
+        # machine is loaded) in that frame; it comes with the next one (``_pull_queue`` asked).
+        self.refresh_footer()
 
     def action_pull_queue(self) -> None:
         """Alt+Up: take every queued message back into the editor, oldest first."""
