@@ -120,9 +120,10 @@ class KeyActions(CommandHost):
         self.port.cancel()
         set_status(self.state, "cancelling")
         self._pull_queue()
-        # The footer alone, now: the frame that shows "cancelling…" then draws only it. Painting
-        # the transcript here too put the streamed answer's re-render (tens of ms when the
-        # machine is loaded) in that frame; it comes with the next one (``_pull_queue`` asked).
+        # The footer alone, now, and no paint before it is on screen: the frame that shows
+        # "cancelling…" draws only it. The streamed answer's re-render (tens of ms when the
+        # machine is loaded) was in that frame; it comes with the next one.
+        self._scheduler.hold_for_refresh()
         self.refresh_footer()
 
     def action_pull_queue(self) -> None:
