@@ -63,14 +63,13 @@ class FrameScheduler:
     def __init__(self, app: App[Any], paint: Callable[[], Awaitable[None]]) -> None:
         self._app = app
         self._paint = paint
-        self._pending = False
+        self._pending = False  # a paint was asked for
+        self._timed = False  # and its timer is set
         self._held = False
 
     def request(self) -> None:
-        if not self._pending:
-            self._pending = True
-            if not self._held:
-                self._app.set_timer(FRAME_SECONDS, self._run)
+        self._pending = True
+        self._schedule()
 
     def hold_for_refresh(self) -> None:
         """No paint until Textual's next screen refresh is written: what changed just before
@@ -81,10 +80,15 @@ class FrameScheduler:
 
     def _release(self) -> None:
         self._held = False
-        if self._pending:
+        self._schedule()
+
+    def _schedule(self) -> None:
+        if self._pending and not self._held and not self._timed:
+            self._timed = True
             self._app.set_timer(FRAME_SECONDS, self._run)
 
     async def _run(self) -> None:
+        self._timed = False
         if self._held:  # a timer set before the hold: ``_release`` sets another
             return
         self._pending = False
