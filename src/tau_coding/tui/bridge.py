@@ -57,18 +57,39 @@ def start_events(app: App[Any], events: Callable[[], AsyncIterator[AgentEvent | 
 
 
 class FrameScheduler:
-    """Coalesces repaint requests: ``request`` many times, ``paint`` runs once per frame at most."""
+    """Coalesces repaint requests: ``request`` many times, ``paint`` runs once per frame at most.
+    ``hold_for_refresh`` keeps paints back until the screen has been drawn once."""
 
     def __init__(self, app: App[Any], paint: Callable[[], Awaitable[None]]) -> None:
         self._app = app
         self._paint = paint
-        self._pending = False
+        self._pending = False  # a paint was asked for
+        self._timed = False  # and its timer is set
+        self._held = False
 
     def request(self) -> None:
-        if not self._pending:
-            self._pending = True
+        self._pending = True
+        self._schedule()
+
+    def hold_for_refresh(self) -> None:
+        """No paint until Textual's next screen refresh is written: what changed just before
+        (Esc's footer) goes out alone, not in a frame that also redraws the streamed answer."""
+        if not self._held:
+            self._held = True
+            self._app.call_after_refresh(self._release)
+
+    def _release(self) -> None:
+        self._held = False
+        self._schedule()
+
+    def _schedule(self) -> None:
+        if self._pending and not self._held and not self._timed:
+            self._timed = True
             self._app.set_timer(FRAME_SECONDS, self._run)
 
     async def _run(self) -> None:
+        self._timed = False
+        if self._held:  # a timer set before the hold: ``_release`` sets another
+            return
         self._pending = False
         await self._paint()

@@ -104,15 +104,18 @@ def kitty_sequence(
     move_cursor: bool = True,
     image_id: int | None = None,
     virtual: bool = False,
+    placement_id: int | None = None,
 ) -> str:
     """Kitty's graphics protocol: transmit and show a PNG at the cursor, ``columns`` cells wide
     (and ``rows`` tall when given), sent in 4096-byte chunks as the protocol asks.
     ``move_cursor=False`` (``C=1``): the cursor stays where the image's top-left corner is.
     ``virtual`` (``U=1``, with an ``image_id``): shown nowhere yet, but wherever Unicode
-    placeholder cells of that id are (``kitty_placeholders``)."""
+    placeholder cells of that id are (``kitty_placeholders``); ``placement_id`` names the
+    placement, so that ``kitty_placement`` can resize it later."""
     payload = base64.b64encode(png).decode("ascii")
     chunks = [payload[i : i + KITTY_CHUNK] for i in range(0, len(payload), KITTY_CHUNK)] or [""]
     keys = "a=T" + (",U=1" if virtual else "") + (f",i={image_id}" if image_id else "")
+    keys += f",p={placement_id}" if placement_id else ""
     keys += f",f=100,c={columns}" + (f",r={rows}" if rows else "") + ("" if move_cursor else ",C=1")
     out = []
     for index, chunk in enumerate(chunks):
@@ -122,11 +125,23 @@ def kitty_sequence(
     return "".join(out)
 
 
-# The first of kitty's row/column diacritics (the protocol's rowcolumn-diacritics list):
+def kitty_placement(image_id: int, placement_id: int, columns: int, rows: int) -> str:
+    """A new size for the virtual placement ``placement_id`` of the image ``image_id`` (already
+    sent): ``columns`` by ``rows`` cells, the image fitted into them."""
+    return f"\x1b_Ga=p,U=1,i={image_id},p={placement_id},c={columns},r={rows},q=2\x1b\\"
+
+
+# The first 80 of kitty's row/column diacritics (the protocol's rowcolumn-diacritics list):
 # the n-th marks row n (or column n) of a placeholder cell.
 KITTY_DIACRITICS = (
     "\u0305\u030d\u030e\u0310\u0312\u033d\u033e\u033f\u0346\u034a"
     "\u034b\u034c\u0350\u0351\u0352\u0357\u035b\u0363\u0364\u0365"
+    "\u0366\u0367\u0368\u0369\u036a\u036b\u036c\u036d\u036e\u036f"
+    "\u0483\u0484\u0485\u0486\u0487\u0592\u0593\u0594\u0595\u0597"
+    "\u0598\u0599\u059c\u059d\u059e\u059f\u05a0\u05a1\u05a8\u05a9"
+    "\u05ab\u05ac\u05af\u05c4\u0610\u0611\u0612\u0613\u0614\u0615"
+    "\u0616\u0617\u0657\u0658\u0659\u065a\u065b\u065d\u065e\u06d6"
+    "\u06d7\u06d8\u06d9\u06da\u06db\u06dc\u06df\u06e0\u06e1\u06e2"
 )
 KITTY_PLACEHOLDER = "\U0010eeee"
 

@@ -37,7 +37,7 @@ def test_nothing_is_held_inside_a_bracketed_paste_even_with_its_end_marker_split
 
 
 def test_escape_delay_reads_escdelay_in_milliseconds_and_ignores_nonsense() -> None:
-    assert escape_delay({}) == 0.025
+    assert escape_delay({}) == 0.01
     assert escape_delay({"ESCDELAY": "60"}) == 0.06
-    assert escape_delay({"ESCDELAY": "soon"}) == 0.025
-    assert escape_delay({"ESCDELAY": "0"}) == 0.025
+    assert escape_delay({"ESCDELAY": "soon"}) == 0.01
+    assert escape_delay({"ESCDELAY": "0"}) == 0.01

@@ -138,6 +138,7 @@ class TauApp(ExtensionSurface):
         )
         self._width = 0  # the terminal's width when the inline region was last resized
         self._draw_images: Callable[[Item, int, Mapping[str, str], int], str] | None = None
+        self._screen_images: Callable[[Item, Mapping[str, str], int], RenderableType | None] | None = None
         # The other places extensions draw: widgets below the editor, a header, a footer of
         # their own, the terminal title (None: Tau's).
         self._below: dict[str, list[str]] = {}
@@ -169,7 +170,7 @@ class TauApp(ExtensionSurface):
         history = PromptHistory(
             text_of(m.content, image="[image]") for m in self.port.messages if isinstance(m, UserMessage)
         )
-        self.transcript = Transcript()
+        self.transcript = Transcript(None if self._feed is not None else self._image_cells)
         self.editor = PromptEditor(sources, history)
         self._editor_parts = (sources, history)  # what an extension's editor is made from
         self.footer = StatusFooter(self._home)
@@ -300,6 +301,20 @@ class TauApp(ExtensionSurface):
 
             self._draw_images = ImageDrawer(self._environ)
         return self._draw_images(item, width, dict(self.port.settings()), self.size.height)
+
+    def _image_cells(self, item: Item) -> RenderableType | None:
+        """Full-screen: ``item``'s images, as cells the terminal draws them in (screen_images.py)."""
+        if not isinstance(item, UserItem | ToolItem) or not item.images:
+            return None
+        if self._screen_images is None:
+            from tau_coding.tui.screen_images import ScreenImages  # only once there is an image
+
+            self._screen_images = ScreenImages(self._environ, self._send, self.console.color_system).cells
+        return self._screen_images(item, dict(self.port.settings()), self.size.height)
+
+    def _send(self, sequence: str) -> None:
+        if self._driver is not None:
+            self._driver.write(sequence)
 
     def _build_driver(
         self, headless: bool, inline: bool, mouse: bool, size: tuple[int, int] | None

@@ -7,8 +7,9 @@ comes. So a lone Esc arrived 100-200 ms after the key (inline mode hid some of i
 terminal's replies to cursor queries are input too). Issue 22 asks Esc to cancelled ≤ 50 ms.
 
 ``QuickEscape`` replaces the drivers' input loop: trailing ESC bytes of a read are held back
-from the parser, and if nothing follows within ``escape_delay`` (25 ms, or ``$ESCDELAY`` in
-milliseconds as ncurses reads it) they become Esc keys; if more bytes come, the parser gets
+from the parser, and if nothing follows within ``escape_delay`` (10 ms, or ``$ESCDELAY`` in
+milliseconds as ncurses reads it; 10 ms is tmux's own escape-time since 3.5: a terminal writes a
+key's sequence at once, so its bytes arrive together) they become Esc keys; if more bytes come, the parser gets
 the ESC bytes with them, as one read (a sequence split between reads). Nothing is held inside
 a bracketed paste, where an ESC is text and the paste's end marker must stay whole.
 """
@@ -30,13 +31,13 @@ from textual.message import Message
 
 ESC = "\x1b"
 PASTE_START, PASTE_END = "\x1b[200~", "\x1b[201~"
-DEFAULT_DELAY_MS = 25
+DEFAULT_DELAY_MS = 10
 IDLE_WAIT = 0.1  # Textual's: how often the loop looks at the exit flag and the parser's timeouts
 
 
 def escape_delay(environ: Mapping[str, str]) -> float:
     """Seconds to wait after a lone ESC for more bytes: ``$ESCDELAY`` (ms) when it is a positive
-    whole number, else 25 ms."""
+    whole number, else 10 ms."""
     value = environ.get("ESCDELAY", "")
     return (int(value) if value.isdigit() and int(value) > 0 else DEFAULT_DELAY_MS) / 1000
 

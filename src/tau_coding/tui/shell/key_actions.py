@@ -120,7 +120,11 @@ class KeyActions(CommandHost):
         self.port.cancel()
         set_status(self.state, "cancelling")
         self._pull_queue()
-        await self.paint()  # now, not at the next frame: "working…" goes at once
+        # The footer alone, now, and no paint before it is on screen: the frame that shows
+        # "cancelling…" draws only it. The streamed answer's re-render (tens of ms when the
+        # machine is loaded) was in that frame; it comes with the next one.
+        self._scheduler.hold_for_refresh()
+        self.refresh_footer()
 
     def action_pull_queue(self) -> None:
         """Alt+Up: take every queued message back into the editor, oldest first."""

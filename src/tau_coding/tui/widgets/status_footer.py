@@ -36,4 +36,6 @@ class StatusFooter(Static):
         working: str | None = None,
     ) -> None:
         where, stats = footer_lines(info, state, self._home, extras, now, working=working)
-        self.update(Text("\n").join([_line(where), _line(stats)]))
+        # Always two lines (its height in app.tcss): no layout pass over the whole screen, which
+        # the footer's refresh on every streamed frame and on Esc would otherwise cost.
+        self.update(Text("\n").join([_line(where), _line(stats)]), layout=False)

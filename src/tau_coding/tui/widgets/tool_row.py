@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import time
+from collections.abc import Callable
 from pathlib import PurePath
 
 from rich.console import Group, RenderableType
@@ -121,9 +122,13 @@ def _lexer_for_name(name: str) -> str:
 
 
 class ToolRow(Vertical):
-    def __init__(self, item: ToolItem) -> None:
+    def __init__(
+        self, item: ToolItem, images: Callable[[ToolItem], RenderableType | None] | None = None
+    ) -> None:
+        """``images``: the result's images, drawn under the body once it has them (transcript.py)."""
         super().__init__(classes=f"tool -{item.status}")
         self.item = item
+        self._images = images
         self.expanded = False
         self._status = item.status
 
@@ -167,6 +172,9 @@ class ToolRow(Vertical):
         theme = self.app.current_theme
         colors = DiffColors(added=theme.success or "green", removed=theme.error or "red", hunk=theme.primary)
         shown = body(self.item, self.expanded, colors)
+        images = self._images(self.item) if self._images is not None else None
+        if images is not None:
+            shown = images if shown is None else Group(shown, images)
         for widget in self.query(".tool-body").results(Static):  # none yet: on_mount draws it
             widget.display = shown is not None
             widget.update(shown if shown is not None else "")

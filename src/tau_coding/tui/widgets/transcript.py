@@ -13,8 +13,9 @@ otherwise keep up to 1,024 dead views' lines alive and grow the process by ~10 M
 from __future__ import annotations
 
 import inspect
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
+from rich.console import RenderableType
 from textual import events
 from textual.containers import VerticalScroll
 from textual.widgets import Static
@@ -36,15 +37,16 @@ from tau_coding.tui.widgets.user_view import UserView
 WINDOW, PAGE = 40, 20  # 40 items fill any screen (each is a row or more); each mounted view costs every frame
 
 ItemView = UserView | AssistantView | ToolRow | BashView | NoticeView | ErrorView
+ImagesFor = Callable[[Item], RenderableType | None]  # an item's images, drawn (screen_images.py)
 
 
-def view_for(item: Item) -> ItemView:
+def view_for(item: Item, images: ImagesFor | None = None) -> ItemView:
     if isinstance(item, UserItem):
-        return UserView(item)
+        return UserView(item, images(item) if images is not None else None)
     if isinstance(item, AssistantItem):
         return AssistantView(item)
     if isinstance(item, ToolItem):
-        return ToolRow(item)
+        return ToolRow(item, images)
     if isinstance(item, BashItem):
         return BashView(item)
     if isinstance(item, NoticeItem):
@@ -53,8 +55,11 @@ def view_for(item: Item) -> ItemView:
 
 
 class Transcript(VerticalScroll, can_focus=False):
-    def __init__(self) -> None:
+    def __init__(self, images: ImagesFor | None = None) -> None:
+        """``images``: what a user message or tool result shows of its images under its text
+        (full-screen mode, where the terminal draws them); None: their placeholder lines only."""
         super().__init__(id="transcript")
+        self._images = images
         self._items: Sequence[Item] = ()
         self._views: dict[int, ItemView] = {}
         self._first = 0  # index of the first mounted item
@@ -88,7 +93,7 @@ class Transcript(VerticalScroll, can_focus=False):
             self._update_earlier()
         elif not self._views:
             self._first = start
-        views = [view_for(items[i]) for i in range(start, new.stop)]
+        views = [view_for(items[i], self._images) for i in range(start, new.stop)]
         self._views.update(zip(range(start, new.stop), views, strict=True))
         await self.mount_all(views)
         for view in views:
@@ -134,7 +139,7 @@ class Transcript(VerticalScroll, can_focus=False):
         try:
             start = max(0, self._first - PAGE)
             anchor_view = self._views[self._first]
-            views = [view_for(self._items[i]) for i in range(start, self._first)]
+            views = [view_for(self._items[i], self._images) for i in range(start, self._first)]
             self._views.update(zip(range(start, self._first), views, strict=True))
             await self.mount_all(views, before=anchor_view)
             count, self._first = self._first - start, start
