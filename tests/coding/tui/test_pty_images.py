@@ -25,9 +25,9 @@ from PIL import Image
 
 from tau_ai.testing.replay_server import ReplayServerThread, Scripted
 from tau_ai.testing.scripted_streams import ScriptedCall, ScriptedReply, sse_body
+from tests.coding.tui.tmux_session import Tmux
 
 from .pty_terminal import PtyTerminal
-from .test_tmux_e2e import Tmux
 
 API = "openai-completions"
 KITTY = {"TERM": "xterm-kitty", "KITTY_WINDOW_ID": "1"}
