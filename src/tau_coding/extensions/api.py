@@ -369,7 +369,7 @@ class ExtensionAPI:
         way the matching command goes (``session_changes.py``); meant for command handlers."""
         from tau_coding.extensions.session_changes import SessionChanges
 
-        return SessionChanges(self._host, self.session)
+        return SessionChanges(self._host, self)
 
 
 def _http_factory(
