@@ -129,6 +129,8 @@ class ChangeQuestions:
         if answer.label is not None:
             label = answer.label
         if answer.summary is not None:
+            if session.is_running:  # started while the handlers were asked
+                raise AgentBusyError("Cannot move in the tree while the agent is running; abort it first")
             entry: BranchSummaryEntry | None = log.append_branch_summary(
                 entry_id, answer.summary, answer.details, from_hook=True
             )
