@@ -22,19 +22,20 @@ import asyncio
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 if TYPE_CHECKING:
     from tau_agent.session.log import SessionLog
-    from tau_coding.extensions.api import ExtensionAPI
     from tau_coding.extensions.host_port import ExtensionHostPort
     from tau_coding.session.change_questions import OutsideKind
     from tau_coding.session.control import SessionControl
 
 ForkPosition = Literal["before", "at"]
 # ``setup(log)`` and ``with_session(tau)``: plain or async functions; what they return is ignored.
+# ``tau`` is the extension's ``ExtensionAPI``, typed ``Any`` here: api.py builds this object, and
+# naming its type back would close an import circle.
 Setup: TypeAlias = "Callable[[SessionLog], object]"
-WithSession: TypeAlias = "Callable[[ExtensionAPI], object]"
+WithSession: TypeAlias = Callable[[Any], object]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +49,7 @@ class ChangeResult:
 class SessionChanges:
     """See the module docstring."""
 
-    def __init__(self, host: ExtensionHostPort, api: ExtensionAPI) -> None:
+    def __init__(self, host: ExtensionHostPort, api: Any) -> None:
         self._host = host
         self._api = api
 
