@@ -53,7 +53,7 @@ async def main() -> None:
             stats = tau.stats()
             print("messages:", stats["totalMessages"], "tool calls:", stats["toolCalls"])
             first = tau.fork_messages()[1]
-            print("forked, editor text:", tau.fork(first.entry_id))
+            print("forked, editor text:", await tau.fork(first.entry_id))
             print("messages after fork:", len(tau.messages))
 
 

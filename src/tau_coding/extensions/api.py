@@ -66,6 +66,22 @@ class ExtensionAPI:
         return self._host.ui
 
     @property
+    def has_ui(self) -> bool:
+        """Pi's ``hasUI``: a person may answer dialogs (the TUI, an RPC client); False in print
+        mode and the SDK, where dialogs answer their defaults."""
+        return self._host.ui.interactive
+
+    @property
+    def system_prompt(self) -> str:
+        """Pi's ``getSystemPrompt()``: the system prompt the next request sends; inside
+        ``before_agent_start``, as the handlers before this one left it."""
+        return self.session.harness.system_prompt
+
+    def has_pending_messages(self) -> bool:
+        """Pi's ``hasPendingMessages()``: steering or follow-up messages wait in the queues."""
+        return self.session.harness.pending_count > 0
+
+    @property
     def session(self) -> CodingSession:
         session = self._host.session
         if session is None:
@@ -369,7 +385,7 @@ class ExtensionAPI:
         way the matching command goes (``session_changes.py``); meant for command handlers."""
         from tau_coding.extensions.session_changes import SessionChanges
 
-        return SessionChanges(self._host, self.session)
+        return SessionChanges(self._host, self)
 
 
 def _http_factory(

@@ -19,6 +19,7 @@ from tau_coding.extensions.api import ExtensionAPI
 from tau_coding.extensions.registry import BUILTIN, Registry, command_name
 from tau_coding.extensions.ui import UIBridge
 from tau_coding.session.events import InputHandledEvent
+from tau_coding.session.hooks import AGREED
 
 if TYPE_CHECKING:
     from tau_agent.content import ImageContent
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from tau_coding.session.coding_session import CodingSession
     from tau_coding.session.control import SessionControl
     from tau_coding.session.hooks import (
+        ChangeAnswer,
         InputDecision,
         LeaveReason,
         ModelSource,
@@ -174,8 +176,8 @@ class BuiltinHooks:
     def before_change(self, change: SessionChange) -> str | None:
         return None
 
-    async def ask_change(self, change: SessionChange) -> str | None:
-        return None
+    async def ask_change(self, change: SessionChange) -> ChangeAnswer:
+        return AGREED
 
     def after_change(self, change: SessionChange) -> None:
         return None

@@ -5,8 +5,9 @@ dispatcher. What a failing handler means here:
 
 * ``session_before_switch`` / ``_fork`` / ``_tree``: the failure is reported and the change
   goes on (a broken extension must not lock the user in a session). Asked from async code
-  (``ask_change``) every handler is awaited; from synchronous code (``before_change``) only a
-  plain function's answer counts.
+  (``ask_change``) every handler is awaited and its whole answer counts (a tree summary, a
+  fork that keeps the editor); from synchronous code (``before_change``) only a plain
+  function's refusal counts.
 * ``user_bash``: the failing handler's patch is dropped; the command runs as the previous
   handlers left it.
 * notices (``session_start`` after a change, ``session_tree``, ``model_select``,
@@ -21,18 +22,27 @@ from typing import TYPE_CHECKING, Any
 
 from tau_coding.extensions.events import (
     Cancel,
+    ForkDecision,
     ForkEvent,
     ModelSelectEvent,
     SessionStartEvent,
     ShutdownEvent,
     SwitchEvent,
     ThinkingSelectEvent,
+    TreeDecision,
     TreeEvent,
     UserBashEvent,
     UserBashPatch,
 )
 from tau_coding.extensions.guard import HandlerFailure
-from tau_coding.session.hooks import LeaveReason, ModelSource, SessionChange, UserBashOutcome
+from tau_coding.session.hooks import (
+    AGREED,
+    ChangeAnswer,
+    LeaveReason,
+    ModelSource,
+    SessionChange,
+    UserBashOutcome,
+)
 
 if TYPE_CHECKING:
     from tau_agent.provider import ThinkingLevel
@@ -57,29 +67,33 @@ class ChangeDoors:
 
     def before_change(self, change: SessionChange) -> str | None:
         """From synchronous code: plain handlers answer; async ones are told (as tasks)."""
-        point, event = _before_event(change)
+        point, event = _before_event(change, self.session)
         for owner, handler in self._handlers(point):
             try:
                 answer = self.host.guard(owner).call_sync(f"{point} handler", handler, event)
             except HandlerFailure as failure:
                 self.host.report_failure(failure)
                 continue
-            if isinstance(answer, Cancel):
-                return answer.reason or f"{_what(change)} cancelled by extension {owner}"
+            if (refusal := _refusal(answer, change, owner)) is not None:
+                return refusal
         return None
 
-    async def ask_change(self, change: SessionChange) -> str | None:
-        """From async code: every handler is awaited in load order, the first ``Cancel`` wins."""
-        point, event = _before_event(change)
+    async def ask_change(self, change: SessionChange) -> ChangeAnswer:
+        """From async code: every handler is awaited in load order; the first refusal wins,
+        and of the other choices (a tree summary, instructions, a label, keeping the editor)
+        the first handler to make each one wins."""
+        point, event = _before_event(change, self.session)
+        answers: list[object] = []
         for owner, handler in self._handlers(point):
             try:
                 answer = await self._call(owner, f"{point} handler", handler, event)
             except HandlerFailure as failure:
                 self.host.report_failure(failure)
                 continue
-            if isinstance(answer, Cancel):
-                return answer.reason or f"{_what(change)} cancelled by extension {owner}"
-        return None
+            if (refusal := _refusal(answer, change, owner)) is not None:
+                return ChangeAnswer(refusal)
+            answers.append(answer)
+        return _merged(answers)
 
     def on_leave(self, reason: LeaveReason, target_file: str | None) -> None:
         self._events.drain()  # what the handlers were told of this session comes first
@@ -87,7 +101,9 @@ class ChangeDoors:
 
     def after_change(self, change: SessionChange) -> None:
         if change.kind == "tree":
-            self._tell_now("session_tree", TreeEvent(change.entry_id, change.old_leaf))
+            tree = TreeEvent(change.entry_id, change.old_leaf, user_wants_summary=change.summarize)
+            tree.summary_entry, tree.from_extension = change.summary_entry, change.from_extension
+            self._tell_now("session_tree", tree)
             return
         source = "fork" if change.kind == "fork" else change.kind
         event = SessionStartEvent(self.session.session_id, source, change.previous_file)
@@ -148,14 +164,47 @@ class ChangeDoors:
         return outcome
 
 
-def _before_event(change: SessionChange) -> tuple[str, object]:
+def _before_event(change: SessionChange, session: CodingSession) -> tuple[str, object]:
     if change.kind == "fork":
         return "session_before_fork", ForkEvent(change.entry_id or "", change.position)
     if change.kind == "tree":
-        return "session_before_tree", TreeEvent(change.entry_id, change.old_leaf)
+        event = TreeEvent(change.entry_id, change.old_leaf, change.summarize, change.custom_instructions)
+        event.label = change.label
+        if change.summarize:
+            from tau_coding.session.compaction.branch import abandoned_entries
+
+            event.entries_to_summarize = abandoned_entries(session.log.tree, change.old_leaf, change.entry_id)
+        return "session_before_tree", event
     if change.kind == "new":
         return "session_before_switch", SwitchEvent("new")
     return "session_before_switch", SwitchEvent("resume", change.target_file)
+
+
+def _refusal(answer: object, change: SessionChange, owner: str) -> str | None:
+    """The reason when ``answer`` refuses the change, else None."""
+    if not isinstance(answer, Cancel | TreeDecision | ForkDecision):
+        return None
+    if not isinstance(answer, Cancel) and not answer.cancel:
+        return None
+    return answer.reason or f"{_what(change)} cancelled by extension {owner}"
+
+
+def _merged(answers: list[object]) -> ChangeAnswer:
+    """The agreeing handlers' choices in one answer; the first to make each choice wins."""
+    if not answers or all(answer is None for answer in answers):
+        return AGREED
+    merged = ChangeAnswer()
+    for answer in answers:
+        if isinstance(answer, ForkDecision):
+            merged.keep_editor = merged.keep_editor or answer.skip_conversation_restore
+        elif isinstance(answer, TreeDecision):
+            if merged.summary is None and answer.summary is not None:
+                merged.summary, merged.details = answer.summary, answer.details
+            if merged.custom_instructions is None:
+                merged.custom_instructions = answer.custom_instructions
+            if merged.label is None:
+                merged.label = answer.label
+    return merged
 
 
 def _what(change: SessionChange) -> str:

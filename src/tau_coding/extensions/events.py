@@ -18,8 +18,8 @@ point                         handler receives          handler may return
 ``session_start``             ``SessionStartEvent``     nothing
 ``resources_discover``        ``ResourcesEvent``        ``ResourcePaths`` (more skills and prompts)
 ``session_before_switch``     ``SwitchEvent``           ``Cancel`` (async handlers too: see below)
-``session_before_fork``       ``ForkEvent``             ``Cancel``
-``session_before_tree``       ``TreeEvent``             ``Cancel``
+``session_before_fork``       ``ForkEvent``             ``Cancel`` or ``ForkDecision``
+``session_before_tree``       ``TreeEvent``             ``Cancel`` or ``TreeDecision`` (a summary)
 ``session_tree``              ``TreeEvent``             nothing
 ``session_before_compact``    ``CompactEvent``          ``CompactDecision`` (cancel, a summary, or all)
 ``message_end``               the session event         ``MessagePatch`` (the message to record)
@@ -30,9 +30,10 @@ point                         handler receives          handler may return
 ``session_shutdown``          ``ShutdownEvent``         nothing (on quit plain functions only)
 ============================  ========================  =============================================
 
-``session_before_switch``/``_fork``/``_tree``: the TUI and RPC await every handler
-(``SessionControl.asking``), so a plain or an async handler's ``Cancel`` counts; SDK calls
-made from synchronous code count a plain handler's only. ``session_start`` is told again
+``session_before_switch``/``_fork``/``_tree``: the TUI, RPC, the SDK and ``tau.sessions``
+await every handler (``SessionControl.asking``), so a plain or an async handler's answer
+counts; ``SessionControl``'s own methods called from synchronous code count a plain
+handler's ``Cancel`` only. ``session_start`` is told again
 after a new, resumed or forked session (``source`` says which), as Pi does. ``model_select`` and ``thinking_level_select`` are delivered like
 agent events (queued for plain handlers), so setting the model from a handler is safe.
 
@@ -51,7 +52,7 @@ from tau_agent.messages import AgentMessage, CustomMessage
 
 if TYPE_CHECKING:
     from tau_agent.provider import ThinkingLevel
-    from tau_agent.session.entries import SessionEntry
+    from tau_agent.session.entries import BranchSummaryEntry, SessionEntry
     from tau_ai.model import Model
     from tau_coding.session.compaction.result import CompactionResult
 
@@ -218,11 +219,48 @@ class ForkEvent:
 
 
 @dataclass(eq=False)
+class ForkDecision:
+    """``cancel`` refuses the fork (as ``Cancel`` does); ``skip_conversation_restore`` lets it
+    go on but hands the message's text back to nobody: the editor keeps what it holds."""
+
+    cancel: bool = False
+    reason: str | None = None
+    skip_conversation_restore: bool = False
+
+
+@dataclass(eq=False)
 class TreeEvent:
-    """A move in the session tree from ``old_leaf_id`` to ``new_leaf_id`` (None: the root)."""
+    """A move in the session tree from ``old_leaf_id`` to ``new_leaf_id`` (None: the root).
+
+    Before the move (``session_before_tree``): ``user_wants_summary`` says the branch left
+    behind is to be summarised, with the mover's ``custom_instructions`` and ``label``, and
+    ``entries_to_summarize`` are that branch's entries, oldest first. After it
+    (``session_tree``): ``summary_entry`` is the branch summary recorded (None: none) and
+    ``from_extension`` whether a handler's ``TreeDecision`` wrote it."""
 
     new_leaf_id: str | None
     old_leaf_id: str | None
+    user_wants_summary: bool = False
+    custom_instructions: str | None = None
+    label: str | None = None
+    entries_to_summarize: Sequence[SessionEntry] = ()
+    summary_entry: BranchSummaryEntry | None = None
+    from_extension: bool = False
+
+
+@dataclass(eq=False)
+class TreeDecision:
+    """``cancel`` refuses the move (as ``Cancel`` does). When the branch is summarised,
+    ``summary`` (and ``details``, kept in the entry) is recorded as its summary without
+    asking the model; ``custom_instructions`` and ``label`` replace the mover's (the first
+    handler to set one wins, as with ``summary``)."""
+
+    cancel: bool = False
+    reason: str | None = None
+    summary: str | None = None
+    details: Any = None
+    custom_instructions: str | None = None
+    label: str | None = None
 
 
 @dataclass(eq=False)

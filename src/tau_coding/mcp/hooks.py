@@ -15,6 +15,8 @@ from tau_agent.messages import AssistantMessage, CustomMessage
 from tau_coding.mcp.status import McpCallError
 from tau_coding.session.events import InputHandledEvent
 from tau_coding.session.hooks import (
+    AGREED,
+    ChangeAnswer,
     InputDecision,
     LeaveReason,
     ModelSource,
@@ -99,8 +101,8 @@ class McpHooks:
     def before_change(self, change: SessionChange) -> str | None:
         return self.inner.before_change(change) if self.inner is not None else None
 
-    async def ask_change(self, change: SessionChange) -> str | None:
-        return await self.inner.ask_change(change) if self.inner is not None else None
+    async def ask_change(self, change: SessionChange) -> ChangeAnswer:
+        return await self.inner.ask_change(change) if self.inner is not None else AGREED
 
     def after_change(self, change: SessionChange) -> None:
         if self.inner is not None:

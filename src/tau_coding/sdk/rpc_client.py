@@ -266,8 +266,20 @@ class RpcClient:
         tree: dict[str, Any] = await self.request("get_tree")
         return tree
 
-    async def navigate_tree(self, entry_id: str | None) -> str | None:
-        leaf = (await self.request("navigate_tree", entryId=entry_id))["leafId"]
+    async def navigate_tree(
+        self,
+        entry_id: str | None,
+        *,
+        summarize: bool = False,
+        custom_instructions: str | None = None,
+        label: str | None = None,
+    ) -> str | None:
+        """Move in the tree; with ``summarize`` the branch left behind is summarised first.
+        Returns the new leaf's id."""
+        fields: dict[str, Any] = {"entryId": entry_id}
+        if summarize:
+            fields.update(summarize=True, customInstructions=custom_instructions, label=label)
+        leaf = (await self.request("navigate_tree", **fields))["leafId"]
         return None if leaf is None else str(leaf)
 
     async def set_label(self, entry_id: str, label: str | None) -> None:

@@ -23,7 +23,9 @@ What a caller may rely on:
 * Every listener given to ``subscribe`` hears every event of every run, in order, after the
   message it concerns has been written to the session file.
 * Operations that replace the conversation (``new_session``, ``switch_session``, ``fork``,
-  ``navigate``, ``reload``) raise ``AgentBusyError`` while a run goes on.
+  ``navigate``, ``reload``) raise ``AgentBusyError`` while a run goes on. All but ``reload``
+  are awaited: the extensions' ``session_before_*`` handlers, async ones too, may refuse
+  (``ChangeRefusedError``).
 """
 
 from __future__ import annotations
@@ -249,23 +251,41 @@ class TauSession:
 
     # -- the session ---------------------------------------------------------------------------------------
 
-    def new_session(self) -> None:
-        self.control.new_session()
+    async def new_session(self, parent_session: str | None = None) -> None:
+        """Continue in a fresh session. Like ``switch_session``, ``fork`` and ``navigate``, it
+        awaits the extensions' ``session_before_*`` handlers (plain or async) first; a refusal
+        raises ``ChangeRefusedError`` and nothing changes."""
+        await self.control.asking(lambda: self.control.new_session(parent_session))
 
-    def switch_session(self, ref: str | Path) -> None:
+    async def switch_session(self, ref: str | Path) -> None:
         """Continue in another session (a file path or an id prefix)."""
-        self.control.switch_session(ref)
+        await self.control.asking(lambda: self.control.switch_session(ref))
 
     def fork_messages(self) -> list[ForkMessage]:
         return self.control.fork_messages()
 
-    def fork(self, entry_id: str) -> str:
-        """A new session from before user message ``entry_id``; returns that message's text."""
-        return self.control.fork(entry_id)
+    async def fork(self, entry_id: str) -> str:
+        """A new session from before user message ``entry_id``; returns that message's text
+        ("" when an extension's ``ForkDecision`` asked not to hand it back)."""
+        return await self.control.asking(lambda: self.control.fork(entry_id))
 
-    def navigate(self, entry_id: str | None) -> None:
-        """Move to another point of the session's tree; the next prompt continues from there."""
-        self.control.navigate(entry_id)
+    async def navigate(
+        self,
+        entry_id: str | None,
+        *,
+        summarize: bool = False,
+        custom_instructions: str | None = None,
+        label: str | None = None,
+    ) -> None:
+        """Move to another point of the session's tree; the next prompt continues from there.
+        ``summarize`` records a summary of the branch left behind first (the model's, or an
+        extension's ``TreeDecision``); ``label`` labels that summary, else the entry."""
+        if summarize:
+            await self.control.summarize_move(entry_id, custom_instructions=custom_instructions, label=label)
+            return
+        await self.control.asking(lambda: self.control.navigate(entry_id))
+        if label and entry_id is not None:
+            self.control.set_label(entry_id, label)
 
     def set_label(self, entry_id: str, label: str | None) -> None:
         self.control.set_label(entry_id, label)

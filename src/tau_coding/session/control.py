@@ -31,7 +31,12 @@ from tau_coding.checkpoints.changes import FileChange
 from tau_coding.checkpoints.git import CheckpointError
 from tau_coding.config.model_scope import ScopedModel
 from tau_coding.permissions.modes import PermissionMode
-from tau_coding.session.change_questions import ChangeQuestions, ChangeRefusedError, ControlError
+from tau_coding.session.change_questions import (
+    ChangeQuestions,
+    ChangeRefusedError,
+    ControlError,
+    OutsideChange,
+)
 from tau_coding.session.checkpointing import RewindPoint
 from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.compaction.context_usage import ContextUsage
@@ -85,9 +90,9 @@ class SessionControl(ChangeQuestions):
         # What cycle_model goes through (``--models``, ``enabledModels``); empty: every model.
         self.scoped: list[ScopedModel] = []
         # Told after a change made outside the frontend (an extension's command: new session,
-        # fork, switch, tree) replaced the transcript, with text for the editor or None; the
-        # frontend repaints. The frontend's own commands repaint by themselves.
-        self.outside_change: list[Callable[[str | None], object]] = []
+        # fork, switch, tree) replaced the transcript, with its kind and text for the editor;
+        # the frontend repaints. The frontend's own commands repaint by themselves.
+        self.outside_change: list[Callable[[OutsideChange], object]] = []
         # How the frontend runs the agent from the record as it stands, as it runs a prompt (an
         # extension's ``trigger_turn``); False when it cannot now. None: no frontend runs one.
         self.run_from_record: Callable[[], bool] | None = None
@@ -222,14 +227,15 @@ class SessionControl(ChangeQuestions):
     def fork(self, entry_id: str) -> str:
         """A new session holding everything before user message ``entry_id``, continued with
         the model and thinking level that part records; returns that message's text so a
-        frontend can put it back in the editor for the user to change."""
+        frontend can put it back in the editor for the user to change ("" when a
+        ``session_before_fork`` handler asked to skip that: the editor keeps its text)."""
         self._ensure_idle("fork")
         entry = self.session.log.tree.get(entry_id)
         message = entry.message if isinstance(entry, MessageEntry) else None
         if entry is None or not isinstance(message, UserMessage):
             raise ControlError(f"no user message with entry id {entry_id!r} in this session")
         change = SessionChange("fork", self._current_file(), entry_id=entry_id)
-        self._ask_hooks(change)
+        keep_editor = self._ask_hooks(change).keep_editor
         log = self.session.log
         if self.in_memory:
             header = SessionHeader.new(self.manager.cwd, None)
@@ -238,7 +244,7 @@ class SessionControl(ChangeQuestions):
             forked = self.manager.fork(log, entry.parent_id)
         self._replace_log(forked, restore=True, leaving="fork")
         self._tell_hooks(change)
-        return text_of(message.content)
+        return "" if keep_editor else text_of(message.content)
 
     def list_sessions(self, *, everywhere: bool = False) -> list[SessionInfo]:
         return self.manager.list_all() if everywhere else self.manager.list_cwd()
@@ -465,4 +471,4 @@ def _queue_mode(mode: str) -> QueueMode:
     return "all" if mode == "all" else "one-at-a-time"
 
 
-__all__ = ["ChangeRefusedError", "ControlError", "ForkMessage", "SessionControl"]
+__all__ = ["ChangeRefusedError", "ControlError", "ForkMessage", "OutsideChange", "SessionControl"]

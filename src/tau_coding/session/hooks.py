@@ -9,13 +9,16 @@ extension: failure is reported and decided inside (see ``tau_coding.extensions.d
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Literal, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Literal, Protocol, TypeAlias
 
 from tau_agent.content import ImageContent
 from tau_agent.messages import AssistantMessage, CustomMessage
 from tau_agent.provider import ThinkingLevel
 from tau_ai.model import Model
 from tau_coding.session.events import InputHandledEvent
+
+if TYPE_CHECKING:
+    from tau_agent.session.entries import BranchSummaryEntry
 
 # What to send instead (text, images), or that the input was handled without the model.
 InputDecision: TypeAlias = tuple[str, list[ImageContent]] | InputHandledEvent
@@ -37,9 +40,24 @@ class SessionChange:
 
     ``new``: a fresh session; ``resume``: another session file; ``fork``: a new session from
     an entry (``entry_id``; ``position`` "before" it, or "at" it for a clone); ``tree``: a move
-    inside this session to ``entry_id`` (``old_leaf`` is where it was)."""
+    inside this session to ``entry_id`` (``old_leaf`` is where it was). A move in the tree
+    that summarises the branch left behind says so (``summarize``, with the mover's
+    ``custom_instructions`` and ``label``); once done it names the ``summary_entry`` recorded
+    and whether an extension wrote it (``from_extension``)."""
 
-    __slots__ = ("entry_id", "kind", "old_leaf", "position", "previous_file", "target_file")
+    __slots__ = (
+        "custom_instructions",
+        "entry_id",
+        "from_extension",
+        "kind",
+        "label",
+        "old_leaf",
+        "position",
+        "previous_file",
+        "summarize",
+        "summary_entry",
+        "target_file",
+    )
 
     def __init__(
         self,
@@ -49,9 +67,41 @@ class SessionChange:
         entry_id: str | None = None,
         position: Literal["before", "at"] = "before",
         old_leaf: str | None = None,
+        *,
+        summarize: bool = False,
+        custom_instructions: str | None = None,
+        label: str | None = None,
     ) -> None:
         self.kind, self.previous_file, self.target_file = kind, previous_file, target_file
         self.entry_id, self.position, self.old_leaf = entry_id, position, old_leaf
+        self.summarize, self.custom_instructions, self.label = summarize, custom_instructions, label
+        self.summary_entry: BranchSummaryEntry | None = None
+        self.from_extension = False
+
+
+class ChangeAnswer:
+    """What the hooks made of a change: ``refusal`` (the reason) refuses it; otherwise, for a
+    move in the tree that summarises, ``summary`` (with ``details``) is recorded instead of
+    asking the model, and ``custom_instructions``/``label`` (when not None) replace the
+    mover's; for a fork, ``keep_editor`` hands no text back to the editor."""
+
+    __slots__ = ("custom_instructions", "details", "keep_editor", "label", "refusal", "summary")
+
+    def __init__(
+        self,
+        refusal: str | None = None,
+        *,
+        summary: str | None = None,
+        details: object = None,
+        custom_instructions: str | None = None,
+        label: str | None = None,
+        keep_editor: bool = False,
+    ) -> None:
+        self.refusal, self.summary, self.details = refusal, summary, details
+        self.custom_instructions, self.label, self.keep_editor = custom_instructions, label, keep_editor
+
+
+AGREED = ChangeAnswer()  # nothing refused, nothing changed (shared: never mutate it)
 
 
 class UserBashOutcome:
@@ -112,9 +162,9 @@ class SessionHooks(Protocol):
         refuses the change and says why (called from synchronous code)."""
         ...
 
-    async def ask_change(self, change: SessionChange) -> str | None:
+    async def ask_change(self, change: SessionChange) -> ChangeAnswer:
         """``before_change`` asked from async code: every handler is awaited, so an async
-        one's refusal counts too."""
+        one's refusal counts too, and its answer may say more than yes or no."""
         ...
 
     def after_change(self, change: SessionChange) -> None:

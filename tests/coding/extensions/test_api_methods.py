@@ -110,3 +110,35 @@ async def test_settings_and_the_model_registry_are_readable(tmp_path: Path) -> N
     assert tau.setting("router.big") == "fake/other" and tau.setting("nope", 3) == 3
     assert tau.available_models() == [other] and tau.find_model("fake", "other") is other
     assert tau.find_model("fake", "missing") is None
+
+
+async def test_has_ui_system_prompt_and_pending_messages_read_the_live_session(tmp_path: Path) -> None:
+    """Pi's ``hasUI``, ``getSystemPrompt()`` and ``hasPendingMessages()``."""
+    path = write_extension(
+        tmp_path / "ext",
+        "reader",
+        """
+        seen = []
+        def activate(tau):
+            from tau_coding.extensions import AgentStartPatch
+
+            def first(event):
+                return AgentStartPatch(system_prompt=event.system_prompt + " And be kind.")
+
+            tau.on("before_agent_start", first)
+            tau.on("before_agent_start", lambda event: seen.append(("prompt", tau.system_prompt)))
+
+            def look(args):
+                tau.send_user_message("later", deliver_as="follow_up")
+                return f"{tau.has_ui} {tau.has_pending_messages()}"
+
+            tau.register_command("look", look)
+        """,
+    )
+    rig = make_rig(tmp_path, fake("ok", "ok again"), [path])
+    events = await rig.run("/look")
+    assert [getattr(e, "text", None) for e in events if e.type == "input_handled"] == ["False True"]
+    await rig.run("hello")
+    module = rig.host.extensions["reader"].module
+    assert module is not None
+    assert module.seen[-1] == ("prompt", "Be brief. Tools: read, write, edit, bash And be kind.")

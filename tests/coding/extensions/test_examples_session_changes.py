@@ -78,13 +78,13 @@ async def test_branch_here_without_a_session_control_says_it_cannot(tmp_path: Pa
 async def test_branch_here_forks_through_the_control_and_tells_the_frontend(tmp_path: Path) -> None:
     rig = make_rig(tmp_path, fake("answer"), [EXAMPLES / "branch_here.py"])
     control = _controlled(rig, tmp_path)
-    told: list[str | None] = []
-    control.outside_change.append(told.append)
+    told: list[tuple[str, str | None]] = []
+    control.outside_change.append(lambda change: told.append((change.kind, change.editor_text)))
     await rig.run("question")
     first = rig.session.session_file
     assert first is not None
     assert _answer(await rig.run("/branch-here mark")) == f"branched into a new session (from {first.name})"
-    assert rig.session.session_file != first and told == [None]
+    assert rig.session.session_file != first and told == [("clone", None)]
     assert [type(m).__name__ for m in rig.session.messages] == ["UserMessage", "AssistantMessage"]
     header = json.loads(first.read_text().splitlines()[0])
     assert header["type"] == "session"

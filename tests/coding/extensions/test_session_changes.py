@@ -62,13 +62,13 @@ def _answer(events: list[SessionEvent]) -> str | None:
     return next(e.text for e in events if isinstance(e, InputHandledEvent))
 
 
-def _rig(tmp_path: Path) -> tuple[Rig, SessionControl, list[str | None], object]:
+def _rig(tmp_path: Path) -> tuple[Rig, SessionControl, list[tuple[str, str | None]], object]:
     ext = write_extension(tmp_path / "ext", "changer", CHANGER)
     rig = make_rig(tmp_path, fake("first", "second", "third"), [ext])
     control = SessionControl(rig.session, SessionManager(tmp_path / "sessions", str(tmp_path)))
     attach_control(control)
-    told: list[str | None] = []
-    control.outside_change.append(told.append)
+    told: list[tuple[str, str | None]] = []
+    control.outside_change.append(lambda change: told.append((change.kind, change.editor_text)))
     module = rig.host.extensions["changer"].module
     assert module is not None
     return rig, control, told, module
@@ -88,7 +88,7 @@ async def test_new_and_switch_go_through_the_control_and_fire_before_switch(tmp_
     first = rig.session.session_file
     assert first is not None
     assert _answer(await rig.run("/x-new")) == "done"
-    assert rig.session.messages == [] and rig.session.session_file != first and told == [None]
+    assert rig.session.messages == [] and rig.session.session_file != first and told == [("new", None)]
     assert [(kind, e.reason) for kind, e in module.heard] == [("switch", "new")]
     assert _answer(await rig.run(f"/x-switch {first}")) == "done"
     assert rig.session.session_file == first and len(rig.session.messages) == 2
@@ -103,7 +103,7 @@ async def test_fork_before_a_message_hands_its_text_to_the_frontend(tmp_path: Pa
     await rig.run("the question")
     entry = _user_entry(rig)
     assert _answer(await rig.run(f"/x-fork {entry}")) == "done"
-    assert told == ["the question"] and rig.session.messages == []
+    assert told == [("fork", "the question")] and rig.session.messages == []
     assert [(kind, e.entry_id, e.position) for kind, e in module.heard] == [("fork", entry, "before")]
 
 
@@ -114,7 +114,7 @@ async def test_navigate_tree_moves_labels_and_may_be_refused(tmp_path: Path) -> 
     entry = _user_entry(rig)
     assert _answer(await rig.run(f"/x-tree {entry} start")) == "done"
     assert [type(m).__name__ for m in rig.session.messages] == ["UserMessage"]
-    assert rig.session.log.labels[entry] == "start" and told == [None]
+    assert rig.session.log.labels[entry] == "start" and told == [("tree", None)]
     module.refuse.add("tree")
     leaf = rig.session.log.leaf_id
     assert _answer(await rig.run(f"/x-tree {entry}")) == "cancelled: no tree"

@@ -108,7 +108,7 @@ async def test_steer_and_abort_act_on_the_running_prompt(tmp_path: Path) -> None
         assert first.type == "agent_start" and tau.is_running
         tau.steer("change of plan")
         with pytest.raises(AgentBusyError):
-            tau.new_session()
+            await tau.new_session()
         tau.abort()
         rest = [e async for e in events]
         assert rest[-1].type == "agent_settled"
@@ -126,12 +126,12 @@ async def test_fork_navigate_switch_and_reload(tmp_path: Path) -> None:
         await tau.prompt("second")
         original = tau.session_file
         second = tau.fork_messages()[1]
-        assert tau.fork(second.entry_id) == "second"
+        assert await tau.fork(second.entry_id) == "second"
         assert [m.role for m in tau.messages] == ["user", "assistant"] and tau.session_file != original
         assert original is not None
-        tau.switch_session(original)
+        await tau.switch_session(original)
         assert len(tau.messages) == 4
-        tau.navigate(tau.fork_messages()[0].entry_id)
+        await tau.navigate(tau.fork_messages()[0].entry_id)
         assert [m.role for m in tau.messages] == ["user"]
         heard: list[str] = []
         tau.subscribe(lambda e: heard.append(e.type))
@@ -176,11 +176,11 @@ async def test_a_memory_session_forks_and_starts_anew_in_memory(tmp_path: Path) 
         await tau.prompt("first")
         await tau.prompt("second")
         tau.set_label(tau.fork_messages()[0].entry_id, "start")
-        assert tau.fork(tau.fork_messages()[1].entry_id) == "second"
+        assert await tau.fork(tau.fork_messages()[1].entry_id) == "second"
         assert tau.session_file is None and [m.role for m in tau.messages] == ["user", "assistant"]
         assert tau.session.log.labels == {tau.fork_messages()[0].entry_id: "start"}
         await tau.prompt("third")
         assert len(provider.contexts[-1].messages) == 3
-        tau.new_session()
+        await tau.new_session()
         assert tau.messages == [] and tau.session_file is None
     assert not (tmp_path / "tau" / "sessions").exists()

@@ -87,3 +87,30 @@ def test_nudge_starts_a_turn_after_its_command(tmp_path: Path) -> None:
         _send(rig, "/nudge check the tests")
         rig.tmux.wait_for("Nudged back.")
         assert "check the tests" in json.dumps(rig.server.requests[-1].json()["messages"])
+
+
+def test_tree_summary_asks_an_async_handler_and_takes_an_extensions_summary(tmp_path: Path) -> None:
+    """/tree's "s": confirm_leave's async handler asks first (its "no" counts), then
+    branch_notes writes the summary, so the model is not asked for one."""
+    args = ("-e", str(EXAMPLES / "confirm_leave.py"), "-e", str(EXAMPLES / "branch_notes.py"))
+    with tau(tmp_path, _answers("One.", "Two."), *args) as rig:
+        _send(rig, "first question")
+        rig.tmux.wait_for("One.")
+        _send(rig, "second question")
+        rig.tmux.wait_for("Two.")
+        for answer in ("n", "y"):
+            _send(rig, "/tree")
+            rig.tmux.wait_for("Session tree")
+            rig.keys("Up")
+            rig.keys("s")
+            rig.tmux.wait_for("Move in the session tree?")
+            rig.keys(answer)
+            if answer == "n":
+                rig.tmux.wait_for("stayed: move in the session tree declined")
+        rig.tmux.wait_for("branch notes written")
+        rig.wait_editor("second question")
+        assert len(rig.server.requests) == 2  # no summary request
+        (session,) = sorted((rig.home / ".tau" / "sessions").rglob("*.jsonl"))
+        entries = [json.loads(line) for line in session.read_text().splitlines()]
+        (summary,) = [e for e in entries if e["type"] == "branch_summary"]
+        assert summary["fromHook"] is True and "- asked: second question" in summary["summary"]

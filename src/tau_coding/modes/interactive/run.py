@@ -104,7 +104,8 @@ def run_interactive(
         builtins.bind(app)
     if isinstance(port, CodingSessionPort):  # a title made in the background shows at once
         port.titles.listeners.append(app.refresh_footer)
-        port.control.outside_change.append(app.show_outside_change)  # an extension's new/fork/...
+        # an extension's new session, fork, switch or tree move (tau.sessions) is shown at once
+        port.control.outside_change.append(lambda change: app.show_outside_change(change.editor_text))
         port.control.run_from_record = _run_from_record(app, port)
     try:
         # Inline, the mouse stays the terminal's: selecting and scrolling the scrollback work.

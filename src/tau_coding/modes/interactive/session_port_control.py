@@ -22,7 +22,7 @@ from tau_agent.session.storage import SessionReadOnlyError
 from tau_coding.config.model_scope import ScopedModel, resolve_model_scope
 from tau_coding.modes.interactive.tree_rows import tree_rows
 from tau_coding.session.coding_session import CodingSession
-from tau_coding.session.control import ControlError, SessionControl
+from tau_coding.session.control import ChangeRefusedError, ControlError, SessionControl
 from tau_coding.session.store.manager import SessionNotFoundError, repair_notice
 from tau_coding.tui.git_branch import git_branch
 from tau_coding.tui.port import CommandResult, ForkPoint, StoredSession, TreeFilter, TreeRows
@@ -224,13 +224,14 @@ class ControlPort:
         )
 
     async def branch_with_summary(self, entry_id: str) -> CommandResult:
-        """Move to ``entry_id`` and summarise the branch left behind (``CodingSession.navigate``)."""
+        """Move to ``entry_id`` and summarise the branch left behind (``summarize_move``: the
+        extensions' ``session_before_tree`` handlers are awaited, and one may refuse or write
+        the summary)."""
         try:
-            if self.control.session.is_running:
-                raise AgentBusyError("Cannot move in the tree while the agent is running; abort it first")
             parent, text = self._target(entry_id)
-            await self.control.session.navigate(parent, summarize=True)
-            self.control.path_moved()
+            await self.control.summarize_move(parent)
+        except ChangeRefusedError as refused:
+            return CommandResult(str(refused), is_error=True)
         except Exception as exc:  # the summary run may fail in any way; the user reads why
             return CommandResult(f"Branch summary failed: {exc or type(exc).__name__}", is_error=True)
         return CommandResult(
@@ -254,7 +255,8 @@ class ControlPort:
             text = await self.control.asking(lambda: self.control.fork(entry_id))
         except _EXPECTED as exc:
             return CommandResult(str(exc), is_error=True)
-        return CommandResult("Forked into a new session.", editor_text=text, replaced_transcript=True)
+        # "": a session_before_fork handler asked to leave the editor as it is
+        return CommandResult("Forked into a new session.", editor_text=text or None, replaced_transcript=True)
 
     # -- the rest -----------------------------------------------------------------------------------
 

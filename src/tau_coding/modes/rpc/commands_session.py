@@ -178,10 +178,18 @@ async def get_tree(server: RpcServer, fields: Fields, request_id: Any) -> Any:
 
 
 async def navigate_tree(server: RpcServer, fields: Fields, request_id: Any) -> Any:
+    """Tau's: move to ``entryId``; with ``"summarize": true`` the branch left behind is
+    summarised first (``customInstructions``, ``label`` for the summary), by the model or by an
+    extension's ``session_before_tree`` handler."""
     entry_id = fields.optional_entry_id("entryId")
     _idle(server, "navigate the tree")
-    await server.control.asking(lambda: server.control.navigate(entry_id))
-    return {"leafId": server.control.session.log.leaf_id}
+    control = server.control
+    if fields.optional_flag("summarize"):
+        instructions, label = fields.optional_text("customInstructions"), fields.optional_text("label")
+        await control.summarize_move(entry_id, custom_instructions=instructions, label=label)
+    else:
+        await control.asking(lambda: control.navigate(entry_id))
+    return {"leafId": control.session.log.leaf_id}
 
 
 async def set_label(server: RpcServer, fields: Fields, request_id: Any) -> Any:

@@ -26,8 +26,9 @@ from tau_coding.modes.rpc.fields import Fields
 from tau_coding.modes.rpc.framing import BadLine, decode_line, read_lines
 from tau_coding.modes.rpc.output import RpcOutput
 from tau_coding.modes.rpc.responses import NO_DATA, CommandError, failure, success
+from tau_coding.modes.rpc.shapes import session_changed_event
 from tau_coding.modes.rpc.ui_bridge import RpcExtensionUI
-from tau_coding.session.control import SessionControl
+from tau_coding.session.control import OutsideChange, SessionControl
 from tau_coding.session.events import SessionEvent
 
 Handler = Callable[["RpcServer", Fields, Any], Awaitable[Any]]
@@ -47,6 +48,12 @@ class RpcServer:
         self._aborting = False
         self._again = False  # an extension asked for a run from the record (trigger_turn)
         self.on_shutdown: list[Callable[[], object]] = []  # e.g. cancel a login waiting for a browser
+        control.outside_change.append(self._session_changed)
+
+    def _session_changed(self, change: OutsideChange) -> None:
+        """An extension moved the session (``tau.sessions``): clients hear it at once, as they
+        would not otherwise (the command that caused it answers about itself only)."""
+        self.out.send(session_changed_event(self.control.session, change))
 
     # -- state the handlers read ---------------------------------------------------------------------
 

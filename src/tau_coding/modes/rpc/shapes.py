@@ -1,9 +1,10 @@
-"""Pi's JSON shapes for the values RPC responses carry: models, session listings, tree entries."""
+"""Pi's JSON shapes for the values RPC responses carry: models, session listings, tree entries;
+and Tau's ``session_changed`` event."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tau_agent.content import text_of
 from tau_agent.messages import AssistantMessage, UserMessage
@@ -11,6 +12,10 @@ from tau_agent.session.entries import MessageEntry, SessionEntry
 from tau_ai.model import Model
 from tau_coding.resources.loader import Resources
 from tau_coding.session.store.listing import SessionInfo
+
+if TYPE_CHECKING:
+    from tau_coding.session.change_questions import OutsideChange
+    from tau_coding.session.coding_session import CodingSession
 
 PREVIEW_CHARS = 200
 
@@ -127,3 +132,21 @@ def tree_entry_to_dict(entry: SessionEntry, labels: dict[str, str]) -> dict[str,
 
 
 __all__ = ["model_to_dict", "resource_commands", "session_info_to_dict", "tree_entry_to_dict"]
+
+
+def session_changed_event(session: CodingSession, change: OutsideChange) -> dict[str, Any]:
+    """Tau's ``session_changed`` event: an extension moved the session (``tau.sessions``);
+    ``reason`` says how, and the rest is what ``get_state`` would now say of where it is."""
+    event: dict[str, Any] = {
+        "type": "session_changed",
+        "reason": change.kind,
+        "sessionId": session.session_id,
+        "leafId": session.log.leaf_id,
+        "messageCount": len(session.messages),
+    }
+    file = session.session_file
+    if file is not None:
+        event["sessionFile"] = str(file)
+    if change.editor_text is not None:
+        event["editorText"] = change.editor_text
+    return event
