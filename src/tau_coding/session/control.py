@@ -446,7 +446,7 @@ class SessionControl(ChangeQuestions):
         """Rewind to ``checkpoint_id``: ``code``, ``conversation``, ``both`` or ``summarize``."""
         self._ensure_idle("rewind")
         try:
-            return await rewind(self.session, checkpoint_id, restore, self.navigate)
+            return await rewind(self.session, checkpoint_id, restore, self.navigate, self.summarize_move)
         except CheckpointError as exc:
             raise ControlError(str(exc)) from exc
 

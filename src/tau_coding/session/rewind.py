@@ -11,7 +11,7 @@ behind (the branch-summary compaction), leaving the files as they are. Every fai
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Literal, get_args
 
@@ -60,8 +60,11 @@ async def rewind(
     checkpoint_id: str,
     restore: str,
     navigate: Callable[[str | None], None],
+    summarize_move: Callable[[str | None], Awaitable[object]],
 ) -> RewindOutcome:
-    """Rewind ``session`` as ``restore`` says; ``navigate`` moves the conversation's leaf."""
+    """Rewind ``session`` as ``restore`` says; ``navigate`` moves the conversation's leaf,
+    ``summarize_move`` moves it with a summary of the path left behind (asking extensions'
+    ``session_before_tree`` as ``/tree`` does)."""
     if restore not in RESTORE_CHOICES:
         raise CheckpointError(f"unknown restore {restore!r}; one of {', '.join(RESTORE_CHOICES)}")
     checkpoints = checkpoints_of(session)
@@ -74,7 +77,7 @@ async def rewind(
     if restore in ("conversation", "both"):
         navigate(record.leaf_id)
     elif restore == "summarize":
-        await session.navigate(record.leaf_id, summarize=True)
+        await summarize_move(record.leaf_id)
     moved = restore != "code"
     return RewindOutcome(record, restored, record.prompt if moved else None)
 

@@ -162,3 +162,28 @@ async def test_setup_fills_the_new_session_and_with_session_runs_once_it_is_show
     assert rig.session.session_file != first and told == [("new", None)]
     assert [type(m) for m in rig.session.messages] == [CustomMessage]  # setup's entry is the context
     assert module.heard[-1] == ("with_session", True, ["CustomMessage"])
+
+
+async def test_rewinds_summary_asks_session_before_tree_as_the_tree_does(tmp_path: Path) -> None:
+    """``/rewind`` → "summarise from here" is a move in the tree with a summary: a handler's
+    refusal stops it and a handler's summary is the one recorded."""
+    from tau_coding.checkpoints.store import CheckpointStore
+    from tau_coding.session.checkpointing import SessionCheckpoints
+    from tests.coding.checkpoints.tree_files import git
+
+    git(tmp_path, "init", "-q")
+    rig, control, _, module = _rig(tmp_path, "one", "two")
+    rig.session.checkpoints = SessionCheckpoints(CheckpointStore(tmp_path, tmp_path / "checkpoints"))
+    await rig.run("first")
+    await rig.run("second")
+    point = control.list_checkpoints()[0]
+    leaf, asked = rig.session.log.leaf_id, len(rig.provider.contexts)
+    module.mode["tree"] = "refuse"
+    with pytest.raises(ChangeRefusedError, match="not now"):
+        await control.restore_checkpoint(point.record.checkpoint_id, "summarize")
+    assert rig.session.log.leaf_id == leaf and len(rig.provider.contexts) == asked
+    module.mode["tree"] = "summary"
+    outcome = await control.restore_checkpoint(point.record.checkpoint_id, "summarize")
+    entry = next(e for e in reversed(rig.session.log.entries) if isinstance(e, BranchSummaryEntry))
+    assert entry.summary == "written by hand" and entry.from_hook
+    assert outcome.editor_text == "first" and len(rig.provider.contexts) == asked
