@@ -3,6 +3,7 @@ places extensions draw are ExtensionSurface (extension_surface.py)."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import os
 import sys
@@ -63,6 +64,8 @@ from tau_coding.tui.widgets.queue_view import QueueView
 from tau_coding.tui.widgets.status_footer import StatusFooter
 from tau_coding.tui.widgets.tool_row import ToolRow
 from tau_coding.tui.widgets.transcript import Transcript
+
+HISTORY_SLICE_SECONDS = 0.008  # writing a resumed session's history gives way to keys this often
 
 
 class TauApp(ExtensionSurface):
@@ -149,6 +152,7 @@ class TauApp(ExtensionSurface):
         self._extension_title: str | None = None
         self._working_message: str | None = None  # an extension's, instead of "working…"
         self._after_run: list[Callable[[], object]] = []  # what extensions asked for mid-run
+        self._session_shown = asyncio.Event()  # set once the session's history is in the state
 
     # -- composition ----------------------------------------------------------------------------
 
@@ -205,13 +209,30 @@ class TauApp(ExtensionSurface):
             self._bindings.bind(key, f"extension_shortcut({key!r})", description or key, priority=True)
         self.editor.menu = self.query_one(CompletionMenu)
         settings_command.apply_at_start(self)
-        self.state = from_messages(self.port.messages, self.port.render_custom)
         if self._feed is not None:
             self.screen.add_class("-inline")
-            self._feed.start(len(self.state.items))
             self.theme_changed_signal.subscribe(self, self._theme_changed)
         self.editor.focus()
-        await self.paint()
+        await self.paint()  # the editor and the footer: the first screen
+        # In a worker: the screen stays free to echo keys between the history's slices.
+        self.call_after_refresh(lambda: self.run_worker(self._show_session(), group="start"))
+
+    async def _show_session(self) -> None:
+        """After the first paint: the session's history (rendering a long one's newest items
+        for the scrollback takes longer than starting), then what starts with the app.
+        A prompt sent before this ran waits for it (``on_prompt_editor_submitted``)."""
+        if not self._session_shown.is_set():  # (a session switched to already showed its own)
+            early = self.state.items  # what the first frames added (a key's notice) follows
+            self.state = from_messages(self.port.messages, self.port.render_custom)
+            for item in early:
+                self.state.add(item)
+            if early:
+                await self.transcript.clear_all()
+            self._session_shown.set()
+            if self._feed is not None:
+                self._feed.start(len(self.state.items))
+                await self._write_history()
+            await self.paint()
         # What exists now (modules, widgets, the loaded transcript) lives as long as the app;
         # out of the cyclic collector's view, its full passes stop rescanning all of it
         # mid-keystroke or mid-stream.
@@ -223,6 +244,20 @@ class TauApp(ExtensionSurface):
             await session_commands.resume(self, "", then=self._send_initial_prompt)
         else:
             self._send_initial_prompt()
+
+    async def _write_history(self) -> None:
+        """Inline: the loaded session's items into the scrollback, a slice of
+        ``HISTORY_SLICE_SECONDS`` at a time, so that keys typed meanwhile echo in between."""
+        feed, items = self._feed, self.state.items
+        began = time.perf_counter()
+        while feed is not None and feed.printed < len(items):
+            printed = feed.printed
+            feed.feed(items[: printed + 1], self._look())
+            if feed.printed == printed:  # an item still going on: paint() shows it below
+                return
+            if time.perf_counter() - began > HISTORY_SLICE_SECONDS:
+                await asyncio.sleep(0)
+                began = time.perf_counter()
 
     def pop_screen(self) -> AwaitComplete:
         """Close the top screen, letting go of what Textual would keep of it (style_cache.py)."""
@@ -248,7 +283,8 @@ class TauApp(ExtensionSurface):
             return
         changes = self.state.take_changes()
         appended, updated = changes.appended, changes.updated
-        if self._feed is not None:  # inline: what settled goes to the scrollback, out of the DOM
+        if self._feed is not None and self._session_shown.is_set():
+            # inline: what settled goes to the scrollback, out of the DOM (once the history is)
             self._feed_scrollback()
             start = self._feed.printed
             appended = range(max(appended.start, start), appended.stop)
@@ -381,6 +417,7 @@ class TauApp(ExtensionSurface):
         self.state = from_messages(self.port.messages, self.port.render_custom)
         if self._feed is not None:
             self._feed.start(len(self.state.items), new_screen=True)
+        self._session_shown.set()
         for text in self._startup_notices:  # problems in the user's files outlive a session switch
             add_notice(self.state, text, "warning")
         await self.paint()
@@ -410,6 +447,7 @@ class TauApp(ExtensionSurface):
         await super().on_event(event)
 
     async def on_prompt_editor_submitted(self, message: PromptEditor.Submitted) -> None:
+        await self._session_shown.wait()  # Enter typed in the first frames: after the history
         submission = classify(message.text)
         if submission.kind == "command":
             await self._command(submission)
