@@ -32,6 +32,7 @@ from tau_coding.tui.screens.dialog import Dialog
 from tau_coding.tui.shell import commands, permission_mode, session_commands, settings_command
 from tau_coding.tui.shell.escape_input import FullscreenDriver
 from tau_coding.tui.shell.extension_surface import ExtensionSurface
+from tau_coding.tui.shell.history_slices import write_in_slices
 from tau_coding.tui.shell.inline import (
     InlineDriver,
     Look,
@@ -64,8 +65,6 @@ from tau_coding.tui.widgets.queue_view import QueueView
 from tau_coding.tui.widgets.status_footer import StatusFooter
 from tau_coding.tui.widgets.tool_row import ToolRow
 from tau_coding.tui.widgets.transcript import Transcript
-
-HISTORY_SLICE_SECONDS = 0.008  # writing a resumed session's history gives way to keys this often
 
 
 class TauApp(ExtensionSurface):
@@ -231,7 +230,7 @@ class TauApp(ExtensionSurface):
             self._session_shown.set()
             if self._feed is not None:
                 self._feed.start(len(self.state.items))
-                await self._write_history()
+                await write_in_slices(self._feed, self.state.items, self._look)
             await self.paint()
         # What exists now (modules, widgets, the loaded transcript) lives as long as the app;
         # out of the cyclic collector's view, its full passes stop rescanning all of it
@@ -244,20 +243,6 @@ class TauApp(ExtensionSurface):
             await session_commands.resume(self, "", then=self._send_initial_prompt)
         else:
             self._send_initial_prompt()
-
-    async def _write_history(self) -> None:
-        """Inline: the loaded session's items into the scrollback, a slice of
-        ``HISTORY_SLICE_SECONDS`` at a time, so that keys typed meanwhile echo in between."""
-        feed, items = self._feed, self.state.items
-        began = time.perf_counter()
-        while feed is not None and feed.printed < len(items):
-            printed = feed.printed
-            feed.feed(items[: printed + 1], self._look())
-            if feed.printed == printed:  # an item still going on: paint() shows it below
-                return
-            if time.perf_counter() - began > HISTORY_SLICE_SECONDS:
-                await asyncio.sleep(0)
-                began = time.perf_counter()
 
     def pop_screen(self) -> AwaitComplete:
         """Close the top screen, letting go of what Textual would keep of it (style_cache.py)."""
