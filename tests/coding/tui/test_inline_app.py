@@ -113,8 +113,8 @@ async def test_ctrl_o_and_a_new_theme_write_the_scrollback_again_once_something_
 async def test_a_resumed_session_writes_its_newest_items_once_in_order_and_a_prompt_sent_at_once_follows() -> (
     None
 ):
-    """The history is written after the first paint, in slices; Enter pressed before it is all
-    written sends after it (the prompt and its answer land below the history, not among it)."""
+    """The history is written after the first paint; Enter pressed before it is all written
+    sends after it (the prompt and its answer land below the history, not among it)."""
     history = []
     for i in range(150):
         history += [UserMessage(f"question {i}"), assistant_said(f"answer {i}")]
@@ -129,5 +129,4 @@ async def test_a_resumed_session_writes_its_newest_items_once_in_order_and_a_pro
     order = [text.index(s) for s in shown]
     assert order == sorted(order)
     assert text.count("answer 149") == 1
-    first, last = (next(i for i, w in enumerate(written) if f"question {n}\x1b" in w) for n in (110, 149))
-    assert first < last  # in slices, keys read in between
+    assert any("question 110\x1b" in w and "question 149\x1b" in w for w in written)  # one piece

@@ -32,7 +32,7 @@ from tau_coding.tui.screens.dialog import Dialog
 from tau_coding.tui.shell import commands, permission_mode, session_commands, settings_command
 from tau_coding.tui.shell.escape_input import FullscreenDriver
 from tau_coding.tui.shell.extension_surface import ExtensionSurface
-from tau_coding.tui.shell.history_slices import write_in_slices
+from tau_coding.tui.shell.history_slices import HeldWriter, write_in_slices
 from tau_coding.tui.shell.inline import (
     InlineDriver,
     Look,
@@ -135,9 +135,8 @@ class TauApp(ExtensionSurface):
         self._widgets: dict[str, list[str]] = {}  # extensions' widgets, shown above the editor
         self._statuses: dict[str, str] = {}  # extensions' footer entries
         self._panel: ExtensionPanel | None = None
-        self._feed = (
-            ScrollbackFeed(write_above or above_inline_region(self), self._images_after) if inline else None
-        )
+        self._writer = HeldWriter(write_above or above_inline_region(self))  # held: history_slices.py
+        self._feed = ScrollbackFeed(self._writer, self._images_after) if inline else None
         self._width = 0  # the terminal's width when the inline region was last resized
         self._draw_images: Callable[[Item, int, Mapping[str, str], int], str] | None = None
         # The other places extensions draw: widgets below the editor, a header, a footer of
@@ -230,7 +229,7 @@ class TauApp(ExtensionSurface):
             self._session_shown.set()
             if self._feed is not None:
                 self._feed.start(len(self.state.items))
-                await write_in_slices(self._feed, self.state.items, self._look)
+                await write_in_slices(self._feed, self.state.items, self._look, self._writer)
             await self.paint()
         # What exists now (modules, widgets, the loaded transcript) lives as long as the app;
         # out of the cyclic collector's view, its full passes stop rescanning all of it
@@ -347,6 +346,7 @@ class TauApp(ExtensionSurface):
     ) -> None:
         """Quit; inline, what the transcript still shows is written to the scrollback first."""
         self._feed_scrollback(everything=True)
+        self._writer.release()  # quitting while the history is being written: all of it
         super().exit(result, return_code, message)
 
     def refresh_footer(self) -> None:
