@@ -233,8 +233,9 @@ class TauApp(ExtensionSurface):
             await self.paint()
         # What exists now (modules, widgets, the loaded transcript) lives as long as the app;
         # out of the cyclic collector's view, its full passes stop rescanning all of it
-        # mid-keystroke or mid-stream.
+        # mid-keystroke or mid-stream. (The interactive mode keeps the collector off until here.)
         gc.freeze()
+        gc.enable()
         self.set_interval(1.0, self._tick)
         for text in self._startup_notices:
             self.notice(text, "warning")
