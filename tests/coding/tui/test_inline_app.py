@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
+from tau_agent.content import TextContent
+from tau_agent.messages import AssistantMessage, UserMessage
 from tau_agent.testing import FakeProvider, call, reply, text
 from tau_coding.tui.shell.app import TauApp
 from tau_coding.tui.shell.commands import HANDLERS
@@ -13,6 +15,10 @@ from tau_coding.tui.widgets.tool_row import ToolRow
 
 from .helpers import adapter, gated_tool, shell_tool
 from .test_app import SIZE, make_app, type_text, until
+
+
+def assistant_said(words: str) -> AssistantMessage:
+    return AssistantMessage(content=[TextContent(words)], api="fake", provider="fake", model="fake")
 
 
 def _inline(port: object) -> tuple[TauApp, list[str]]:
@@ -102,3 +108,25 @@ async def test_ctrl_o_and_a_new_theme_write_the_scrollback_again_once_something_
         light = next(w for w in written[before:] if w.startswith(CLEAR_ALL))
         assert "n60" in light
         assert light.replace("n60", "") != expanded.replace("n60", "")  # other colours, same text
+
+
+async def test_a_resumed_session_writes_its_newest_items_once_in_order_and_a_prompt_sent_at_once_follows() -> (
+    None
+):
+    """The history is written after the first paint; Enter pressed before it is all written
+    sends after it (the prompt and its answer land below the history, not among it)."""
+    history = []
+    for i in range(150):
+        history += [UserMessage(f"question {i}"), assistant_said(f"answer {i}")]
+    app, written = _inline(adapter(FakeProvider([reply("fresh answer")]), messages=history))
+    async with app.run_test(size=SIZE) as pilot:
+        await type_text(pilot, "new question")
+        await pilot.press("enter")
+        await until(pilot, lambda: "fresh answer" in "".join(written))
+    text = "".join(written)
+    assert text.count("earlier items") == 1 and "question 109\x1b" not in text  # 80 newest items
+    shown = [f"question {i}\x1b" for i in range(110, 150)] + ["new question", "fresh answer"]
+    order = [text.index(s) for s in shown]
+    assert order == sorted(order)
+    assert text.count("answer 149") == 1
+    assert any("question 110\x1b" in w and "question 149\x1b" in w for w in written)  # one piece

@@ -18,7 +18,6 @@ from textual.widget import Widget
 from tau_coding.extensions.ui import EditorFactory as ExtensionEditorFactory
 from tau_coding.extensions.ui import NoticeLevel, Placement, ScreenFactory, ThemeChoice, ThemeResult
 from tau_coding.tui.screens.dialogs import TuiDialogs
-from tau_coding.tui.screens.overlay import Overlay
 from tau_coding.tui.widgets.prompt_editor import EditorFactory
 
 _SEVERITY: dict[str, Literal["information", "warning", "error"]] = {
@@ -125,6 +124,8 @@ class TuiUI:
     async def custom(self, make_screen: ScreenFactory, *, overlay: bool = False) -> Any:
         screen = make_screen()
         if overlay and not isinstance(screen, Screen) and isinstance(screen, Widget):
+            from tau_coding.tui.screens.overlay import Overlay  # when an extension asks for one
+
             screen = Overlay(screen)
         if not isinstance(screen, Screen):
             wanted = "a textual ModalScreen or widget" if overlay else "a textual Screen"

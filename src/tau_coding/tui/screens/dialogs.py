@@ -2,6 +2,7 @@
 
 Each ``ask_*`` pushes a modal screen and waits for the person's answer; it must be awaited on
 the app's event loop (extension handlers run inside the session's prompt worker, which is).
+Each dialog's screen is imported when first asked for, not when the TUI starts.
 """
 
 from __future__ import annotations
@@ -9,10 +10,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
-
-from tau_coding.tui.screens.choice_picker import ChoicePicker
-from tau_coding.tui.screens.confirm_dialog import ConfirmDialog
-from tau_coding.tui.screens.text_prompt import TextPrompt
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -38,13 +35,19 @@ class TuiDialogs:
         return await self._ask(screen)
 
     async def ask_confirm(self, title: str, message: str) -> bool:
+        from tau_coding.tui.screens.confirm_dialog import ConfirmDialog
+
         return bool(await self._ask(ConfirmDialog(title, message)))
 
     async def ask_choice(self, title: str, options: Sequence[str]) -> str | None:
+        from tau_coding.tui.screens.choice_picker import ChoicePicker
+
         chosen = await self._ask(ChoicePicker(title, options))
         return chosen if isinstance(chosen, str) else None
 
     async def ask_text(self, title: str) -> str | None:
+        from tau_coding.tui.screens.text_prompt import TextPrompt
+
         text = await self._ask(TextPrompt(title))
         return text if isinstance(text, str) else None
 

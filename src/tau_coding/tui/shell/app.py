@@ -3,6 +3,7 @@ places extensions draw are ExtensionSurface (extension_surface.py)."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import os
 import sys
@@ -31,6 +32,7 @@ from tau_coding.tui.screens.dialog import Dialog
 from tau_coding.tui.shell import commands, permission_mode, session_commands, settings_command
 from tau_coding.tui.shell.escape_input import FullscreenDriver
 from tau_coding.tui.shell.extension_surface import ExtensionSurface
+from tau_coding.tui.shell.history_slices import HeldWriter, write_in_slices
 from tau_coding.tui.shell.inline import (
     InlineDriver,
     Look,
@@ -133,9 +135,8 @@ class TauApp(ExtensionSurface):
         self._widgets: dict[str, list[str]] = {}  # extensions' widgets, shown above the editor
         self._statuses: dict[str, str] = {}  # extensions' footer entries
         self._panel: ExtensionPanel | None = None
-        self._feed = (
-            ScrollbackFeed(write_above or above_inline_region(self), self._images_after) if inline else None
-        )
+        self._writer = HeldWriter(write_above or above_inline_region(self))  # held: history_slices.py
+        self._feed = ScrollbackFeed(self._writer, self._images_after) if inline else None
         self._width = 0  # the terminal's width when the inline region was last resized
         self._draw_images: Callable[[Item, int, Mapping[str, str], int], str] | None = None
         self._screen_images: Callable[[Item, Mapping[str, str], int], RenderableType | None] | None = None
@@ -150,6 +151,7 @@ class TauApp(ExtensionSurface):
         self._extension_title: str | None = None
         self._working_message: str | None = None  # an extension's, instead of "working…"
         self._after_run: list[Callable[[], object]] = []  # what extensions asked for mid-run
+        self._session_shown = asyncio.Event()  # set once the session's history is in the state
 
     # -- composition ----------------------------------------------------------------------------
 
@@ -206,17 +208,35 @@ class TauApp(ExtensionSurface):
             self._bindings.bind(key, f"extension_shortcut({key!r})", description or key, priority=True)
         self.editor.menu = self.query_one(CompletionMenu)
         settings_command.apply_at_start(self)
-        self.state = from_messages(self.port.messages, self.port.render_custom)
         if self._feed is not None:
             self.screen.add_class("-inline")
-            self._feed.start(len(self.state.items))
             self.theme_changed_signal.subscribe(self, self._theme_changed)
         self.editor.focus()
-        await self.paint()
+        await self.paint()  # the editor and the footer: the first screen
+        # In a worker: the screen stays free to echo keys between the history's slices.
+        self.call_after_refresh(lambda: self.run_worker(self._show_session(), group="start"))
+
+    async def _show_session(self) -> None:
+        """After the first paint: the session's history (rendering a long one's newest items
+        for the scrollback takes longer than starting), then what starts with the app.
+        A prompt sent before this ran waits for it (``on_prompt_editor_submitted``)."""
+        if not self._session_shown.is_set():  # (a session switched to already showed its own)
+            early = self.state.items  # what the first frames added (a key's notice) follows
+            self.state = from_messages(self.port.messages, self.port.render_custom)
+            for item in early:
+                self.state.add(item)
+            if early:
+                await self.transcript.clear_all()
+            self._session_shown.set()
+            if self._feed is not None:
+                self._feed.start(len(self.state.items))
+                await write_in_slices(self._feed, self.state.items, self._look, self._writer)
+            await self.paint()
         # What exists now (modules, widgets, the loaded transcript) lives as long as the app;
         # out of the cyclic collector's view, its full passes stop rescanning all of it
-        # mid-keystroke or mid-stream.
+        # mid-keystroke or mid-stream. (The interactive mode keeps the collector off until here.)
         gc.freeze()
+        gc.enable()
         self.set_interval(1.0, self._tick)
         for text in self._startup_notices:
             self.notice(text, "warning")
@@ -249,7 +269,8 @@ class TauApp(ExtensionSurface):
             return
         changes = self.state.take_changes()
         appended, updated = changes.appended, changes.updated
-        if self._feed is not None:  # inline: what settled goes to the scrollback, out of the DOM
+        if self._feed is not None and self._session_shown.is_set():
+            # inline: what settled goes to the scrollback, out of the DOM (once the history is)
             self._feed_scrollback()
             start = self._feed.printed
             appended = range(max(appended.start, start), appended.stop)
@@ -341,6 +362,7 @@ class TauApp(ExtensionSurface):
     ) -> None:
         """Quit; inline, what the transcript still shows is written to the scrollback first."""
         self._feed_scrollback(everything=True)
+        self._writer.release()  # quitting while the history is being written: all of it
         super().exit(result, return_code, message)
 
     def refresh_footer(self) -> None:
@@ -396,6 +418,7 @@ class TauApp(ExtensionSurface):
         self.state = from_messages(self.port.messages, self.port.render_custom)
         if self._feed is not None:
             self._feed.start(len(self.state.items), new_screen=True)
+        self._session_shown.set()
         for text in self._startup_notices:  # problems in the user's files outlive a session switch
             add_notice(self.state, text, "warning")
         await self.paint()
@@ -425,6 +448,7 @@ class TauApp(ExtensionSurface):
         await super().on_event(event)
 
     async def on_prompt_editor_submitted(self, message: PromptEditor.Submitted) -> None:
+        await self._session_shown.wait()  # Enter typed in the first frames: after the history
         submission = classify(message.text)
         if submission.kind == "command":
             await self._command(submission)

@@ -19,8 +19,6 @@ from tau_coding import __version__
 from tau_coding.common.changelog import changelog_text
 from tau_coding.tui.keymap import ACTIONS
 from tau_coding.tui.port import CommandSpec
-from tau_coding.tui.screens.model_picker import ModelPicker
-from tau_coding.tui.screens.text_panel import TextPanel
 from tau_coding.tui.shell import session_commands, settings_command
 from tau_coding.tui.shell.command_host import CommandHost
 from tau_coding.tui.summaries import tokens
@@ -122,10 +120,14 @@ async def _copy(app: CommandHost, args: str) -> None:
 
 
 async def _hotkeys(app: CommandHost, args: str) -> None:
+    from tau_coding.tui.screens.text_panel import TextPanel
+
     await app.push_screen(TextPanel("Keyboard shortcuts", hotkeys_table(app.keymap)))
 
 
 async def _changelog(app: CommandHost, args: str) -> None:
+    from tau_coding.tui.screens.text_panel import TextPanel
+
     text = changelog_text()
     if text is None:
         app.notice("This installation of Tau has no CHANGELOG.md.", "warning")
@@ -136,6 +138,8 @@ async def _changelog(app: CommandHost, args: str) -> None:
 
 
 async def _session(app: CommandHost, args: str) -> None:
+    from tau_coding.tui.screens.text_panel import TextPanel
+
     info, state = app.port.info(), app.state
     table = Table.grid(padding=(0, 2))
     rows = [
@@ -162,6 +166,8 @@ async def _session(app: CommandHost, args: str) -> None:
 
 
 async def _model(app: CommandHost, args: str) -> None:
+    from tau_coding.tui.screens.model_picker import ModelPicker
+
     models = list(app.port.models())
     if args:
         result = app.port.set_model(args)

@@ -12,20 +12,16 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tau_coding.tui.port import CommandResult, CommandSpec
 from tau_coding.tui.rewind_port import REWIND_CHOICES, RewindChoice
-from tau_coding.tui.screens.choice_picker import ChoicePicker
-from tau_coding.tui.screens.confirm_dialog import ConfirmDialog
-from tau_coding.tui.screens.fork_picker import ForkPicker
-from tau_coding.tui.screens.rewind_picker import RewindPicker
-from tau_coding.tui.screens.scoped_models import ScopedModels
-from tau_coding.tui.screens.session_picker import SessionPicker
-from tau_coding.tui.screens.text_prompt import TextPrompt
-from tau_coding.tui.screens.tree_view import TreeChoice, TreeScreen
 from tau_coding.tui.shell import settings_command
 from tau_coding.tui.shell.command_host import CommandHost
 from tau_coding.tui.state import add_error, set_status
+
+if TYPE_CHECKING:  # the screens are imported when their command runs, not at start
+    from tau_coding.tui.screens.tree_view import TreeChoice
 
 SPECS = [
     CommandSpec("resume", "Resume a stored session (picker)"),
@@ -95,6 +91,8 @@ def _busy(app: CommandHost, what: str) -> bool:
 
 async def resume(app: CommandHost, args: str, *, then: Callable[[], None] | None = None) -> None:
     """``then`` runs once the picker closes, whatever was chosen."""
+    from tau_coding.tui.screens.session_picker import SessionPicker
+
     if _busy(app, "switching sessions"):
         return
 
@@ -108,6 +106,8 @@ async def resume(app: CommandHost, args: str, *, then: Callable[[], None] | None
 
 
 async def tree(app: CommandHost, args: str) -> None:
+    from tau_coding.tui.screens.tree_view import TreeScreen
+
     if _busy(app, "moving in the tree"):
         return
 
@@ -127,6 +127,8 @@ async def tree(app: CommandHost, args: str) -> None:
 
 
 async def fork(app: CommandHost, args: str) -> None:
+    from tau_coding.tui.screens.fork_picker import ForkPicker
+
     if _busy(app, "forking"):
         return
     points = app.port.fork_points()
@@ -143,6 +145,10 @@ async def fork(app: CommandHost, args: str) -> None:
 
 async def rewind(app: CommandHost, args: str) -> None:
     """Pick a checkpoint, then what to restore; a code restore shows its diff and asks first."""
+    from tau_coding.tui.screens.choice_picker import ChoicePicker
+    from tau_coding.tui.screens.confirm_dialog import ConfirmDialog
+    from tau_coding.tui.screens.rewind_picker import RewindPicker
+
     if _busy(app, "rewinding"):
         return
     points = app.port.rewind_points()
@@ -212,6 +218,8 @@ async def reload(app: CommandHost, args: str) -> None:
 
 
 async def login(app: CommandHost, args: str) -> None:
+    from tau_coding.tui.screens.text_prompt import TextPrompt
+
     provider, _, key = args.strip().partition(" ")
     subscriptions = {name: (what, on) for name, what, on in app.port.subscription_logins()}
     if not provider:
@@ -247,6 +255,8 @@ async def logout(app: CommandHost, args: str) -> None:
 
 
 async def scoped_models(app: CommandHost, args: str) -> None:
+    from tau_coding.tui.screens.scoped_models import ScopedModels
+
     models = list(app.port.models())
     if not models:
         app.notice("No models to choose from in this session.", "warning")

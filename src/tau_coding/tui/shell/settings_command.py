@@ -11,8 +11,6 @@ from collections.abc import Sequence
 from rich.table import Table
 from rich.text import Text
 
-from tau_coding.tui.screens.settings_editor import SettingsEditor
-from tau_coding.tui.screens.text_panel import TextPanel
 from tau_coding.tui.settings_table import (
     EDITABLE,
     LiveState,
@@ -94,6 +92,8 @@ def apply_at_start(app: CommandHost) -> None:
 
 
 async def show_all(app: CommandHost) -> None:
+    from tau_coding.tui.screens.text_panel import TextPanel
+
     table = Table.grid(padding=(0, 2))
     for key, value in app.port.settings():
         table.add_row(Text(key, style="bold"), value)
@@ -101,6 +101,8 @@ async def show_all(app: CommandHost) -> None:
 
 
 async def settings(app: CommandHost, args: str) -> None:
+    from tau_coding.tui.screens.settings_editor import SettingsEditor
+
     async def changed(spec: SettingSpec, choice: str) -> str:
         return await change(app, spec, choice)
 
