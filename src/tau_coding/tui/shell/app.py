@@ -24,12 +24,12 @@ from tau_agent.messages import UserMessage
 from tau_coding.tui.bridge import AgentEventMessage, FrameScheduler, RunFinished, start_run
 from tau_coding.tui.files import project_files
 from tau_coding.tui.history import PromptHistory
-from tau_coding.tui.items import Item, ToolItem, UserItem
 from tau_coding.tui.key_encodings import install as install_key_encodings
 from tau_coding.tui.key_encodings import normalized_key
 from tau_coding.tui.port import SessionPort
 from tau_coding.tui.screens.dialog import Dialog
 from tau_coding.tui.shell import commands, permission_mode, session_commands, settings_command
+from tau_coding.tui.shell.app_images import AppImages
 from tau_coding.tui.shell.escape_input import FullscreenDriver
 from tau_coding.tui.shell.extension_surface import ExtensionSurface
 from tau_coding.tui.shell.history_slices import HeldWriter, write_in_slices
@@ -136,10 +136,15 @@ class TauApp(ExtensionSurface):
         self._statuses: dict[str, str] = {}  # extensions' footer entries
         self._panel: ExtensionPanel | None = None
         self._writer = HeldWriter(write_above or above_inline_region(self))  # held: history_slices.py
-        self._feed = ScrollbackFeed(self._writer, self._images_after) if inline else None
+        self._images = AppImages(
+            self._environ,
+            lambda: dict(self.port.settings()),
+            lambda: self.size.height,
+            self._send,
+            lambda: self.console.color_system,
+        )
+        self._feed = ScrollbackFeed(self._writer, self._images.after) if inline else None
         self._width = 0  # the terminal's width when the inline region was last resized
-        self._draw_images: Callable[[Item, int, Mapping[str, str], int], str] | None = None
-        self._screen_images: Callable[[Item, Mapping[str, str], int], RenderableType | None] | None = None
         # The other places extensions draw: widgets below the editor, a header, a footer of
         # their own, the terminal title (None: Tau's).
         self._below: dict[str, list[str]] = {}
@@ -172,7 +177,7 @@ class TauApp(ExtensionSurface):
         history = PromptHistory(
             text_of(m.content, image="[image]") for m in self.port.messages if isinstance(m, UserMessage)
         )
-        self.transcript = Transcript(None if self._feed is not None else self._image_cells)
+        self.transcript = Transcript(None if self._feed is not None else self._images.cells)
         self.editor = PromptEditor(sources, history)
         self._editor_parts = (sources, history)  # what an extension's editor is made from
         self.footer = StatusFooter(self._home)
@@ -220,23 +225,25 @@ class TauApp(ExtensionSurface):
         """After the first paint: the session's history (rendering a long one's newest items
         for the scrollback takes longer than starting), then what starts with the app.
         A prompt sent before this ran waits for it (``on_prompt_editor_submitted``)."""
-        if not self._session_shown.is_set():  # (a session switched to already showed its own)
-            early = self.state.items  # what the first frames added (a key's notice) follows
-            self.state = from_messages(self.port.messages, self.port.render_custom)
-            for item in early:
-                self.state.add(item)
-            if early:
-                await self.transcript.clear_all()
-            self._session_shown.set()
-            if self._feed is not None:
-                self._feed.start(len(self.state.items))
-                await write_in_slices(self._feed, self.state.items, self._look, self._writer)
-            await self.paint()
-        # What exists now (modules, widgets, the loaded transcript) lives as long as the app;
-        # out of the cyclic collector's view, its full passes stop rescanning all of it
-        # mid-keystroke or mid-stream. (The interactive mode keeps the collector off until here.)
-        gc.freeze()
-        gc.enable()
+        try:
+            if not self._session_shown.is_set():  # (a session switched to already showed its own)
+                early = self.state.items  # what the first frames added (a key's notice) follows
+                self.state = from_messages(self.port.messages, self.port.render_custom)
+                for item in early:
+                    self.state.add(item)
+                if early:
+                    await self.transcript.clear_all()
+                self._session_shown.set()
+                if self._feed is not None:
+                    self._feed.start(len(self.state.items))
+                    await write_in_slices(self._feed, self.state.items, self._look, self._writer)
+                await self.paint()
+        finally:
+            # What exists now lives as long as the app: frozen, the collector's full passes stop
+            # rescanning it mid-keystroke. (Interactive mode keeps it off until here; on again
+            # even if showing the history failed.)
+            gc.freeze()
+            gc.enable()
         self.set_interval(1.0, self._tick)
         for text in self._startup_notices:
             self.notice(text, "warning")
@@ -312,26 +319,6 @@ class TauApp(ExtensionSurface):
         if theme.name != self._theme_name:  # not the start's own, announced after on_mount
             self._theme_name = theme.name
             self.restyle_scrollback()
-
-    def _images_after(self, item: Item, width: int) -> str:
-        """Inline: ``item``'s images, drawn below it in the scrollback where the terminal can."""
-        if not isinstance(item, UserItem | ToolItem) or not item.images:
-            return ""
-        if self._draw_images is None:
-            from tau_coding.tui.image_drawing import ImageDrawer  # only once there is an image
-
-            self._draw_images = ImageDrawer(self._environ)
-        return self._draw_images(item, width, dict(self.port.settings()), self.size.height)
-
-    def _image_cells(self, item: Item) -> RenderableType | None:
-        """Full-screen: ``item``'s images, as cells the terminal draws them in (screen_images.py)."""
-        if not isinstance(item, UserItem | ToolItem) or not item.images:
-            return None
-        if self._screen_images is None:
-            from tau_coding.tui.screen_images import ScreenImages  # only once there is an image
-
-            self._screen_images = ScreenImages(self._environ, self._send, self.console.color_system).cells
-        return self._screen_images(item, dict(self.port.settings()), self.size.height)
 
     def _send(self, sequence: str) -> None:
         if self._driver is not None:
