@@ -43,6 +43,8 @@ NOT_FOR_A_PLAIN_ANSWER = (
     "tau_coding.subagents.child",
     "tau_coding.subagents.transcript",
     "tau_coding.todo.plan",
+    "tau_coding.checkpoints.retention",
+    "tau_coding.extensions.approval_dialog",
 )
 
 # Runs the real command in this interpreter, then reports what it imported and what the
@@ -109,13 +111,17 @@ async def test_a_plain_answer_imports_none_of_the_parts_it_does_not_use(project:
     assert loaded == []
 
 
-async def test_a_second_run_compiles_no_dataclass_method(project: Project) -> None:
-    replies = [ScriptedReply(text="The port is 9090."), ScriptedReply(text="The port is 9090.")]
+async def test_a_later_run_compiles_no_dataclass_method(project: Project) -> None:
+    # Three runs: the second is the first to find a checkpoint store, so its start prunes old
+    # checkpoints (once a day, in a thread that loads its own module); the third does what the
+    # first did.
+    replies = [ScriptedReply(text="The port is 9090.")] * 3
     async with server(project.api, replies) as srv:
         project.configure(srv.url)
         first = await _probe_run(project)
-        second = await _probe_run(project)
+        await _probe_run(project)
+        third = await _probe_run(project)
     assert isinstance(first["misses"], int) and first["misses"] > 100  # some hundred classes' methods
-    assert second["misses"] == 0
-    assert isinstance(first["hits"], int) and second["hits"] == first["misses"] + first["hits"]
+    assert third["misses"] == 0
+    assert isinstance(first["hits"], int) and third["hits"] == first["misses"] + first["hits"]
     assert list((project.tau_home / "cache").iterdir())  # under TAU_HOME, as the docs say

@@ -75,8 +75,8 @@ class CodeTable:
         if not self.misses or sys.dont_write_bytecode:
             return
         table = self.table
-        if len(table) > MAX_ENTRIES:
-            table = {text: table[text] for text in self.used}
+        if len(table) > MAX_ENTRIES:  # tuple(): a thread may still be making classes
+            table = {text: table[text] for text in tuple(self.used)}
         scratch = f"{self.path}.{os.getpid()}.tmp"
         try:
             os.makedirs(os.path.dirname(self.path), exist_ok=True)
