@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import Any
 
 from tau_coding.checkpoints.git import CheckpointError
-from tau_coding.checkpoints.retention import DEFAULT_RETENTION_DAYS, collect, referenced_ids
 from tau_coding.checkpoints.store import DEFAULT_MAX_FILE_BYTES, CheckpointStore
 from tau_coding.config.paths import TauPaths
 from tau_coding.session.checkpointing import SessionCheckpoints
@@ -40,6 +39,8 @@ def retention_days(value: object) -> float:
     """``checkpoints.retentionDays`` as a number of days (the default when unset or not positive)."""
     if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
         return float(value)
+    from tau_coding.checkpoints.retention import DEFAULT_RETENTION_DAYS
+
     return DEFAULT_RETENTION_DAYS
 
 
@@ -63,6 +64,9 @@ def prune_daily(paths: TauPaths, days: object) -> threading.Thread | None:
         return None
 
     def work() -> None:
+        # imported here: pruning runs at most once a day, so a start does not load it
+        from tau_coding.checkpoints.retention import collect, referenced_ids
+
         sessions = paths.sessions_dir
         keep = referenced_ids(sessions.rglob("*.jsonl")) if sessions.is_dir() else set()
         collect(root, keep=keep, retention_days=retention_days(days))

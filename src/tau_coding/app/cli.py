@@ -23,6 +23,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv in (["--version"], ["-v"]):  # the common case answers before argparse is even built
         sys.stdout.write(f"tau {__version__}\n")
         return EXIT_OK
+    _compile_dataclasses_once()
     if argv[:1] == ["mcp"]:  # `tau mcp add|remove|list|get ...`
         from tau_coding.mcp.cli import main as mcp_main
 
@@ -60,6 +61,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unrecognized arguments: {' '.join(bad or unknown)}")
     args.extension_args = unknown
     return _guarded(lambda: dispatch(args))
+
+
+def _compile_dataclasses_once() -> None:
+    """Every other command imports some hundred dataclasses; their methods' code is kept
+    between runs under TAU_HOME (common/dataclass_code.py), as TauPaths finds TAU_HOME."""
+    from tau_coding.common.dataclass_code import install
+
+    install(os.path.expanduser(os.environ.get("TAU_HOME") or os.path.join("~", ".tau")))
 
 
 def _catalogue_search(argv: list[str]) -> str | None:

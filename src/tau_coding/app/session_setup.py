@@ -21,7 +21,6 @@ from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.control import SessionControl
 from tau_coding.todo.extension import show_todos
 from tau_coding.todo.items import todos_on_path
-from tau_coding.todo.plan import record_plan
 
 ProviderMaker = Callable[[Model, str | None], ModelProvider]
 
@@ -90,7 +89,13 @@ def open_controlled_session(
 
     control = SessionControl(session, session_manager(options, environ, cwd), models=models, rebuild=rebuild)
     attach_control(control)  # extensions' session changes go through it (api.py)
-    control.plan_to_todos = lambda current, plan: record_plan(current.log, plan)  # the plan's steps: the list
+
+    def plan_to_todos(current: CodingSession, plan: str) -> int:  # the plan's steps: the list
+        from tau_coding.todo.plan import record_plan  # when a plan is approved, not at every start
+
+        return record_plan(current.log, plan)
+
+    control.plan_to_todos = plan_to_todos
     if ui is not None:  # the task list shown is the one on the path, at start and after each move
         bridge = ui
 

@@ -53,7 +53,6 @@ from tau_coding.config.paths import TauPaths
 from tau_coding.config.platform_keys import PlatformKeys
 from tau_coding.config.settings import Settings, load_settings
 from tau_coding.extensions.api import ExtensionAPI
-from tau_coding.extensions.approval_dialog import DialogApprover
 from tau_coding.extensions.builtin import tau_extension
 from tau_coding.extensions.builtin_host import BuiltinHost
 from tau_coding.extensions.host_port import ExtensionHostPort
@@ -233,7 +232,9 @@ def build_session(
         restore_settings=lambda recorded, current: choose(recorded, lambda: current),
         retry=retry,
     )
-    if options.can_ask and ui is not None:
+    if options.can_ask and ui is not None:  # a frontend that asks (not print mode)
+        from tau_coding.extensions.approval_dialog import DialogApprover
+
         gate.approver = DialogApprover(ui)
     install_permissions(session, gate)
     if tracing_wanted(options.trace_file, environ):

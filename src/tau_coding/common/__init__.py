@@ -1,1 +1,1 @@
-"""The ground floor: diagnostics and exit codes. Imports nothing else of Tau."""
+"""The ground floor: diagnostics, exit codes, the dataclass code table. Imports nothing else of Tau."""

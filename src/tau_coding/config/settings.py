@@ -229,12 +229,19 @@ def read_json_object(path: Path, diagnostics: list[Diagnostic]) -> dict[str, Any
 
 
 @cache
-def _fields(struct: type[msgspec.Struct]) -> dict[str, Any]:
-    """A structure's JSON key -> the type its value must have (UNSET, i.e. absent, removed)."""
-    return {
-        f.encode_name: Union[tuple(a for a in get_args(f.type) if a is not UnsetType)]  # noqa: UP007
-        for f in msgspec.structs.fields(struct)
-    }
+def _declared(struct: type[msgspec.Struct]) -> dict[str, Any]:
+    """A structure's JSON key -> its declared type (``X | UnsetType``)."""
+    return {f.encode_name: f.type for f in msgspec.structs.fields(struct)}
+
+
+@cache
+def _field(struct: type[msgspec.Struct], name: str) -> Any:
+    """The type the value of key ``name`` must have (UNSET, i.e. absent, removed), or None for an
+    unknown key. Per key, since a file sets a few of some fifty keys and each union costs."""
+    declared = _declared(struct).get(name)
+    if declared is None:
+        return None
+    return Union[tuple(a for a in get_args(declared) if a is not UnsetType)]  # noqa: UP007
 
 
 def _decode(
@@ -247,10 +254,9 @@ def _decode(
     """The keys of ``data`` whose values decode as ``struct`` says, as written in the file; one
     diagnostic per key that does not. Objects (``retry``, ``retry.provider``) key by key."""
     out: dict[str, Any] = {}
-    fields = _fields(struct)
     for name, value in data.items():
         key = prefix + name
-        kind = fields.get(name)
+        kind = _field(struct, name)
         if kind is None:
             diagnostics.append(Diagnostic("warning", source, f"unknown setting {key!r}; ignored"))
         elif isinstance(kind, type) and issubclass(kind, msgspec.Struct):

@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from tau_coding.permissions.approver import ApprovalRequest, Approver, summary
 from tau_coding.permissions.decision import Decision
-from tau_coding.permissions.engine import decide
+from tau_coding.permissions.engine import PROXY_TOOL, decide
 from tau_coding.permissions.modes import PermissionMode
 from tau_coding.permissions.paths import Places
 from tau_coding.permissions.rules import Rule, RuleSet, parse_rule
@@ -76,7 +76,10 @@ class PermissionGate:
         return tuple(rule.text for rule in self._remembered)
 
     def decide(self, tool: str, args: Mapping[str, Any]) -> Decision:
-        return decide(tool, args, self._effective, self._mode, self.places, sandboxed=self.sandboxed())
+        # Whether commands run confined matters to commands only; asking starts a sandbox probe
+        # (one bwrap process) the first time, which a read, an edit or a grep need not wait for.
+        confined = self.sandboxed() if tool in ("bash", PROXY_TOOL) else False
+        return decide(tool, args, self._effective, self._mode, self.places, sandboxed=confined)
 
     async def check(self, tool: str, args: Mapping[str, Any], hook: HookHint = None) -> str | None:
         """None when the call may run; otherwise the error text the model gets.

@@ -16,7 +16,6 @@ from tau_coding.subagents.definitions import AgentDefinition
 from tau_coding.subagents.discovery import load_agents
 from tau_coding.subagents.factory import ChildFactory, Parent
 from tau_coding.subagents.task_tool import create_task_tool
-from tau_coding.subagents.transcript import ENTRY_TYPE
 
 if TYPE_CHECKING:
     from tau_coding.extensions.api import ExtensionAPI
@@ -62,7 +61,13 @@ def subagents_extension(
             return load_agents(dirs, warn_once)
 
         factory = make_factory(parent)
-        spawner = factory.spawner(agents, lambda data: tau.append_entry(ENTRY_TYPE, data))
+
+        def record(data: dict[str, object]) -> None:
+            from tau_coding.subagents.transcript import ENTRY_TYPE  # with the first finished child
+
+            tau.append_entry(ENTRY_TYPE, data)
+
+        spawner = factory.spawner(agents, record)
         tau.register_tool(create_task_tool(spawner, 0, description_agents=agents()))
 
         def list_agents(args: str) -> str:

@@ -13,19 +13,22 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tau_agent.hooks import BeforeToolCall
 from tau_agent.provider import ModelProvider, ThinkingLevel
 from tau_agent.tools import AgentTool
 from tau_ai.model import Model
 from tau_coding.config.model_resolve import ModelNotFoundError, resolve_model
-from tau_coding.subagents.child import ChildSetup
 from tau_coding.subagents.definitions import ALL_CHILD_TOOLS, AgentDefinition
 from tau_coding.subagents.limits import SubagentLimits
 from tau_coding.subagents.task_tool import Spawner, SubagentSetupError, create_task_tool
 from tau_coding.tools.bash import SandboxChoice
 from tau_coding.tools.builtin import create_coding_tools
 from tau_coding.tools.config import ToolSettings
+
+if TYPE_CHECKING:  # imported by the first child's setup: a session that starts none never loads it
+    from tau_coding.subagents.child import ChildSetup
 
 REPORT_RULE = (
     "# Your task\n\nYou run as a subagent. When you are done, reply with your final report and no"
@@ -74,6 +77,8 @@ class ChildFactory:
     ) -> tuple[ChildSetup, str]:
         """The child's run for ``definition`` at ``depth`` and its model's name; raises
         SubagentSetupError when its provider cannot be made."""
+        from tau_coding.subagents.child import ChildSetup
+
         parent = self.parent()
         model, provider, level, notes = parent.model, parent.provider, parent.thinking_level, []
         if definition.model is not None:

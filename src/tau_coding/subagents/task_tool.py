@@ -13,16 +13,17 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tau_agent.cancellation import CancellationToken
 from tau_agent.events import AgentEvent, MessageEndEvent, ToolExecutionStartEvent
 from tau_agent.messages import AgentMessage
 from tau_agent.tools import AgentTool, AgentToolResult, ToolUpdate
 from tau_agent.wire import usage_to_dict
-from tau_coding.subagents.child import ChildOutcome, ChildSetup, run_child
 from tau_coding.subagents.definitions import DEFAULT_AGENT, AgentDefinition
-from tau_coding.subagents.transcript import entry_data, live_text
+
+if TYPE_CHECKING:  # the child's machinery is imported by the first task, not by every session
+    from tau_coding.subagents.child import ChildOutcome, ChildSetup
 
 TOOL_NAME = "task"
 
@@ -73,6 +74,9 @@ def create_task_tool(
     async def execute(
         tool_call_id: str, args: dict[str, Any], signal: CancellationToken, on_update: ToolUpdate
     ) -> AgentToolResult:
+        from tau_coding.subagents.child import ChildOutcome, run_child
+        from tau_coding.subagents.transcript import live_text
+
         name = str(args.get("agent") or DEFAULT_AGENT)
         label = str(args.get("description") or "").strip()
         prompt = str(args.get("prompt") or "")
@@ -122,6 +126,8 @@ def create_task_tool(
 def _keep(
     spawner: Spawner, outcome: ChildOutcome, call_id: str, agent: str, label: str, model: str, depth: int
 ) -> None:
+    from tau_coding.subagents.transcript import entry_data
+
     data = entry_data(outcome, tool_call_id=call_id, agent=agent, description=label, model=model, depth=depth)
     try:
         spawner.record(data)

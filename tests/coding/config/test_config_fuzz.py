@@ -21,13 +21,14 @@ from hypothesis import strategies as st
 from tau_agent.testing import FakeProvider
 from tau_ai.models_config import load_models_config
 from tau_coding.app.wiring import ConfigurationError, Options, build_session
-from tau_coding.config.settings import SettingsFile, _fields, load_settings
+from tau_coding.config.settings import SettingsFile, _declared, _field, load_settings
 
 
 def _schema(struct: type[msgspec.Struct], prefix: str = "") -> dict[str, Any]:
     """Every dotted settings key -> the type its value must have, read from the structures."""
     out: dict[str, Any] = {}
-    for name, kind in _fields(struct).items():
+    for name in _declared(struct):
+        kind = _field(struct, name)
         if isinstance(kind, type) and issubclass(kind, msgspec.Struct):
             out.update(_schema(kind, f"{prefix}{name}."))
         else:

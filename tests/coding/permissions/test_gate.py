@@ -160,3 +160,22 @@ async def test_yes_for_the_session_covers_the_same_tool_with_other_arguments() -
     assert await asked.check("bash", {"command": "rm -rf build"}) is None
     assert approver.asked[1].suggestions == ("Bash(rm -rf build)",)  # not a reading command: exact
     assert asked.decide("bash", {"command": "rm -rf dist"}).behavior == "ask"
+
+
+async def test_only_commands_ask_whether_they_run_confined() -> None:
+    """The answer may start a sandbox probe (a bwrap process): reads and edits never wait for it."""
+    asked: list[bool] = []
+
+    def sandboxed() -> bool:
+        asked.append(True)
+        return True
+
+    made = gate("workspace")
+    made.sandboxed = sandboxed
+    assert await made.check("read", {"path": "a.txt"}) is None
+    assert await made.check("edit", {"path": "a.txt", "oldText": "a", "newText": "b"}) is None
+    assert asked == []
+    assert await made.check("bash", {"command": "make"}) is None  # confined: workspace runs it
+    proxied = {"name": "bash", "arguments": {"command": "make"}}
+    assert await made.check("mcp_call_tool", proxied) is None
+    assert asked == [True, True]
