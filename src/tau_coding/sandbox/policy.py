@@ -7,7 +7,6 @@ Settings (docs/settings.md): ``sandbox.enabled``, ``sandbox.network``, ``sandbox
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -59,8 +58,10 @@ class SandboxPolicy:
 
 
 def temp_dirs() -> tuple[Path, ...]:
-    """The temp directories commands write to: ``$TMPDIR`` (or the system's) and ``/tmp``."""
-    found = [Path(tempfile.gettempdir())]
+    """The temp directories commands write to: ``$TMPDIR``, ``$TMP``, ``$TEMP`` and ``/tmp``
+    (what ``tempfile.gettempdir`` picks from, without its probe, which writes and deletes a file
+    at every start)."""
+    found: list[Path] = []
     for name in ("TMPDIR", "TMP", "TEMP"):
         if value := os.environ.get(name):
             found.append(Path(value))
