@@ -16,6 +16,7 @@ from textual.app import ComposeResult
 from textual.await_complete import AwaitComplete
 from textual.containers import Vertical
 from textual.driver import Driver
+from textual.screen import Screen
 from textual.theme import Theme
 
 from tau_agent.content import ImageContent, text_of
@@ -40,6 +41,7 @@ from tau_coding.tui.shell.inline import (
     palette_of,
     reprint_soon,
 )
+from tau_coding.tui.shell.inline_rows import RowsScreen
 from tau_coding.tui.state import (
     NoticeTone,
     TuiState,
@@ -300,6 +302,9 @@ class TauApp(ExtensionSurface):
 
             self._draw_images = ImageDrawer(self._environ)
         return self._draw_images(item, width, dict(self.port.settings()), self.size.height)
+
+    def get_default_screen(self) -> Screen[None]:
+        return RowsScreen(id="_default")  # inline, a frame redraws the changed rows only
 
     def _build_driver(
         self, headless: bool, inline: bool, mouse: bool, size: tuple[int, int] | None
