@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.segment import Segment
+from textual import events
 from textual._compositor import CompositorUpdate
 from textual.geometry import Region, Size
 from textual.screen import Screen
@@ -53,6 +54,11 @@ class RowsScreen(Screen[None]):
     def __init__(self, id: str | None = None) -> None:
         super().__init__(id=id)
         self._drawn: Size | None = None  # the region as last drawn whole; None: draw it whole
+
+    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        # A dialog drew over the region meanwhile: the next frame draws all of it. (Textual
+        # calls Screen's own handler too, after this one; it asks for that frame.)
+        self._drawn = None
 
     def _refresh_layout(self, size: Size | None = None, scroll: bool = False) -> None:
         self._drawn = None  # widgets moved or resized: draw everything
