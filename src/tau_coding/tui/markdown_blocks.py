@@ -46,7 +46,9 @@ class Split:
 
 
 @cache
-def _parser() -> MarkdownIt:
+def parser() -> MarkdownIt:
+    """The parser Rich's Markdown makes for each text, made once (markdown-it keeps no state
+    between texts)."""
     from markdown_it import MarkdownIt
 
     return MarkdownIt().enable("strikethrough").enable("table")  # what rich.markdown uses
@@ -65,7 +67,7 @@ def split_finished(text: str) -> Split:
     the offset where the last one begins. Offsets are in ``text`` as given; it is parsed as
     the renderer will see it (escape sequences and carriage returns removed, line feeds kept)."""
     env: dict[str, object] = {}
-    tokens = _parser().parse(safe_text(text), env)
+    tokens = parser().parse(safe_text(text), env)
     if env.get("references"):
         return Split((), 0, references=True)
     starts = [

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from rich.console import RenderableType
 
 from tau_coding.common.escape_stripping import safe_text
+from tau_coding.tui.markdown_blocks import parser
 
 if TYPE_CHECKING:
     from rich.markdown import Markdown, MarkdownElement
@@ -69,5 +70,18 @@ def _markdown_class() -> type[Markdown]:
             "fence": Code,
             "code_block": Code,
         }
+
+        def __init__(self, markup: str, code_theme: str, inline_code_theme: str) -> None:
+            # Rich's own constructor builds a new markdown-it parser for every text, about 1 ms,
+            # once a frame while an answer streams; the parser is stateless between texts, so
+            # one configured as Rich configures its own serves every render.
+            self.markup = markup
+            self.parsed = parser().parse(markup)
+            self.code_theme = code_theme
+            self.justify = None
+            self.style = "none"
+            self.hyperlinks = True
+            self.inline_code_lexer = None
+            self.inline_code_theme = inline_code_theme
 
     return AnswerMarkdown

@@ -49,7 +49,7 @@ from tau_coding.tui.terminal_images import (
 PLACEMENT = 1  # each image has one placement, resized when the width it is drawn at changes
 FIRST_24_BIT_ID = 0x5A0001  # kitty reads a 24-bit foreground as the image id; away from small ids
 
-Send = Callable[[str], None]  # writes to the terminal, past Textual's frames
+Send = Callable[[str], object]  # writes to the terminal, past Textual's frames
 
 
 def placeholder_rows(columns: int, rows: int) -> list[str]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from rich.console import Console
 
 from tau_coding.tui.markdown_render import answer_markdown
@@ -35,3 +37,17 @@ def test_a_table_and_a_code_block_sit_between_single_blank_lines() -> None:
 
 def test_single_line_breaks_stay_line_breaks() -> None:
     assert _lines("one\ntwo") == ["one", "two"]
+
+
+def test_an_answer_renders_as_richs_own_markdown_where_tau_changes_nothing() -> None:
+    # answer_markdown parses with one shared parser instead of Rich's parser per text: the same
+    # text, headings, emphasis, links, lists and quotes, must come out as Rich draws it.
+    from rich.markdown import Markdown
+
+    source = "# Title\n\nSome *em*, **bold**, `code` and [a link](https://example.com).\n\n- one\n- two\n\n> quoted\n"
+    console = Console(width=60, color_system="truecolor", record=True)
+    console.print(Markdown(source, code_theme="ansi_dark", inline_code_theme="ansi_dark"))
+    richs = console.export_text(styles=True)
+    console.print(answer_markdown(source))
+    ours = console.export_text(styles=True)
+    assert re.sub(r"id=\d+;", "", ours) == re.sub(r"id=\d+;", "", richs)  # a link's id is random

@@ -132,3 +132,38 @@ async def test_the_widget_is_as_tall_as_the_rendered_text_once_laid_out() -> Non
             stream.set_source(stream.source + piece)
             await pilot.pause()
         assert stream.size.height == len(full_render(stream, text, stream.size.width))
+
+
+class _CappedHost(App[None]):
+    CSS = ".md { max-height: 8; }"
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="assistant"):
+            yield MarkdownStream()
+
+
+def shown_lines(stream: MarkdownStream) -> list[Strip]:
+    return [stream.render_line(y) for y in range(stream.size.height)]
+
+
+async def test_with_a_max_height_the_newest_lines_show_and_growth_past_it_lays_nothing_out() -> None:
+    # Inline mode caps a streaming answer (app.tcss): what shows is the end of one full render,
+    # and once the answer is that tall a new line repaints the widget without a screen layout.
+    text = "".join(f"line {n} of the answer\n" if n % 5 else f"\nparagraph {n}\n" for n in range(40))
+    async with _CappedHost().run_test(size=(60, 30)) as pilot:
+        stream = pilot.app.query_one(MarkdownStream)
+        layouts: list[object] = []
+        pilot.app.screen.screen_layout_refresh_signal.subscribe(pilot.app.screen, layouts.append)
+        shown, layouts_when_capped = "", None
+        for piece in pieces_of(text, random.Random(5)):
+            shown += piece
+            stream.set_source(shown)
+            await pilot.pause()
+            full = full_render(stream, shown, stream.size.width)
+            assert stream.size.height == min(len(full), 8)
+            assert shown_lines(stream) == full[len(full) - stream.size.height :]
+            if len(full) > 8 and layouts_when_capped is None:
+                layouts_when_capped = len(layouts)
+        # ~35 more lines came after the cap; without it each was a layout. (A style change, such
+        # as the app losing focus on a loaded machine, may still bring one.)
+        assert layouts_when_capped is not None and len(layouts) - layouts_when_capped <= 2

@@ -42,6 +42,7 @@ from tau_coding.tui.shell.inline import (
     palette_of,
     reprint_soon,
 )
+from tau_coding.tui.shell.inline_rows import RowsScreen
 from tau_coding.tui.state import (
     NoticeTone,
     TuiState,
@@ -140,7 +141,7 @@ class TauApp(ExtensionSurface):
             self._environ,
             lambda: dict(self.port.settings()),
             lambda: self.size.height,
-            self._send,
+            lambda sequence: None if self._driver is None else self._driver.write(sequence),
             lambda: self.console.color_system,
         )
         self._feed = ScrollbackFeed(self._writer, self._images.after) if inline else None
@@ -320,9 +321,8 @@ class TauApp(ExtensionSurface):
             self._theme_name = theme.name
             self.restyle_scrollback()
 
-    def _send(self, sequence: str) -> None:
-        if self._driver is not None:
-            self._driver.write(sequence)
+    def get_default_screen(self) -> RowsScreen:
+        return RowsScreen(id="_default")  # inline, a frame redraws the changed rows only
 
     def _build_driver(
         self, headless: bool, inline: bool, mouse: bool, size: tuple[int, int] | None

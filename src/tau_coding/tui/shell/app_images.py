@@ -22,7 +22,7 @@ class AppImages:
         environ: Mapping[str, str],
         settings: Callable[[], Mapping[str, str]],
         height: Callable[[], int],
-        send: Callable[[str], None],
+        send: Callable[[str], object],
         color_system: Callable[[], str | None],
     ) -> None:
         self._environ = environ

@@ -6,6 +6,11 @@ and, on each new text, renders the last block alone: a frame costs the size of t
 not of the reply. The lines are drawn through Textual's line API, so a frame also repaints
 only the lines of the last block, and asks for a new layout only when the height changed.
 
+With a ``max-height`` (inline mode's live region sets one) the widget is at most that tall and
+shows the newest lines: once an answer has grown to it, the height stops changing, and a
+frame repaints the widget alone, with no new layout of the screen (Textual's costliest step,
+and inline it also resizes the region, which lays the screen out a second time).
+
 A caller may rely on: ``source`` is the text shown; what is drawn equals one Rich render of
 ``answer_markdown(source)`` at the same width, line for line, however the text arrived
 (``tests/coding/tui/test_markdown_stream.py``); a text that is not an extension of the
@@ -41,6 +46,7 @@ class MarkdownStream(Widget):
         self._drawn = 0
         self._last: list[Strip] | None = None  # lines of the rest, when rendered
         self._lines: list[Strip] = []
+        self._cap: int | None = None  # the most lines shown (max-height), as of the last layout
         self.set_source(source)
 
     def set_source(self, source: str) -> None:
@@ -57,12 +63,19 @@ class MarkdownStream(Widget):
     # -- drawing -------------------------------------------------------------------------------
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return len(self.lines(width))
+        limit = self.styles.max_height
+        self._cap = None if limit is None else max(0, int(limit.resolve(container, viewport)))
+        return self._shown(len(self.lines(width)))
+
+    def _shown(self, count: int) -> int:
+        """How many of ``count`` lines are shown (the newest ones)."""
+        return count if self._cap is None else min(count, self._cap)
 
     def render_line(self, y: int) -> Strip:
         # The lines of the last layout (a new width or new styles always bring one first, and
         # new text resets them); ``self.size`` walks the DOM, too slow to ask for every line.
         lines = self._lines if self._last is not None else self.lines(self.size.width)
+        y += len(lines) - self._shown(len(lines))
         return lines[y] if 0 <= y < len(lines) else Strip.blank(self.size.width, self.visual_style.rich_style)
 
     def notify_style_update(self) -> None:
@@ -123,9 +136,13 @@ class MarkdownStream(Widget):
         if not self.is_mounted or self._key is None or self._key[0] != width or not width:
             self.refresh(layout=True)
             return
-        key, height, top = self._key, len(self._lines), len(self._done)
+        key, count, top = self._key, len(self._lines), len(self._done)
         lines = self.lines(width)
-        if self._key is not key or len(lines) != height or len(self._done) < top:
+        height = self._shown(len(lines))
+        if self._key is not key or height != self._shown(count) or len(self._done) < top:
             self.refresh(layout=True)
+        elif len(lines) != count:  # as tall as before, the newest lines: all of them moved up
+            self.refresh()
         else:
-            self.refresh(Region(0, top, width, len(lines) - top))
+            first = len(lines) - height  # the first line shown
+            self.refresh(Region(0, max(0, top - first), width, len(lines) - max(top, first)))
