@@ -20,6 +20,7 @@ import dataclasses
 from collections.abc import AsyncGenerator, Callable, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Protocol, runtime_checkable
 
 from tau_agent.cancellation import CancellationToken
@@ -49,8 +50,7 @@ from tau_agent.messages import (
     ToolResultMessage,
     context_for_model,
     convert_to_llm,
-    is_empty_failure,
-    message_to_llm,
+    extend_llm_view,
 )
 from tau_agent.provider import Context, ModelProvider, StreamOptions
 from tau_agent.stream_events import DoneEvent, ErrorEvent, StartEvent
@@ -210,11 +210,7 @@ class _ContextView:
         if view is not messages or config.convert_to_llm is not convert_to_llm:
             self._converted, self._upto = [], 0  # a different view: start over next time
             return config.convert_to_llm(context_for_model(list(view)))
-        for message in messages[self._upto :]:
-            if not is_empty_failure(message):
-                converted = message_to_llm(message)
-                if converted is not None:
-                    self._converted.append(converted)
+        extend_llm_view(islice(messages, self._upto, None), self._converted)
         self._upto = len(messages)
         return list(self._converted)
 

@@ -13,6 +13,7 @@ missing field (empty text, no content), except ``timestamp``, which defaults to 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from typing import Any, ClassVar, Literal, TypeAlias
 
 import msgspec
@@ -213,6 +214,26 @@ def is_empty_failure(message: AgentMessage) -> bool:
     )
 
 
+def extend_llm_view(messages: Iterable[AgentMessage], out: list[LlmMessage]) -> None:
+    """Append to ``out`` what the default view sends a model for ``messages``: the same as
+    ``convert_to_llm(context_for_model(messages))``, one message at a time, so a caller can
+    extend a view it keeps. The three LLM kinds, which are nearly every message of a long
+    session, are told by their exact type (one comparison, where the general path costs two
+    calls and several ``isinstance`` checks per message)."""
+    append = out.append
+    for message in messages:
+        kind = type(message)
+        if kind is UserMessage or kind is ToolResultMessage:
+            append(message)  # type: ignore[arg-type]  # told by its exact type just above
+        elif kind is AssistantMessage:
+            if message.content or message.stop_reason not in ("error", "aborted"):  # type: ignore[union-attr]
+                append(message)  # type: ignore[arg-type]
+        elif not is_empty_failure(message):
+            converted = message_to_llm(message)
+            if converted is not None:
+                append(converted)
+
+
 def context_for_model(messages: list[AgentMessage]) -> list[AgentMessage]:
     """The record minus empty failed replies, which providers refuse. Returns a new list."""
     return [m for m in messages if not is_empty_failure(m)]
@@ -237,6 +258,7 @@ __all__ = [
     "UserMessage",
     "context_for_model",
     "convert_to_llm",
+    "extend_llm_view",
     "message_to_llm",
     "now_ms",
 ]

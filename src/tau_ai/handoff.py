@@ -203,38 +203,47 @@ class Handoff:
             self._answered = set()
 
     def add(self, message: LlmMessage) -> list[LlmMessage]:
+        kind = type(message)
+        if kind is UserMessage and not self._pending:  # the usual case of a user message
+            return [_clean_user(message)]  # type: ignore[arg-type]  # told by its exact type
         out: list[LlmMessage] = []
         if isinstance(message, AssistantMessage):
             self._close_pending(out)
             if message.stop_reason in ("error", "aborted"):
                 self._dropped_calls.update((call.id, None) for call in message.tool_calls)
                 return out
+            content = message.content
             blocks = _convert_blocks(message, self._model, self._id_map)
             if not blocks:
                 return out
-            unchanged = len(blocks) == len(message.content) and all(
-                a is b for a, b in zip(blocks, message.content, strict=True)
-            )
-            kept = message if unchanged else msgspec.structs.replace(message, content=blocks)
+            kept = message
+            if len(blocks) != len(content) or any(a is not b for a, b in zip(blocks, content, strict=True)):
+                kept = msgspec.structs.replace(message, content=blocks)
             out.append(kept)
-            self._pending = kept.tool_calls
+            self._pending = [block for block in blocks if type(block) is ToolCall]
         elif isinstance(message, ToolResultMessage):
-            if message.tool_call_id in self._dropped_calls:
+            call_id = message.tool_call_id
+            if call_id in self._dropped_calls:
                 return out
-            new_id = self._id_map.get(message.tool_call_id, message.tool_call_id)
-            if not any(call.id == new_id for call in self._pending):
+            new_id = self._id_map.get(call_id, call_id)
+            for call in self._pending:
+                if call.id == new_id:
+                    break
+            else:
                 return out  # a result with no call before it: every API refuses it
             self._answered.add(new_id)
-            texts_clean = not any(
-                isinstance(b, TextContent) and _has_surrogate(b.text) for b in message.content
-            )
-            if new_id == message.tool_call_id and texts_clean:
+            texts_clean = True
+            for b in message.content:
+                if type(b) is TextContent and not b.text.isascii() and _has_surrogate(b.text):
+                    texts_clean = False
+                    break
+            if new_id == call_id and texts_clean:
                 out.append(message)
             else:
-                content = [
+                cleaned = [
                     TextContent(_clean(b.text)) if isinstance(b, TextContent) else b for b in message.content
                 ]
-                out.append(msgspec.structs.replace(message, tool_call_id=new_id, content=content))
+                out.append(msgspec.structs.replace(message, tool_call_id=new_id, content=cleaned))
         else:
             self._close_pending(out)
             out.append(_clean_user(message))

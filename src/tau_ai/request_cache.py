@@ -94,18 +94,25 @@ class RequestCache:
             converter = self._converter = incremental.new_converter(self._model, context.system_prompt, True)
             self._opening = len(converter)
         handoff = self._handoff
+        add, convert = handoff.add, converter.add
         try:
             for at in range(known, len(messages)):
                 message = messages[at]
-                size = 0
-                for converted in handoff.add(message):  # closing results, then the message
-                    size = len(converter)
-                    converter.add(converted)
+                out = add(message)  # closing results, then the message
+                if not _can_mark(message):
+                    for converted in out:
+                        convert(converted)
+                    continue
+                for converted in out[:-1]:
+                    convert(converted)
+                size = len(converter)
+                convert(out[-1])  # a user message with text always comes out as itself
                 # Bedrock merges a user message into the user item before it (tool results, the
                 # closing ones too): that item is not the message's own, so no checkpoint can
                 # end just before it.
-                if _can_mark(message) and len(converter) > size:
-                    self._mark = (at + 1, len(converter) - 1, handoff.memory_size())
+                grown = len(converter)
+                if grown > size:  # the message's own item is the last (an API may add one before it)
+                    self._mark = (at + 1, grown - 1, handoff.memory_size())
         except BaseException:
             self._converter = None  # half advanced: the next request starts over
             raise

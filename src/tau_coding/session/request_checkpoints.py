@@ -28,10 +28,7 @@ import orjson
 from tau_agent.messages import (
     AgentMessage,
     LlmMessage,
-    ToolResultMessage,
-    UserMessage,
-    is_empty_failure,
-    message_to_llm,
+    extend_llm_view,
 )
 from tau_agent.provider import ModelProvider
 from tau_agent.session.entries import MessageEntry
@@ -64,15 +61,7 @@ def _ids_digest(ids: Sequence[str | None]) -> str:
 def llm_view(messages: Sequence[AgentMessage]) -> list[LlmMessage]:
     """What the agent loop sends a model for ``messages`` (without a context transform)."""
     out: list[LlmMessage] = []
-    append = out.append
-    for message in messages:
-        kind = type(message)
-        if kind is ToolResultMessage or kind is UserMessage:  # the usual kinds, as they are
-            append(message)  # type: ignore[arg-type]
-        elif not is_empty_failure(message):
-            converted = message_to_llm(message)
-            if converted is not None:
-                append(converted)
+    extend_llm_view(messages, out)
     return out
 
 

@@ -140,6 +140,9 @@ class TokenTally:
             self._usable, self._summary = -1, -1
         for index in range(self._count, len(messages)):
             message = messages[index]
+            kind = type(message)
+            if kind is UserMessage or kind is ToolResultMessage:
+                continue  # most of a long record, and neither kind can be what is looked for
             if isinstance(message, CompactionSummaryMessage):
                 self._summary = index
             elif (
