@@ -131,12 +131,12 @@ async def run_print(
 
         control.run_from_record = ask
     try:
-        for prompt, images in prompts:
-            async for _ in session.prompt(prompt, images):
+        for prompt, images in prompts:  # events reach the renderer through the subscription
+            async for _ in session.prompt_batches(prompt, images):
                 pass
             while asked:
                 asked.clear()
-                async for _ in session.continue_():
+                async for _ in session.continue_batches():
                     pass
     except asyncio.CancelledError:
         session.cancel()
