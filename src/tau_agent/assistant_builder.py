@@ -92,8 +92,11 @@ class AssistantMessageBuilder:
 
     def text_delta(self, delta: str, *, signature: str | None = None) -> list[AssistantMessageEvent]:
         """Append visible text, opening a text block (and closing another kind) as needed."""
-        events = self.start() if not self._started else []
         block = self._open
+        if type(block) is TextContent and signature is None and delta:  # more of the open block
+            block.append(delta)
+            return [TextDeltaEvent(len(self.message.content) - 1, delta, self.message)]
+        events = self.start() if not self._started else []
         if not isinstance(block, TextContent):
             events += self.close_block()
             block = TextContent()
@@ -111,8 +114,11 @@ class AssistantMessageBuilder:
         self, delta: str, *, signature: str | None = None, redacted: bool = False
     ) -> list[AssistantMessageEvent]:
         """Append reasoning, opening a thinking block (and closing another kind) as needed."""
-        events = self.start() if not self._started else []
         block = self._open
+        if type(block) is ThinkingContent and signature is None and delta and redacted == block.redacted:
+            block.append(delta)  # more of the open block
+            return [ThinkingDeltaEvent(len(self.message.content) - 1, delta, self.message)]
+        events = self.start() if not self._started else []
         if not isinstance(block, ThinkingContent) or redacted != block.redacted:
             events += self.close_block()
             block = ThinkingContent(redacted=redacted)
