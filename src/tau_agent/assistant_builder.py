@@ -66,16 +66,10 @@ class AssistantMessageBuilder:
         self.message = AssistantMessage(api=api, provider=provider, model=model)
         self._open: TextContent | ThinkingContent | ToolCall | None = None
         self._args: _ArgsBuffer | None = None
-        self._started = False
-        self._ended = False
-
-    @property
-    def started(self) -> bool:
-        return self._started
-
-    @property
-    def ended(self) -> bool:
-        return self._ended
+        # Read, never set, from outside: plain attributes rather than properties because a
+        # parser asks on every streamed delta.
+        self.started = False  # the start event was made
+        self.ended = False  # done or error was made; nothing follows
 
     @property
     def has_content(self) -> bool:
@@ -83,17 +77,20 @@ class AssistantMessageBuilder:
 
     def start(self) -> list[AssistantMessageEvent]:
         """Announce the message. Idempotent: later calls return no events."""
-        if self._started:
+        if self.started:
             return []
-        self._started = True
+        self.started = True
         return [StartEvent(self.message)]
 
     # -- text and thinking ------------------------------------------------------------------
 
     def text_delta(self, delta: str, *, signature: str | None = None) -> list[AssistantMessageEvent]:
         """Append visible text, opening a text block (and closing another kind) as needed."""
-        events = self.start() if not self._started else []
         block = self._open
+        if type(block) is TextContent and signature is None and delta:  # more of the open block
+            block.append(delta)
+            return [TextDeltaEvent(len(self.message.content) - 1, delta, self.message)]
+        events = self.start() if not self.started else []
         if not isinstance(block, TextContent):
             events += self.close_block()
             block = TextContent()
@@ -111,8 +108,11 @@ class AssistantMessageBuilder:
         self, delta: str, *, signature: str | None = None, redacted: bool = False
     ) -> list[AssistantMessageEvent]:
         """Append reasoning, opening a thinking block (and closing another kind) as needed."""
-        events = self.start() if not self._started else []
         block = self._open
+        if type(block) is ThinkingContent and signature is None and delta and redacted == block.redacted:
+            block.append(delta)  # more of the open block
+            return [ThinkingDeltaEvent(len(self.message.content) - 1, delta, self.message)]
+        events = self.start() if not self.started else []
         if not isinstance(block, ThinkingContent) or redacted != block.redacted:
             events += self.close_block()
             block = ThinkingContent(redacted=redacted)
@@ -139,7 +139,7 @@ class AssistantMessageBuilder:
     def tool_call_start(
         self, call_id: str, name: str, *, thought_signature: str | None = None
     ) -> list[AssistantMessageEvent]:
-        events = self.start() if not self._started else []
+        events = self.start() if not self.started else []
         events += self.close_block()
         call = ToolCall(id=call_id, name=name, thought_signature=thought_signature)
         self.message.content.append(call)
@@ -198,7 +198,7 @@ class AssistantMessageBuilder:
 
     def finish(self, reason: StopReason | None = None) -> list[AssistantMessageEvent]:
         """End the stream successfully. ``reason`` defaults to toolUse when a tool was called."""
-        if self._ended:
+        if self.ended:
             return []
         if reason in ("error", "aborted"):
             return self.fail(reason, self.message.error_message or "Provider reported an error")
@@ -206,19 +206,19 @@ class AssistantMessageBuilder:
         if reason is None or (reason == "stop" and self.message.tool_calls):
             reason = "toolUse" if self.message.tool_calls else "stop"
         self.message.stop_reason = reason
-        self._ended = True
+        self.ended = True
         assert reason in ("stop", "length", "toolUse")
         events.append(DoneEvent(reason, self.message))
         return events
 
     def fail(self, reason: StopReason, error_message: str) -> list[AssistantMessageEvent]:
         """End the stream as failed (``error``) or cancelled (``aborted``), keeping what arrived."""
-        if self._ended:
+        if self.ended:
             return []
         events = self.start() + self.close_block()
         final_reason: Literal["error", "aborted"] = "aborted" if reason == "aborted" else "error"
         self.message.stop_reason = final_reason
         self.message.error_message = error_message
-        self._ended = True
+        self.ended = True
         events.append(ErrorEvent(final_reason, self.message))
         return events

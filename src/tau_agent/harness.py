@@ -14,9 +14,10 @@ from typing import Literal, TypeAlias
 
 from tau_agent.cancellation import CancellationToken
 from tau_agent.content import ImageContent, TextContent
+from tau_agent.event_batch import EventBatch, flat
 from tau_agent.events import AgentEvent
 from tau_agent.hooks import AfterToolCall, BeforeToolCall, ConvertToLlm, FinishMessage, TransformContext
-from tau_agent.loop import LoopConfig, run_agent_loop
+from tau_agent.loop import LoopConfig, run_agent_batches
 from tau_agent.messages import AgentMessage, AssistantMessage, ToolResultMessage, UserMessage, convert_to_llm
 from tau_agent.provider import ModelProvider, StreamOptions
 from tau_agent.tool_execution import INTERRUPTED
@@ -120,6 +121,10 @@ class AgentHarness:
         return self.prompt_message(UserMessage(content))
 
     def prompt_message(self, *messages: AgentMessage) -> AsyncGenerator[AgentEvent, None]:
+        return flat(self.prompt_batches(*messages))
+
+    def prompt_batches(self, *messages: AgentMessage) -> AsyncGenerator[AgentEvent | EventBatch, None]:
+        """``prompt_message`` with a streaming reply's deltas relayed in batches (event_batch.py)."""
         self._ensure_idle("start a new prompt")
         return self._run(list(messages))
 
@@ -129,6 +134,11 @@ class AgentHarness:
         Queued messages, if any, become the prompts; otherwise the record must end with a user
         or tool-result message, since a model cannot answer its own reply.
         """
+        return flat(self.continue_batches())
+
+    def continue_batches(self) -> AsyncGenerator[AgentEvent | EventBatch, None]:
+        """``continue_`` with a streaming reply's deltas relayed in batches (event_batch.py).
+        Refuses at once, as ``continue_`` does."""
         self._ensure_idle("continue")
         queued = self._drain(self._steering_queue, "all") + self._drain(self._follow_up_queue, "all")
         if not queued:
@@ -197,19 +207,24 @@ class AgentHarness:
             finish_message=self.finish_message,
         )
 
-    async def _run(self, prompts: list[AgentMessage]) -> AsyncGenerator[AgentEvent, None]:
+    async def _run(self, prompts: list[AgentMessage]) -> AsyncGenerator[AgentEvent | EventBatch, None]:
         self._ensure_idle("start a run")
         self._running = True
         signal = self._current_signal = CancellationToken()
         try:
             repair_dangling_tool_calls(self._messages, self._repaired_upto)
             self._repaired_upto = len(self._messages)
-            loop = run_agent_loop(prompts, self._messages, self._config(), signal)
+            loop = run_agent_batches(prompts, self._messages, self._config(), signal)
             async with aclosing(loop) as events:
-                async for event in events:
-                    for listener in self._listeners:
-                        listener(event)
-                    yield event
+                async for item in events:
+                    if type(item) is EventBatch:
+                        for event in item.events:
+                            for listener in self._listeners:
+                                listener(event)
+                    else:
+                        for listener in self._listeners:
+                            listener(item)  # type: ignore[arg-type]  # not a batch: an event
+                    yield item
         finally:
             self._running = False
             self._current_signal = None

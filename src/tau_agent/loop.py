@@ -25,6 +25,7 @@ from typing import Protocol, runtime_checkable
 
 from tau_agent.cancellation import CancellationToken
 from tau_agent.content import TextContent
+from tau_agent.event_batch import BatchedStream, EventBatch, flat
 from tau_agent.events import (
     AgentEndEvent,
     AgentEvent,
@@ -97,7 +98,7 @@ def stopped_message(provider: ModelProvider, text: str) -> AssistantMessage:
     )
 
 
-async def run_agent_loop(
+def run_agent_loop(
     prompts: Sequence[AgentMessage],
     messages: list[AgentMessage],
     config: LoopConfig,
@@ -108,6 +109,18 @@ async def run_agent_loop(
     ``prompts`` are appended inside the first turn (none: continue from the record as it is).
     ``agent_end.messages`` holds what this run appended; the final reply is the last of them.
     """
+    return flat(run_agent_batches(prompts, messages, config, signal))
+
+
+async def run_agent_batches(
+    prompts: Sequence[AgentMessage],
+    messages: list[AgentMessage],
+    config: LoopConfig,
+    signal: CancellationToken | None = None,
+) -> AsyncGenerator[AgentEvent | EventBatch, None]:
+    """``run_agent_loop``'s events with a streaming reply's deltas relayed in batches, one per
+    network read where the provider streams in batches (event_batch.py); ``flat`` of this is
+    ``run_agent_loop``."""
     signal = signal or CancellationToken()
     new: list[AgentMessage] = []
 
@@ -221,7 +234,7 @@ async def _stream_reply(
     signal: CancellationToken,
     record: Callable[[AgentMessage], None],
     holder: list[AssistantMessage],
-) -> AsyncGenerator[AgentEvent, None]:
+) -> AsyncGenerator[AgentEvent | EventBatch, None]:
     """Stream one reply; record the final message (put in ``holder``) before its message_end."""
     context = Context(
         system_prompt=config.system_prompt,
@@ -233,16 +246,35 @@ async def _stream_reply(
     partial: AssistantMessage | None = None
     stream = config.provider.stream(context, options)
     try:
-        async for event in stream:
-            if isinstance(event, DoneEvent | ErrorEvent):
-                final = event.message
-                break
-            if partial is None:
-                partial = event.partial
-                yield MessageStartEvent(partial)
-                if isinstance(event, StartEvent):
-                    continue
-            yield MessageUpdateEvent(event.partial, event)
+        if isinstance(stream, BatchedStream):
+            async for batch in stream.batches:
+                out: list[AgentEvent] = []
+                for event in batch:  # the hot loop: every streamed delta of a batch passes here
+                    kind = type(event)
+                    if kind is DoneEvent or kind is ErrorEvent:
+                        final = event.message  # type: ignore[union-attr]
+                        break
+                    if partial is None:
+                        partial = event.partial  # type: ignore[union-attr]
+                        out.append(MessageStartEvent(partial))
+                        if kind is StartEvent:
+                            continue
+                    out.append(MessageUpdateEvent(event.partial, event))  # type: ignore[union-attr]
+                if out:
+                    yield out[0] if len(out) == 1 else EventBatch(out)
+                if final is not None:
+                    break
+        else:
+            async for event in stream:
+                if isinstance(event, DoneEvent | ErrorEvent):
+                    final = event.message
+                    break
+                if partial is None:
+                    partial = event.partial
+                    yield MessageStartEvent(partial)
+                    if isinstance(event, StartEvent):
+                        continue
+                yield MessageUpdateEvent(event.partial, event)
     except Exception as exc:  # a provider broke its contract; keep the run and the record sound
         final = _broken(config.provider, partial, f"Provider error: {exc}" if str(exc) else repr(exc))
     finally:

@@ -117,13 +117,17 @@ class ChunkedDecoder:
                 if size - pos > MAX_LINE:
                     raise ValueError("chunk size line too long")
                 break
-            text = buffer[pos:line_end].split(b";", 1)[0].strip()
+            text = buffer[pos:line_end]
+            if not (
+                text.isalnum() and text[1:2] not in (b"x", b"X")
+            ):  # anything but bare hex digits: the full look
+                text = text.split(b";", 1)[0].strip()
+                if text[:1] in (b"+", b"-") or b"_" in text or text[:2].lower() == b"0x":
+                    raise ValueError(f"bad chunk size {text[:20]!r}")
             try:
                 length = int(text, 16)
             except ValueError:
                 raise ValueError(f"bad chunk size {text[:20]!r}") from None
-            if text[:1] in (b"+", b"-") or b"_" in text or text[:2].lower() == b"0x":
-                raise ValueError(f"bad chunk size {text[:20]!r}")
             pos = line_end + 2
             if length == 0:
                 self._trailers = True

@@ -28,10 +28,11 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING
 
 from tau_agent.cancellation import CancellationToken
+from tau_agent.event_batch import BatchedStream
 from tau_agent.provider import Context, RetryNotice, StreamOptions
 from tau_agent.stream_events import AssistantMessageEvent, DoneEvent, ErrorEvent
 from tau_ai.body_encoding import encode_body
@@ -186,10 +187,13 @@ class HttpProvider:
                 )
         return self._sender
 
-    def stream(self, context: Context, options: StreamOptions) -> AsyncIterator[AssistantMessageEvent]:
-        return self._stream(context, options)
+    def stream(self, context: Context, options: StreamOptions) -> BatchedStream:
+        """The reply's events; read as ``batches``, one list per network read (event_batch.py)."""
+        return BatchedStream(self._batches(context, options))
 
-    async def _stream(self, context: Context, options: StreamOptions) -> AsyncIterator[AssistantMessageEvent]:
+    async def _batches(
+        self, context: Context, options: StreamOptions
+    ) -> AsyncGenerator[list[AssistantMessageEvent], None]:
         queue: asyncio.Queue[_Batch | _Raise | None] = asyncio.Queue()
         worker = asyncio.create_task(self._work(context, options, queue.put_nowait))
         ended = False
@@ -200,10 +204,9 @@ class HttpProvider:
                     return
                 if isinstance(batch, _Raise):
                     raise batch.error
-                if batch and isinstance(batch[-1], _FINAL):  # a final event always ends its batch
+                if isinstance(batch[-1], _FINAL):  # a final event always ends its batch
                     ended = True
-                for event in batch:
-                    yield event
+                yield batch
         finally:
             if ended:
                 # The message is complete; the worker is at most reading the response to its end

@@ -40,7 +40,18 @@ def test_trailers_and_bytes_after_the_body_are_kept_apart() -> None:
 
 @pytest.mark.parametrize(
     "body",
-    [b"zz\r\nab\r\n", b"-1\r\n", b"0x5\r\nhello\r\n", b"1_0\r\n", b"3\r\nabcXY", b"\r\n", b"7" * 5000],
+    [
+        b"zz\r\nab\r\n",
+        b"-1\r\n",
+        b"+5\r\nhello\r\n",
+        b"0x5\r\nhello\r\n",
+        b"0X5\r\nhello\r\n",
+        b"x\r\n",
+        b"1_0\r\n",
+        b"3\r\nabcXY",
+        b"\r\n",
+        b"7" * 5000,
+    ],
 )
 def test_malformed_chunk_framing_is_an_error_not_a_guess(body: bytes) -> None:
     with pytest.raises(ValueError):

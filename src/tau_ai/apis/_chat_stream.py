@@ -109,7 +109,12 @@ class ChatStreamParser(BuilderParser):
                 calls = None
             if type(content) is str:
                 if content:
-                    out += self._text(content)
+                    self._call_open = False
+                    texts = builder.text_delta(content)
+                    if out:
+                        out += texts
+                    else:  # the usual case: this delta's events are the whole answer
+                        out = texts
             elif type(content) is list:
                 out += self._typed_content(content)
             if calls and type(calls) is list:

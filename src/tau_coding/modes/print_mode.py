@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from tau_agent.content import ImageContent
-from tau_agent.events import MessageEndEvent
+from tau_agent.events import MessageEndEvent, MessageUpdateEvent
 from tau_agent.messages import AssistantMessage
 from tau_agent.session.codec import header_to_dict
 from tau_coding.modes.event_lines import event_line, value_line
@@ -38,6 +38,8 @@ class FinalTextRenderer:
         self._handled: InputHandledEvent | None = None  # a command or extension answered instead
 
     def render(self, event: SessionEvent) -> None:
+        if type(event) is MessageUpdateEvent:  # every streamed delta: nothing to do until the end
+            return
         if isinstance(event, MessageEndEvent) and isinstance(event.message, AssistantMessage):
             self._last = event.message
         elif isinstance(event, InputHandledEvent):
@@ -131,12 +133,12 @@ async def run_print(
 
         control.run_from_record = ask
     try:
-        for prompt, images in prompts:
-            async for _ in session.prompt(prompt, images):
+        for prompt, images in prompts:  # events reach the renderer through the subscription
+            async for _ in session.prompt_batches(prompt, images):
                 pass
             while asked:
                 asked.clear()
-                async for _ in session.continue_():
+                async for _ in session.continue_batches():
                     pass
     except asyncio.CancelledError:
         session.cancel()

@@ -19,6 +19,7 @@ from typing import Literal
 
 from tau_agent.cancellation import CancellationToken
 from tau_agent.content import ImageContent, TextContent
+from tau_agent.event_batch import EventBatch, flat
 from tau_agent.harness import AgentBusyError, AgentHarness, QueueMode
 from tau_agent.messages import AgentMessage, BashExecutionMessage, UserMessage
 from tau_agent.provider import ModelProvider, StreamOptions, ThinkingLevel
@@ -196,6 +197,14 @@ class CodingSession(SessionRun):
 
     def prompt(self, text: str, images: Sequence[ImageContent] = ()) -> AsyncGenerator[SessionEvent, None]:
         """Run one prompt; events flow as the returned iterator is consumed, ending with agent_settled."""
+        return flat(self.prompt_batches(text, images))
+
+    def prompt_batches(
+        self, text: str, images: Sequence[ImageContent] = ()
+    ) -> AsyncGenerator[SessionEvent | EventBatch, None]:
+        """``prompt`` with a streaming reply's deltas relayed in batches, one per network read
+        (event_batch.py): for a frontend that reads events through a subscription, or opens
+        each batch itself. Refuses at once, as ``prompt`` does."""
         if self.is_running:
             raise AgentBusyError(
                 "Cannot start a new prompt while a run is active; steer or queue a follow-up instead"
@@ -203,7 +212,7 @@ class CodingSession(SessionRun):
         if self.hooks is not None:
             return self._hooked_prompt(self.hooks, text, images)
         message = self._user_message(text, images)
-        return self._drive(lambda: self.harness.prompt_message(message), check_first=True)
+        return self._drive(lambda: self.harness.prompt_batches(message), check_first=True)
 
     def _user_message(self, text: str, images: Sequence[ImageContent]) -> UserMessage:
         expanded = self.expand(text)
@@ -214,7 +223,7 @@ class CodingSession(SessionRun):
 
     def _hooked_prompt(
         self, hooks: SessionHooks, text: str, images: Sequence[ImageContent]
-    ) -> AsyncGenerator[SessionEvent, None]:
+    ) -> AsyncGenerator[SessionEvent | EventBatch, None]:
         chosen: list[UserMessage] = []
 
         async def gate() -> InputHandledEvent | None:
@@ -226,7 +235,7 @@ class CodingSession(SessionRun):
             return None
 
         # One generator, not one wrapping _drive: every streamed delta passes each layer.
-        return self._drive(lambda: self.harness.prompt_message(chosen[0]), check_first=True, gate=gate)
+        return self._drive(lambda: self.harness.prompt_batches(chosen[0]), check_first=True, gate=gate)
 
     async def _before_compact(self, trigger: Literal["manual", "auto"], instructions: str) -> None:
         if self.hooks is not None:
@@ -240,7 +249,11 @@ class CodingSession(SessionRun):
 
     def continue_(self) -> AsyncGenerator[SessionEvent, None]:
         """Run again from the record as it stands (e.g. after a failed reply)."""
-        run = self.harness.continue_()  # refuses at once when there is nothing to continue from
+        return flat(self.continue_batches())
+
+    def continue_batches(self) -> AsyncGenerator[SessionEvent | EventBatch, None]:
+        """``continue_`` with a streaming reply's deltas relayed in batches (as ``prompt_batches``)."""
+        run = self.harness.continue_batches()  # refuses at once when there is nothing to continue from
         return self._drive(lambda: run, check_first=False)
 
     def steer(self, text: str) -> None:

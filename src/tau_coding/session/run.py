@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import aclosing
 
+from tau_agent.event_batch import EventBatch
 from tau_agent.events import AgentEvent, MessageEndEvent
 from tau_agent.harness import AgentHarness
 from tau_agent.messages import AgentMessage, AssistantMessage, UserMessage
@@ -61,11 +62,11 @@ class SessionRun:
 
     async def _drive(
         self,
-        start: Callable[[], AsyncIterator[AgentEvent]],
+        start: Callable[[], AsyncIterator[AgentEvent | EventBatch]],
         *,
         check_first: bool,
         gate: Callable[[], Awaitable[InputHandledEvent | None]] | None = None,
-    ) -> AsyncGenerator[SessionEvent, None]:
+    ) -> AsyncGenerator[SessionEvent | EventBatch, None]:
         """One prompt to its settled end: compaction before and after, a retry after an overflow,
         transient failures retried (``_run_retrying``). ``gate`` (the input hooks) runs first;
         when it answers the input itself, that answer and agent_settled are the whole run. A new
@@ -88,11 +89,11 @@ class SessionRun:
             if check_first and compactor.should_compact():
                 async for event in compactor.auto("threshold"):
                     yield self._announce(event)
-            async for event in self._run_retrying(start()):
-                yield event
+            async for item in self._run_retrying(start()):
+                yield item
             if compactor.settings.enabled:
-                async for event in self._recover_from_overflows():
-                    yield event
+                async for item in self._recover_from_overflows():
+                    yield item
             if self.hooks is not None:  # a stop hook may keep the run going with a new message
                 for round_ in range(MAX_STOP_CONTINUATIONS):
                     reply = next(
@@ -101,8 +102,8 @@ class SessionRun:
                     more = await self.hooks.on_stop(round_ > 0, reply)
                     if more is None:
                         break
-                    async for event in self._run_retrying(self.harness.prompt_message(UserMessage(more))):
-                        yield event
+                    async for item in self._run_retrying(self.harness.prompt_batches(UserMessage(more))):
+                        yield item
             last = self.harness.messages[-1] if self.harness.messages else None
             aborted = isinstance(last, AssistantMessage) and last.stop_reason == "aborted"
             if not aborted and compactor.overflowed_reply() is None and compactor.should_compact():
@@ -121,7 +122,7 @@ class SessionRun:
             if self._checkpoint is mine:
                 self._checkpoint = None
 
-    async def _recover_from_overflows(self) -> AsyncGenerator[SessionEvent, None]:
+    async def _recover_from_overflows(self) -> AsyncGenerator[SessionEvent | EventBatch, None]:
         """After a reply that overflowed the context: compact and go on. Again after each later
         overflow, as long as a reply got through since the last compaction, as Pi does: a long
         run overflows more than once, while an overflow straight after compacting would only
@@ -134,14 +135,16 @@ class SessionRun:
             if not compactor.succeeded:
                 return
             got_through = False
-            async for event in self._run_retrying(self.harness.continue_()):
-                if isinstance(event, MessageEndEvent) and isinstance(event.message, AssistantMessage):
-                    got_through = got_through or event.message.stop_reason != "error"
-                yield event
+            async for item in self._run_retrying(self.harness.continue_batches()):
+                if isinstance(item, MessageEndEvent) and isinstance(item.message, AssistantMessage):
+                    got_through = got_through or item.message.stop_reason != "error"
+                yield item
             if not got_through:
                 return
 
-    async def _run_retrying(self, run: AsyncIterator[AgentEvent]) -> AsyncGenerator[SessionEvent, None]:
+    async def _run_retrying(
+        self, run: AsyncIterator[AgentEvent | EventBatch]
+    ) -> AsyncGenerator[SessionEvent | EventBatch, None]:
         """Relay ``run``; while it ends with a transient failure, wait, drop the failed reply
         from the context (it stays in the file, on a side branch) and run again."""
         retry = self.retry
@@ -153,6 +156,13 @@ class SessionRun:
                     if self._pending:
                         for pending in self._take_pending():
                             yield pending
+                    if isinstance(event, EventBatch):  # a reply's deltas: nothing here acts on them
+                        listeners = self._listeners
+                        for each in event.events:
+                            for listener in listeners:
+                                listener(each)
+                        yield event
+                        continue
                     if isinstance(event, MessageEndEvent):
                         checkpoint = self._checkpoint
                         if checkpoint is not None:  # once taken, its entry goes in before this message
@@ -187,7 +197,7 @@ class SessionRun:
                 else:  # an extension moved the leaf: leave the file alone
                     self.harness.replace_messages([m for m in self.harness.messages if m is not plan.reply])
                 try:
-                    run = self.harness.continue_()
+                    run = self.harness.continue_batches()
                     continue
                 except ValueError as exc:  # nothing a model could answer: the failure stands
                     error = str(exc)

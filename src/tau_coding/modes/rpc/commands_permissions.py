@@ -52,7 +52,7 @@ async def approve_plan(server: RpcServer, fields: Fields, request_id: Any) -> An
         raise CommandError("Cannot approve the plan while the agent or a bash command is running")
     message = server.control.approve_plan(mode)
     session = server.control.session
-    server.start_run("approve_plan", request_id, lambda: session.prompt(message, []))
+    server.start_run("approve_plan", request_id, lambda: session.prompt_batches(message, []))
     return {"permissionMode": _gate(server).mode}
 
 

@@ -28,7 +28,7 @@ async def prompt(server: RpcServer, fields: Fields, request_id: Any) -> Any:
         server.queue("steer" if behavior == "steer" else "follow_up", message, images)
         return NO_DATA
     session = server.control.session
-    server.start_run("prompt", request_id, lambda: session.prompt(message, images))
+    server.start_run("prompt", request_id, lambda: session.prompt_batches(message, images))
     return NO_DATA
 
 
@@ -45,7 +45,7 @@ def _queue_or_run(server: RpcServer, kind: str, fields: Fields, request_id: Any)
     message, images = fields.text("message"), fields.images()
     server.queue(kind, message, images)
     if not server.is_streaming:
-        server.start_run(kind, request_id, server.control.session.continue_)
+        server.start_run(kind, request_id, server.control.session.continue_batches)
     return NO_DATA
 
 

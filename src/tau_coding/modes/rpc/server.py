@@ -19,6 +19,7 @@ from typing import Any
 
 from tau_agent.cancellation import CancellationToken
 from tau_agent.content import ImageContent, TextContent, text_of
+from tau_agent.event_batch import EventBatch
 from tau_agent.events import AgentEndEvent, AgentStartEvent
 from tau_agent.messages import AgentMessage, UserMessage
 from tau_coding.modes.event_lines import event_line
@@ -142,9 +143,9 @@ class RpcServer:
     # -- runs --------------------------------------------------------------------------------------------
 
     def start_run(
-        self, command: str, request_id: Any, events: Callable[[], AsyncIterator[SessionEvent]]
+        self, command: str, request_id: Any, events: Callable[[], AsyncIterator[SessionEvent | EventBatch]]
     ) -> None:
-        """Stream ``events()`` in a task; queued steering or follow-ups left over run after it."""
+        """Stream ``events()`` (batches opened in place) in a task; queued steering or follow-ups left over run after it."""
         if self.is_streaming:
             raise CommandError(
                 "Agent is already processing; send streamingBehavior 'steer' or 'followUp' to queue the message"
@@ -157,14 +158,14 @@ class RpcServer:
         self._run = self.spawn(self._drive(command, request_id, events))
 
     async def _drive(
-        self, command: str, request_id: Any, events: Callable[[], AsyncIterator[SessionEvent]]
+        self, command: str, request_id: Any, events: Callable[[], AsyncIterator[SessionEvent | EventBatch]]
     ) -> None:
         session = self.control.session
         try:
             await self._pump(events())
             while (session.harness.pending_count or self._again) and not self._aborting:
                 self._again = False
-                await self._pump(session.continue_())
+                await self._pump(session.continue_batches())
         except Exception as exc:  # a second response for the same command, as Pi sends
             self.out.send(failure(command, request_id, _one_line(exc)))
 
@@ -174,11 +175,15 @@ class RpcServer:
         if self.is_streaming:
             self._again = True
         elif not self.bash_running:
-            self.start_run("extension", None, self.control.session.continue_)
+            self.start_run("extension", None, self.control.session.continue_batches)
 
-    async def _pump(self, events: AsyncIterator[SessionEvent]) -> None:
+    async def _pump(self, events: AsyncIterator[SessionEvent | EventBatch]) -> None:
         write, line = self.out.write_line, event_line
         async for event in events:
+            if isinstance(event, EventBatch):  # a reply's deltas, one network read of them
+                for each in event.events:
+                    write(line(each))
+                continue
             write(line(event))
             kind = type(event)
             if kind is AgentEndEvent or kind is AgentStartEvent:
