@@ -96,8 +96,11 @@ async def _stream_through_app(n: int) -> float:
         start = time.perf_counter()
         app.send("go")
         expected = "".join(reply_pieces(n))
+        deadline = start + 120  # a broken app fails the bench instead of hanging it (and CI)
         while True:
             await pilot.pause(0.005)
+            if time.perf_counter() > deadline:
+                raise RuntimeError(f"the answer never showed in full ({app.state.status})")
             if app.state.status == "idle":
                 views = list(app.query(AssistantView))
                 sources = [source for view in views for source in view.sources()]

@@ -7,6 +7,7 @@ error, never a provider failure, which arrives as data) ends with ``RunFinished.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
@@ -38,10 +39,24 @@ class RunFinished(Message):
 
 
 def start_run(
-    app: App[Any], port: ConversationPort, text: str, images: Sequence[ImageContent] = ()
+    app: App[Any],
+    port: ConversationPort,
+    text: str,
+    images: Sequence[ImageContent] = (),
+    after: asyncio.Event | None = None,
 ) -> Worker[None]:
-    """Run ``port.prompt(text, images)`` in a worker; every event becomes an ``AgentEventMessage``."""
-    return start_events(app, lambda: port.prompt(text, images))
+    """Run ``port.prompt(text, images)`` in a worker; every event becomes an ``AgentEventMessage``.
+    With ``after`` not yet set, the prompt waits for it (a prompt sent while the app starts goes
+    after the session's history is shown, whoever sent it)."""
+    if after is None or after.is_set():
+        return start_events(app, lambda: port.prompt(text, images))
+
+    async def later() -> AsyncIterator[AgentEvent | RunNotice]:
+        await after.wait()
+        async for event in port.prompt(text, images):
+            yield event
+
+    return start_events(app, later)
 
 
 def start_events(app: App[Any], events: Callable[[], AsyncIterator[AgentEvent | RunNotice]]) -> Worker[None]:

@@ -110,6 +110,21 @@ async def test_ctrl_o_and_a_new_theme_write_the_scrollback_again_once_something_
         assert light.replace("n60", "") != expanded.replace("n60", "")  # other colours, same text
 
 
+async def test_a_prompt_sent_by_code_before_the_history_shows_runs_after_it_once() -> None:
+    """``app.send`` (an initial prompt, an extension, a bench) at once, before the history is
+    shown: the run waits for it, so neither the prompt nor its answer appears twice."""
+    history = [UserMessage("old question"), assistant_said("old answer")]
+    app, written = _inline(adapter(FakeProvider([reply("fresh answer")]), messages=history))
+    async with app.run_test(size=SIZE) as pilot:
+        app.send("new question")
+        await until(pilot, lambda: "fresh answer" in "".join(written) and app.state.status == "idle")
+        kinds = [type(item).__name__ for item in app.state.items]
+    text = "".join(written)
+    assert kinds == ["UserItem", "AssistantItem", "UserItem", "AssistantItem"]
+    assert text.count("new question") == 1 and text.count("fresh answer") == 1
+    assert text.index("old answer") < text.index("new question") < text.index("fresh answer")
+
+
 async def test_a_resumed_session_writes_its_newest_items_once_in_order_and_a_prompt_sent_at_once_follows() -> (
     None
 ):

@@ -228,8 +228,9 @@ class TauApp(ExtensionSurface):
         A prompt sent before this ran waits for it (``on_prompt_editor_submitted``)."""
         try:
             if not self._session_shown.is_set():  # (a session switched to already showed its own)
-                early = self.state.items  # what the first frames added (a key's notice) follows
+                early, status = self.state.items, self.state.status  # what the first frames did follows
                 self.state = from_messages(self.port.messages, self.port.render_custom)
+                set_status(self.state, status)  # (a prompt sent meanwhile waits: start_run)
                 for item in early:
                     self.state.add(item)
                 if early:
@@ -240,9 +241,7 @@ class TauApp(ExtensionSurface):
                     await write_in_slices(self._feed, self.state.items, self._look, self._writer)
                 await self.paint()
         finally:
-            # What exists now lives as long as the app: frozen, the collector's full passes stop
-            # rescanning it mid-keystroke. (Interactive mode keeps it off until here; on again
-            # even if showing the history failed.)
+            # What exists now lives as long as the app: frozen, full passes skip it (gc is off until here)
             gc.freeze()
             gc.enable()
         self.set_interval(1.0, self._tick)
@@ -464,7 +463,7 @@ class TauApp(ExtensionSurface):
             self._scheduler.request()
             return
         set_status(self.state, "running")
-        start_run(self, self.port, text, images)
+        start_run(self, self.port, text, images, self._session_shown)
         self._scheduler.request()
 
     async def _command(self, submission: Submission) -> None:
