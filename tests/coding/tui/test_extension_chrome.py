@@ -126,3 +126,24 @@ async def test_what_an_extension_drew_before_the_app_ran_is_shown_when_it_starts
         assert "my agent" in _text(app.query_one("#extension-header", ChromeLines))
         assert app.query_one("#extension-footer", ChromeLines).display
         assert not app.query_one(StatusFooter).display
+
+
+async def test_an_extensions_shutdown_waits_for_the_run_then_quits() -> None:
+    from tau_agent.testing import call, reply
+
+    from .helpers import gated_tool
+
+    gate, started = asyncio.Event(), asyncio.Event()
+    app = make_app(
+        adapter(FakeProvider([reply(call("wait", {})), reply("done")]), tools=[gated_tool(gate, started)])
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await type_text(pilot, "wait")
+        await pilot.press("enter")
+        await until(pilot, lambda: started.is_set())
+        app.shutdown_when_idle()  # what tau.shutdown() calls in the TUI
+        await pilot.pause(0.1)
+        assert app.is_running and app.state.status != "idle"  # the run is not cut short
+        gate.set()
+        await until(pilot, lambda: not app.is_running)
+    assert app.port.messages[-1].content[0].text == "done"  # type: ignore[union-attr]

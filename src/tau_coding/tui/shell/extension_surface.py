@@ -148,6 +148,11 @@ class ExtensionSurface(KeyActions):
             row.recolor()
         return None
 
+    def shutdown_when_idle(self) -> None:
+        """An extension's ``shutdown()``: quit as ``/quit`` does, once the run (with the
+        messages queued in it) has finished."""
+        self._when_idle(self.quit_with_hint)
+
     def _when_idle(self, action: Callable[[], object]) -> None:
         """``action`` now when no run goes on, else once it has finished (``after_run``): an
         extension's command runs inside its prompt's run."""
