@@ -355,7 +355,7 @@ class TauApp(ExtensionSurface):
     def refresh_footer(self) -> None:
         info = self.port.info()
         self.footer.show(
-            info, self.state, list(self._statuses.values()), self._clock(), working=self._working_message
+            info, self.state, list(self._statuses.values()), self._clock(), working=self.working_status()
         )
         title = self._extension_title or terminal_title(info.cwd, info.session_name, self._home)
         if title != self.title:
