@@ -14,7 +14,7 @@ notices go to the ``warn`` callable; status lines, widgets, header, footer, titl
 text are kept in plain attributes a caller (or a test) may read; ``set_theme`` fails, as Pi's
 print mode does ("UI not available"). ``get_tools_expanded``/``set_tools_expanded`` (Ctrl+O's
 state), ``set_working_visible``/``set_working_indicator`` (the footer's "working…" while the agent
-runs) and ``get_all_themes``/``get_theme`` answer at once; outside the TUI the setters are kept
+runs), ``set_hidden_thinking_label`` and ``get_all_themes``/``get_theme`` answer at once; outside the TUI the setters are kept
 (headless) or ignored (RPC), the getters answer False, ``[]`` and None, as Pi's.
 """
 
@@ -124,6 +124,10 @@ class UIBridge(Protocol):
         glyph for ``[]`` or None (Tau's own, which has none)."""
         ...
 
+    def set_hidden_thinking_label(self, label: str | None = None) -> None:
+        """What a hidden thinking block says instead of Tau's hint (None: Tau's again)."""
+        ...
+
     def get_all_themes(self) -> list[str]:
         """The names ``set_theme`` accepts (Tau's themes and the user's); [] without themes."""
         ...
@@ -153,6 +157,7 @@ class HeadlessUI:
         self.tools_expanded = False
         self.working_visible = True
         self.working_indicator: list[str] | None = None
+        self.hidden_thinking_label: str | None = None
 
     def _unanswered(self, kind: str, title: str, answer: object) -> None:
         self._warn(f"{kind} {title!r} needs a person; no UI in this mode, answered {answer!r}")
@@ -235,6 +240,9 @@ class HeadlessUI:
     def set_working_indicator(self, frames: Sequence[str] | None = None) -> None:
         self.working_indicator = None if frames is None else list(frames)
 
+    def set_hidden_thinking_label(self, label: str | None = None) -> None:
+        self.hidden_thinking_label = label
+
     def get_all_themes(self) -> list[str]:
         return []
 
@@ -273,6 +281,8 @@ class LateBoundUI:
                 target.set_working_visible(False)
             if previous.working_indicator is not None:
                 target.set_working_indicator(previous.working_indicator)
+            if previous.hidden_thinking_label is not None:
+                target.set_hidden_thinking_label(previous.hidden_thinking_label)
 
     @property
     def interactive(self) -> bool:
@@ -345,6 +355,9 @@ class LateBoundUI:
 
     def set_working_indicator(self, frames: Sequence[str] | None = None) -> None:
         self._target.set_working_indicator(frames)
+
+    def set_hidden_thinking_label(self, label: str | None = None) -> None:
+        self._target.set_hidden_thinking_label(label)
 
     def get_all_themes(self) -> list[str]:
         return self._target.get_all_themes()

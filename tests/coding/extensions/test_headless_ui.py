@@ -36,9 +36,10 @@ async def test_tool_expansion_and_the_working_look_are_kept_and_handed_on_themes
     late.set_tools_expanded(True)
     late.set_working_visible(False)
     late.set_working_indicator(["●"])
+    late.set_hidden_thinking_label("pondering…")
     assert late.get_tools_expanded() is True
     assert late.get_all_themes() == [] and late.get_theme("dark") is None  # print mode: no themes
     frontend = HeadlessUI(lambda line: None)
     late.bind(frontend)
     assert frontend.tools_expanded and not frontend.working_visible
-    assert frontend.working_indicator == ["●"]
+    assert frontend.working_indicator == ["●"] and frontend.hidden_thinking_label == "pondering…"

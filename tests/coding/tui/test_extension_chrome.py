@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Static
 
-from tau_agent.testing import FakeProvider, call, reply
+from tau_agent.testing import FakeProvider, call, reply, thinking
 from tau_coding.modes.interactive.tui_ui import TuiUI
 from tau_coding.tui.screens.dialogs import TuiDialogs
 from tau_coding.tui.widgets.extension_panel import ChromeLines, ExtensionPanel
@@ -186,3 +186,26 @@ async def test_themes_are_listed_and_read_without_switching() -> None:
         assert light is not None and light.name == "tau-light" and light.dark is False
         assert app.theme == before  # not switched
         assert ui.get_theme("nope") is None
+
+
+async def test_hidden_thinking_says_the_extensions_label_on_shown_and_new_replies() -> None:
+    replies = [reply(thinking("secret plan"), "answer"), reply(thinking("more"), "again")]
+    app = make_app(adapter(FakeProvider(replies)))
+    async with app.run_test(size=SIZE) as pilot:
+        ui = TuiUI(TuiDialogs(app), app)
+
+        def hints() -> list[str]:
+            return [_text(h) for h in app.query(".thinking-hint").results(Static)]
+
+        await type_text(pilot, "q")
+        await pilot.press("enter")
+        await until(pilot, lambda: app.state.status == "idle" and len(hints()) == 1)
+        assert hints() == ["Thinking… (Ctrl+T to show)"]
+        ui.set_hidden_thinking_label("pondering…")
+        assert hints() == ["pondering…"]
+        await type_text(pilot, "r")
+        await pilot.press("enter")
+        await until(pilot, lambda: app.state.status == "idle" and len(hints()) == 2)
+        assert hints() == ["pondering…", "pondering…"]
+        ui.set_hidden_thinking_label(None)
+        assert hints() == ["Thinking… (Ctrl+T to show)"] * 2

@@ -66,6 +66,8 @@ class ExtensionSurface(Protocol):
 
     def set_working_indicator(self, frames: Sequence[str] | None) -> None: ...
 
+    def set_hidden_thinking_label(self, label: str | None) -> None: ...
+
     def theme_names(self) -> list[str]: ...
 
     def theme_named(self, name: str) -> Any: ...
@@ -177,6 +179,10 @@ class TuiUI:
     def set_working_indicator(self, frames: Sequence[str] | None = None) -> None:
         if self._surface is not None:
             self._surface.set_working_indicator(frames)
+
+    def set_hidden_thinking_label(self, label: str | None = None) -> None:
+        if self._surface is not None:
+            self._surface.set_hidden_thinking_label(label)
 
     def get_all_themes(self) -> list[str]:
         return self._surface.theme_names() if self._surface is not None else []

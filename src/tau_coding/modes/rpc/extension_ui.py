@@ -108,6 +108,9 @@ class RpcUI:
     def set_working_indicator(self, frames: Sequence[str] | None = None) -> None:
         return None
 
+    def set_hidden_thinking_label(self, label: str | None = None) -> None:
+        return None
+
     def get_all_themes(self) -> list[str]:
         return []
 

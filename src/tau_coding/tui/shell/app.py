@@ -302,12 +302,9 @@ class TauApp(ExtensionSurface):
             self._feed.feed(self.state.items, self._look(), everything=everything)
 
     def _look(self, width: int | None = None) -> Look:
+        shown = self._show_thinking, self._expand_tools, self.transcript.thinking_hint
         return Look(
-            width or self.size.width,
-            palette_of(self.current_theme),
-            self.console.color_system,
-            self._show_thinking,
-            self._expand_tools,
+            width or self.size.width, palette_of(self.current_theme), self.console.color_system, *shown
         )
 
     def restyle_scrollback(self) -> None:

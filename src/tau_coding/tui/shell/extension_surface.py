@@ -155,6 +155,18 @@ class ExtensionSurface(KeyActions):
         else:
             self.action_toggle_tools()
 
+    def set_hidden_thinking_label(self, label: str | None) -> None:
+        """What a hidden thinking block says instead of Tau's hint (None: Tau's again); shown
+        replies change too (inline: the scrollback is written again)."""
+        from textual.widgets import Static
+
+        from tau_coding.tui.widgets.assistant_view import THINKING_HINT
+
+        self.transcript.thinking_hint = label or None
+        for hint in self.transcript.query(".thinking-hint").results(Static):
+            hint.update(label or THINKING_HINT)
+        self.restyle_scrollback()
+
     def theme_named(self, name: str) -> Theme | None:
         """The registered theme ``name`` (without Tau's ``tau-`` prefix), not switched to."""
         return self.get_theme(f"tau-{name}") if name in self.theme_names() else None
