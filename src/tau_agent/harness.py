@@ -167,6 +167,11 @@ class AgentHarness:
             self._queues_changed()
         return steering, follow
 
+    @property
+    def current_signal(self) -> CancellationToken | None:
+        """The running run's token (Esc cancels it); None while idle."""
+        return self._current_signal
+
     def cancel(self, reason: str = "Operation aborted") -> None:
         """Cooperative: the provider and tools observe the token; keep consuming events to the end."""
         if self._current_signal is not None:

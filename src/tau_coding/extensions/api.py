@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
+from tau_agent.cancellation import CancellationToken
 from tau_agent.content import ImageContent, TextContent
 from tau_agent.messages import CustomMessage
 from tau_agent.provider import ModelProvider
@@ -80,6 +81,24 @@ class ExtensionAPI:
     def has_pending_messages(self) -> bool:
         """Pi's ``hasPendingMessages()``: steering or follow-up messages wait in the queues."""
         return self.session.harness.pending_count > 0
+
+    @property
+    def signal(self) -> CancellationToken | None:
+        """Pi's ``ctx.signal``: the running agent's cancellation, which Esc (or an RPC
+        ``abort``) cancels; None while no run goes on (most commands, session events). Long
+        work in a handler checks ``signal.cancelled``, awaits ``signal.wait()`` beside it, or
+        registers ``signal.on_cancel(...)``."""
+        session = self._host.session
+        return None if session is None else session.harness.current_signal
+
+    def shutdown(self) -> None:
+        """Pi's ``ctx.shutdown()``: ask Tau to exit cleanly once no run goes on (the TUI after
+        the run and its queued messages; RPC once the current command has answered), telling
+        ``session_shutdown`` (reason ``quit``) as any exit does. Print mode and the SDK: nothing
+        (print mode exits when its prompts are done)."""
+        control = self._host.control
+        if control is not None and control.shutdown is not None:
+            control.shutdown()
 
     @property
     def session(self) -> CodingSession:

@@ -169,7 +169,7 @@ def _before_event(change: SessionChange, session: CodingSession) -> tuple[str, o
         return "session_before_fork", ForkEvent(change.entry_id or "", change.position)
     if change.kind == "tree":
         event = TreeEvent(change.entry_id, change.old_leaf, change.summarize, change.custom_instructions)
-        event.label = change.label
+        event.label, event.replace_instructions = change.label, change.replace_instructions
         if change.summarize:
             from tau_coding.session.compaction.branch import abandoned_entries
 
@@ -204,6 +204,8 @@ def _merged(answers: list[object]) -> ChangeAnswer:
                 merged.custom_instructions = answer.custom_instructions
             if merged.label is None:
                 merged.label = answer.label
+            if merged.replace_instructions is None:
+                merged.replace_instructions = answer.replace_instructions
     return merged
 
 

@@ -233,7 +233,8 @@ class TreeEvent:
     """A move in the session tree from ``old_leaf_id`` to ``new_leaf_id`` (None: the root).
 
     Before the move (``session_before_tree``): ``user_wants_summary`` says the branch left
-    behind is to be summarised, with the mover's ``custom_instructions`` and ``label``, and
+    behind is to be summarised, with the mover's ``custom_instructions`` (which replace the
+    summariser's own instructions when ``replace_instructions``, else add to them) and ``label``, and
     ``entries_to_summarize`` are that branch's entries, oldest first. After it
     (``session_tree``): ``summary_entry`` is the branch summary recorded (None: none) and
     ``from_extension`` whether a handler's ``TreeDecision`` wrote it."""
@@ -246,6 +247,7 @@ class TreeEvent:
     entries_to_summarize: Sequence[SessionEntry] = ()
     summary_entry: BranchSummaryEntry | None = None
     from_extension: bool = False
+    replace_instructions: bool = False
 
 
 @dataclass(eq=False)
@@ -253,7 +255,9 @@ class TreeDecision:
     """``cancel`` refuses the move (as ``Cancel`` does). When the branch is summarised,
     ``summary`` (and ``details``, kept in the entry) is recorded as its summary without
     asking the model; ``custom_instructions`` and ``label`` replace the mover's (the first
-    handler to set one wins, as with ``summary``)."""
+    handler to set one wins, as with ``summary``); ``replace_instructions`` True makes the
+    instructions replace the summariser's own prompt, False adds them to it (None: the mover's
+    choice)."""
 
     cancel: bool = False
     reason: str | None = None
@@ -261,6 +265,7 @@ class TreeDecision:
     details: Any = None
     custom_instructions: str | None = None
     label: str | None = None
+    replace_instructions: bool | None = None
 
 
 @dataclass(eq=False)

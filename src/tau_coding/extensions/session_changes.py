@@ -132,16 +132,24 @@ class SessionChanges:
         summarize: bool = False,
         custom_instructions: str | None = None,
         label: str | None = None,
+        replace_instructions: bool = False,
     ) -> ChangeResult:
         """Move to ``target_id`` in the tree as ``/tree`` does (``session_before_tree``); with
         ``summarize`` the branch left behind is summarised first (by the model, or by a
-        handler's ``TreeDecision``). ``label`` labels the branch summary, else the target."""
+        handler's ``TreeDecision``). ``label`` labels the branch summary, else the target;
+        ``replace_instructions``: ``custom_instructions`` replace the summariser's own
+        instructions instead of adding to them."""
         from tau_coding.session.control import ChangeRefusedError
 
         control = self._control()
         try:
             if summarize:
-                await control.summarize_move(target_id, custom_instructions=custom_instructions, label=label)
+                await control.summarize_move(
+                    target_id,
+                    custom_instructions=custom_instructions,
+                    label=label,
+                    replace_instructions=replace_instructions,
+                )
             else:
                 await control.asking(lambda: control.navigate(target_id))
                 if label and target_id is not None:

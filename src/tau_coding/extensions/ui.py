@@ -12,7 +12,10 @@ was dismissed with. ``set_theme`` answers a ``ThemeResult`` at once (only the TU
 dialog answers its ``default`` at once (``custom``: None) and says so in a one-line warning;
 notices go to the ``warn`` callable; status lines, widgets, header, footer, title and editor
 text are kept in plain attributes a caller (or a test) may read; ``set_theme`` fails, as Pi's
-print mode does ("UI not available").
+print mode does ("UI not available"). ``get_tools_expanded``/``set_tools_expanded`` (Ctrl+O's
+state), ``set_working_visible``/``set_working_indicator`` (the footer's "working…" while the agent
+runs), ``set_hidden_thinking_label`` and ``get_all_themes``/``get_theme`` answer at once; outside the TUI the setters are kept
+(headless) or ignored (RPC), the getters answer False, ``[]`` and None, as Pi's.
 """
 
 from __future__ import annotations
@@ -104,6 +107,35 @@ class UIBridge(Protocol):
         theme data (this run only)."""
         ...
 
+    def get_tools_expanded(self) -> bool:
+        """Whether tool output is shown in full (the TUI's Ctrl+O); False elsewhere."""
+        ...
+
+    def set_tools_expanded(self, expanded: bool) -> None:
+        """Show tool output in full or collapsed, as Ctrl+O does."""
+        ...
+
+    def set_working_visible(self, visible: bool) -> None:
+        """Show (True, the default) or hide the footer's "working…" while the agent runs."""
+        ...
+
+    def set_working_indicator(self, frames: Sequence[str] | None = None) -> None:
+        """What precedes the working message: ``frames[0]`` (Tau's footer is not animated), no
+        glyph for ``[]`` or None (Tau's own, which has none)."""
+        ...
+
+    def set_hidden_thinking_label(self, label: str | None = None) -> None:
+        """What a hidden thinking block says instead of Tau's hint (None: Tau's again)."""
+        ...
+
+    def get_all_themes(self) -> list[str]:
+        """The names ``set_theme`` accepts (Tau's themes and the user's); [] without themes."""
+        ...
+
+    def get_theme(self, name: str) -> Any:
+        """The Textual ``Theme`` called ``name`` (its colours), without switching; None if unknown."""
+        ...
+
 
 class HeadlessUI:
     """No one to ask: dialogs answer their default with a warning; status and widgets are kept."""
@@ -122,6 +154,10 @@ class HeadlessUI:
         self.editor_text = ""
         self.editor_component: EditorFactory | None = None
         self.working_message: str | None = None
+        self.tools_expanded = False
+        self.working_visible = True
+        self.working_indicator: list[str] | None = None
+        self.hidden_thinking_label: str | None = None
 
     def _unanswered(self, kind: str, title: str, answer: object) -> None:
         self._warn(f"{kind} {title!r} needs a person; no UI in this mode, answered {answer!r}")
@@ -192,6 +228,27 @@ class HeadlessUI:
     def set_theme(self, theme: ThemeChoice) -> ThemeResult:
         return ThemeResult(False, "UI not available")
 
+    def get_tools_expanded(self) -> bool:
+        return self.tools_expanded
+
+    def set_tools_expanded(self, expanded: bool) -> None:
+        self.tools_expanded = expanded
+
+    def set_working_visible(self, visible: bool) -> None:
+        self.working_visible = visible
+
+    def set_working_indicator(self, frames: Sequence[str] | None = None) -> None:
+        self.working_indicator = None if frames is None else list(frames)
+
+    def set_hidden_thinking_label(self, label: str | None = None) -> None:
+        self.hidden_thinking_label = label
+
+    def get_all_themes(self) -> list[str]:
+        return []
+
+    def get_theme(self, name: str) -> Any:
+        return None
+
 
 class LateBoundUI:
     """Forwards to ``fallback`` until ``bind`` gives it the real bridge; ``clock`` tracks the
@@ -218,6 +275,14 @@ class LateBoundUI:
                 target.set_title(previous.title)
             if previous.working_message is not None:
                 target.set_working_message(previous.working_message)
+            if previous.tools_expanded:
+                target.set_tools_expanded(True)
+            if not previous.working_visible:
+                target.set_working_visible(False)
+            if previous.working_indicator is not None:
+                target.set_working_indicator(previous.working_indicator)
+            if previous.hidden_thinking_label is not None:
+                target.set_hidden_thinking_label(previous.hidden_thinking_label)
 
     @property
     def interactive(self) -> bool:
@@ -278,6 +343,27 @@ class LateBoundUI:
 
     def set_theme(self, theme: ThemeChoice) -> ThemeResult:
         return self._target.set_theme(theme)
+
+    def get_tools_expanded(self) -> bool:
+        return self._target.get_tools_expanded()
+
+    def set_tools_expanded(self, expanded: bool) -> None:
+        self._target.set_tools_expanded(expanded)
+
+    def set_working_visible(self, visible: bool) -> None:
+        self._target.set_working_visible(visible)
+
+    def set_working_indicator(self, frames: Sequence[str] | None = None) -> None:
+        self._target.set_working_indicator(frames)
+
+    def set_hidden_thinking_label(self, label: str | None = None) -> None:
+        self._target.set_hidden_thinking_label(label)
+
+    def get_all_themes(self) -> list[str]:
+        return self._target.get_all_themes()
+
+    def get_theme(self, name: str) -> Any:
+        return self._target.get_theme(name)
 
 
 class DialogClock:

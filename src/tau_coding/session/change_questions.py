@@ -101,14 +101,20 @@ class ChangeQuestions:
             self._answered, self._answer = None, AGREED
 
     async def summarize_move(
-        self, entry_id: str | None, *, custom_instructions: str | None = None, label: str | None = None
+        self,
+        entry_id: str | None,
+        *,
+        custom_instructions: str | None = None,
+        label: str | None = None,
+        replace_instructions: bool = False,
     ) -> BranchSummaryEntry | None:
         """Move to ``entry_id`` (None: the root) with a summary of the branch left behind.
 
         ``session_before_tree`` is asked first with every handler awaited: one may refuse
         (ChangeRefusedError), write the summary itself (recorded with ``fromHook``, the model
         is not asked), or replace the instructions or the label. ``label`` labels the summary
-        (else the target). Returns the summary entry, None when the branch left behind held
+        (else the target). ``replace_instructions``: the custom instructions are the summariser's
+        whole instruction instead of an addition to its own. Returns the summary entry, None when the branch left behind held
         nothing to summarise; a failed summary raises and leaves the session where it was."""
         session = self.session
         if session.is_running:
@@ -120,6 +126,7 @@ class ChangeQuestions:
         change = SessionChange(
             "tree", current, current, entry_id, old_leaf=log.leaf_id,
             summarize=True, custom_instructions=custom_instructions, label=label,
+            replace_instructions=replace_instructions,
         )  # fmt: skip
         answer = AGREED if session.hooks is None else await session.hooks.ask_change(change)
         if answer.refusal is not None:
@@ -128,6 +135,8 @@ class ChangeQuestions:
             custom_instructions = answer.custom_instructions
         if answer.label is not None:
             label = answer.label
+        if answer.replace_instructions is not None:
+            replace_instructions = answer.replace_instructions
         if answer.summary is not None:
             if session.is_running:  # started while the handlers were asked
                 raise AgentBusyError("Cannot move in the tree while the agent is running; abort it first")
@@ -137,7 +146,12 @@ class ChangeQuestions:
             session.harness.replace_messages(log.state().messages, repaired=True)
             change.from_extension = True
         else:
-            entry = await session.navigate(entry_id, summarize=True, custom_instructions=custom_instructions)
+            entry = await session.navigate(
+                entry_id,
+                summarize=True,
+                custom_instructions=custom_instructions,
+                replace_instructions=replace_instructions,
+            )
         change.summary_entry = entry
         labelled = entry.id if entry is not None else entry_id
         if label and labelled is not None:

@@ -280,11 +280,20 @@ class CodingSession(SessionRun):
         return await self.compactor.manual(custom_instructions, self._announce)
 
     async def navigate(
-        self, entry_id: str | None, *, summarize: bool = False, custom_instructions: str | None = None
+        self,
+        entry_id: str | None,
+        *,
+        summarize: bool = False,
+        custom_instructions: str | None = None,
+        replace_instructions: bool = False,
     ) -> BranchSummaryEntry | None:
-        """Continue from ``entry_id``; with ``summarize`` the path left behind becomes a branch summary."""
+        """Continue from ``entry_id``; with ``summarize`` the path left behind becomes a branch
+        summary (``replace_instructions``: ``custom_instructions`` are its whole instruction)."""
         return await self.compactor.navigate(
-            entry_id, summarize=summarize, custom_instructions=custom_instructions
+            entry_id,
+            summarize=summarize,
+            custom_instructions=custom_instructions,
+            replace_instructions=replace_instructions,
         )
 
     # -- settings that become entries ----------------------------------------------------------

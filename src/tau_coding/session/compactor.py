@@ -303,7 +303,12 @@ class SessionCompactor:
         self.reload()
 
     async def navigate(
-        self, entry_id: str | None, *, summarize: bool, custom_instructions: str | None = None
+        self,
+        entry_id: str | None,
+        *,
+        summarize: bool,
+        custom_instructions: str | None = None,
+        replace_instructions: bool = False,
     ) -> BranchSummaryEntry | None:
         """Move to ``entry_id``; with ``summarize``, record what the abandoned path did."""
         if self.harness.is_running or self.is_compacting:
@@ -317,7 +322,7 @@ class SessionCompactor:
             signal = self._signal = CancellationToken()
             try:
                 entry = await summarize_branch(
-                    self.log, entry_id, self.summarizer(), signal, custom_instructions
+                    self.log, entry_id, self.summarizer(), signal, custom_instructions, replace_instructions
                 )
             finally:
                 self._signal = None

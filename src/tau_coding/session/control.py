@@ -96,6 +96,9 @@ class SessionControl(ChangeQuestions):
         # How the frontend runs the agent from the record as it stands, as it runs a prompt (an
         # extension's ``trigger_turn``); False when it cannot now. None: no frontend runs one.
         self.run_from_record: Callable[[], bool] | None = None
+        # How the frontend exits cleanly once no run goes on (an extension's ``shutdown()``);
+        # callable from any thread. None: nothing to exit (print mode ends by itself; the SDK).
+        self.shutdown: Callable[[], None] | None = None
         self._asking = False  # inside ``asking``: the first run, which stops at the question
         self._answered: SessionChange | None = None  # the change ``asking`` has an answer for
         if rebuild is not None:

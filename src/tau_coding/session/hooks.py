@@ -42,7 +42,7 @@ class SessionChange:
     an entry (``entry_id``; ``position`` "before" it, or "at" it for a clone); ``tree``: a move
     inside this session to ``entry_id`` (``old_leaf`` is where it was). A move in the tree
     that summarises the branch left behind says so (``summarize``, with the mover's
-    ``custom_instructions`` and ``label``); once done it names the ``summary_entry`` recorded
+    ``custom_instructions``, ``replace_instructions`` and ``label``); once done it names the ``summary_entry`` recorded
     and whether an extension wrote it (``from_extension``)."""
 
     __slots__ = (
@@ -54,6 +54,7 @@ class SessionChange:
         "old_leaf",
         "position",
         "previous_file",
+        "replace_instructions",
         "summarize",
         "summary_entry",
         "target_file",
@@ -71,8 +72,10 @@ class SessionChange:
         summarize: bool = False,
         custom_instructions: str | None = None,
         label: str | None = None,
+        replace_instructions: bool = False,
     ) -> None:
         self.kind, self.previous_file, self.target_file = kind, previous_file, target_file
+        self.replace_instructions = replace_instructions
         self.entry_id, self.position, self.old_leaf = entry_id, position, old_leaf
         self.summarize, self.custom_instructions, self.label = summarize, custom_instructions, label
         self.summary_entry: BranchSummaryEntry | None = None
@@ -83,9 +86,18 @@ class ChangeAnswer:
     """What the hooks made of a change: ``refusal`` (the reason) refuses it; otherwise, for a
     move in the tree that summarises, ``summary`` (with ``details``) is recorded instead of
     asking the model, and ``custom_instructions``/``label`` (when not None) replace the
-    mover's; for a fork, ``keep_editor`` hands no text back to the editor."""
+    mover's, as ``replace_instructions`` does; for a fork, ``keep_editor`` hands no text back
+    to the editor."""
 
-    __slots__ = ("custom_instructions", "details", "keep_editor", "label", "refusal", "summary")
+    __slots__ = (
+        "custom_instructions",
+        "details",
+        "keep_editor",
+        "label",
+        "refusal",
+        "replace_instructions",
+        "summary",
+    )
 
     def __init__(
         self,
@@ -96,8 +108,10 @@ class ChangeAnswer:
         custom_instructions: str | None = None,
         label: str | None = None,
         keep_editor: bool = False,
+        replace_instructions: bool | None = None,
     ) -> None:
         self.refusal, self.summary, self.details = refusal, summary, details
+        self.replace_instructions = replace_instructions
         self.custom_instructions, self.label, self.keep_editor = custom_instructions, label, keep_editor
 
 

@@ -41,7 +41,7 @@ def footer_lines(
     working: str | None = None,
 ) -> tuple[list[Segment], list[Segment]]:
     """Line 1: where (cwd, branch, session name). Line 2: model, thinking, tokens, cost, context,
-    status (``working`` instead of "working…" when an extension set it; the seconds until a
+    status (``working`` instead of "working…" when an extension set it, "" for none; the seconds until a
     pending retry, counted from ``now``), extensions' entries."""
     where: list[Segment] = [(short_path(info.cwd, home), "")]
     if info.git_branch:
@@ -67,7 +67,7 @@ def footer_lines(
         stats.append((f" • {info.thinking_level}", "dim"))
     if info.permission_mode:
         stats.append(mode_segment(info.permission_mode))
-    running = f"  {working}" if working else "  working…"
+    running = "" if working == "" else f"  {working or 'working…'}"
     status = {"idle": "", "running": running, "cancelling": "  cancelling…"}[state.status]
     if state.retry_at is not None and state.status == "running":
         seconds = math.ceil(state.retry_at - now)

@@ -32,6 +32,8 @@ def activate(tau):
             return TreeDecision(summary="written by hand", details={"by": "answers"}, label="mine")
         if mode["tree"] == "instructions":
             return TreeDecision(custom_instructions="ONLY LIST FILES")
+        if mode["tree"] == "replace":
+            return TreeDecision(custom_instructions="ONLY LIST FILES", replace_instructions=True)
         return None
 
     async def before_fork(event):
@@ -59,7 +61,14 @@ def activate(tau):
         result = await tau.sessions.new(setup=setup, with_session=with_session)
         return "cancelled" if result.cancelled else "handed off"
 
+    async def summarise_own(args):
+        result = await tau.sessions.navigate_tree(
+            args, summarize=True, custom_instructions="JUST ONE LINE", replace_instructions=True
+        )
+        return f"cancelled: {result.reason}" if result.cancelled else "moved"
+
     tau.register_command("x-summarise", summarise)
+    tau.register_command("x-summarise-own", summarise_own)
     tau.register_command("x-fork", fork)
     tau.register_command("x-handoff", handoff)
 """
@@ -138,8 +147,36 @@ async def test_a_handler_may_replace_the_summarisers_instructions(tmp_path: Path
     assert not entry.from_hook and rig.session.log.labels[entry.id] == "lbl"
     request = str(rig.provider.contexts[-1].messages)
     assert "ONLY LIST FILES" in request and "be short" not in request
+    assert "## Goal" in request  # added to Tau's own instructions, as replace_instructions is unset
     after = next(e for point, e in module.heard if point == "tree")
     assert after.summary_entry is entry and after.from_extension is False
+
+
+async def test_a_handler_may_make_its_instructions_the_whole_prompt(tmp_path: Path) -> None:
+    rig, control, _, module = _rig(tmp_path, "one", "two", "the model's summary")
+    await rig.run("first")
+    await rig.run("second")
+    module.mode["tree"] = "replace"
+    target = rig.session.log.tree.get(_user_entries(rig)[1])
+    assert target is not None
+    entry = await control.summarize_move(target.parent_id, custom_instructions="be short")
+    assert isinstance(entry, BranchSummaryEntry)
+    request = str(rig.provider.contexts[-1].messages)
+    assert "ONLY LIST FILES" in request and "Additional focus" not in request
+    assert "## Goal" not in request  # Tau's own branch instructions are not sent
+
+
+async def test_navigate_tree_may_replace_the_instructions_and_handlers_hear_it(tmp_path: Path) -> None:
+    rig, _, _, module = _rig(tmp_path, "one", "two", "the model's summary", "three")
+    await rig.run("first")
+    await rig.run("second")
+    target = rig.session.log.tree.get(_user_entries(rig)[1])
+    assert target is not None and target.parent_id is not None
+    assert _answer(await rig.run(f"/x-summarise-own {target.parent_id}")) == "moved"
+    before = next(e for point, e in module.heard if point == "before_tree")
+    assert before.custom_instructions == "JUST ONE LINE" and before.replace_instructions is True
+    request = str(rig.provider.contexts[-1].messages)
+    assert "JUST ONE LINE" in request and "## Goal" not in request and "Additional focus" not in request
 
 
 async def test_a_fork_decision_keeps_the_editor_as_it_is(tmp_path: Path) -> None:

@@ -9,13 +9,14 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Static
 
-from tau_agent.testing import FakeProvider
+from tau_agent.testing import FakeProvider, call, reply, thinking
 from tau_coding.modes.interactive.tui_ui import TuiUI
 from tau_coding.tui.screens.dialogs import TuiDialogs
 from tau_coding.tui.widgets.extension_panel import ChromeLines, ExtensionPanel
 from tau_coding.tui.widgets.status_footer import StatusFooter
+from tau_coding.tui.widgets.tool_row import ToolRow
 
-from .helpers import adapter
+from .helpers import adapter, gated_tool
 from .test_app import SIZE, make_app, type_text, until
 
 
@@ -126,3 +127,85 @@ async def test_what_an_extension_drew_before_the_app_ran_is_shown_when_it_starts
         assert "my agent" in _text(app.query_one("#extension-header", ChromeLines))
         assert app.query_one("#extension-footer", ChromeLines).display
         assert not app.query_one(StatusFooter).display
+
+
+async def test_an_extensions_shutdown_waits_for_the_run_then_quits() -> None:
+    gate, started = asyncio.Event(), asyncio.Event()
+    app = make_app(
+        adapter(FakeProvider([reply(call("wait", {})), reply("done")]), tools=[gated_tool(gate, started)])
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await type_text(pilot, "wait")
+        await pilot.press("enter")
+        await until(pilot, lambda: started.is_set())
+        app.shutdown_when_idle()  # what tau.shutdown() calls in the TUI
+        await pilot.pause(0.1)
+        assert app.is_running and app.state.status != "idle"  # the run is not cut short
+        gate.set()
+        await until(pilot, lambda: not app.is_running)
+    assert app.port.messages[-1].content[0].text == "done"  # type: ignore[union-attr]
+
+
+async def test_tools_expanded_is_ctrl_o_and_the_working_status_may_be_hidden_or_marked() -> None:
+    gate, started = asyncio.Event(), asyncio.Event()
+    app = make_app(
+        adapter(FakeProvider([reply(call("wait", {})), reply("done")]), tools=[gated_tool(gate, started)])
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        ui = TuiUI(TuiDialogs(app), app)
+        footer = app.query_one(StatusFooter)
+        assert ui.get_tools_expanded() is False
+        await type_text(pilot, "wait")
+        await pilot.press("enter")
+        await until(pilot, lambda: started.is_set() and bool(app.query(ToolRow)))
+        await until(pilot, lambda: "working…" in _text(footer))
+        ui.set_working_visible(False)
+        assert "working…" not in _text(footer)
+        ui.set_working_visible(True)
+        ui.set_working_indicator(["●", "○"])
+        assert "● working…" in _text(footer)
+        ui.set_working_indicator([])
+        assert "working…" in _text(footer) and "●" not in _text(footer)
+        ui.set_tools_expanded(True)
+        row = app.query_one(ToolRow)
+        assert ui.get_tools_expanded() and row.expanded
+        await pilot.press("ctrl+o")  # the key and the call are one state
+        await until(pilot, lambda: not ui.get_tools_expanded() and not row.expanded)
+        gate.set()
+        await until(pilot, lambda: app.state.status == "idle")
+
+
+async def test_themes_are_listed_and_read_without_switching() -> None:
+    app = make_app(adapter(FakeProvider([])))
+    async with app.run_test(size=SIZE):
+        ui = TuiUI(TuiDialogs(app), app)
+        names = ui.get_all_themes()
+        assert "dark" in names and "light" in names
+        before = app.theme
+        light = ui.get_theme("light")
+        assert light is not None and light.name == "tau-light" and light.dark is False
+        assert app.theme == before  # not switched
+        assert ui.get_theme("nope") is None
+
+
+async def test_hidden_thinking_says_the_extensions_label_on_shown_and_new_replies() -> None:
+    replies = [reply(thinking("secret plan"), "answer"), reply(thinking("more"), "again")]
+    app = make_app(adapter(FakeProvider(replies)))
+    async with app.run_test(size=SIZE) as pilot:
+        ui = TuiUI(TuiDialogs(app), app)
+
+        def hints() -> list[str]:
+            return [_text(h) for h in app.query(".thinking-hint").results(Static)]
+
+        await type_text(pilot, "q")
+        await pilot.press("enter")
+        await until(pilot, lambda: app.state.status == "idle" and len(hints()) == 1)
+        assert hints() == ["Thinking… (Ctrl+T to show)"]
+        ui.set_hidden_thinking_label("pondering…")
+        assert hints() == ["pondering…"]
+        await type_text(pilot, "r")
+        await pilot.press("enter")
+        await until(pilot, lambda: app.state.status == "idle" and len(hints()) == 2)
+        assert hints() == ["pondering…", "pondering…"]
+        ui.set_hidden_thinking_label(None)
+        assert hints() == ["Thinking… (Ctrl+T to show)"] * 2

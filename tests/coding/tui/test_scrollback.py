@@ -79,6 +79,9 @@ def test_thinking_is_written_only_while_shown() -> None:
     item = AssistantItem(AssistantMessage([ThinkingContent("secret plan"), TextContent("Done.")]), done=True)
     assert "secret plan" not in "\n".join(_plain([item]))
     assert "secret plan" in "\n".join(_plain([item], show_thinking=True))
+    assert "Thinking… (hidden; Ctrl+T shows it)" in "\n".join(_plain([item]))
+    labelled = "\n".join(_plain([item], thinking_hint="pondering…"))  # an extension's label
+    assert "pondering…" in labelled and "Ctrl+T" not in labelled and "secret plan" not in labelled
 
 
 PLAIN = Look(60, Palette(), color_system=None)

@@ -107,6 +107,7 @@ def run_interactive(
         # an extension's new session, fork, switch or tree move (tau.sessions) is shown at once
         port.control.outside_change.append(lambda change: app.show_outside_change(change.editor_text))
         port.control.run_from_record = _run_from_record(app, port)
+        port.control.shutdown = _on_app_loop(app, app.shutdown_when_idle)
     try:
         # Inline, the mouse stays the terminal's: selecting and scrolling the scrollback work.
         hint = app.run(inline=not fullscreen, mouse=fullscreen)
@@ -116,6 +117,20 @@ def run_interactive(
     if hint:
         sys.stdout.write(hint.rstrip("\n") + "\n")
     return 0
+
+
+def _on_app_loop(app: TauApp, action: Callable[[], object]) -> Callable[[], None]:
+    """``action`` on the app's loop, whether called from a handler's worker thread or the loop."""
+
+    def call() -> None:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # a plain handler runs in a worker thread
+            app.call_from_thread(action)
+        else:
+            action()
+
+    return call
 
 
 def _run_from_record(app: TauApp, port: CodingSessionPort) -> Callable[[], bool]:

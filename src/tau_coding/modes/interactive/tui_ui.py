@@ -58,6 +58,20 @@ class ExtensionSurface(Protocol):
 
     def set_theme_from_data(self, data: object) -> str | None: ...
 
+    def tools_expanded(self) -> bool: ...
+
+    def set_tools_expanded(self, expanded: bool) -> None: ...
+
+    def set_working_visible(self, visible: bool) -> None: ...
+
+    def set_working_indicator(self, frames: Sequence[str] | None) -> None: ...
+
+    def set_hidden_thinking_label(self, label: str | None) -> None: ...
+
+    def theme_names(self) -> list[str]: ...
+
+    def theme_named(self, name: str) -> Any: ...
+
 
 class TuiUI:
     interactive = True
@@ -150,3 +164,28 @@ class TuiUI:
         else:
             problem = self._surface.set_theme_from_data(theme)
         return ThemeResult(problem is None, problem)
+
+    def get_tools_expanded(self) -> bool:
+        return self._surface is not None and self._surface.tools_expanded()
+
+    def set_tools_expanded(self, expanded: bool) -> None:
+        if self._surface is not None:
+            self._surface.set_tools_expanded(expanded)
+
+    def set_working_visible(self, visible: bool) -> None:
+        if self._surface is not None:
+            self._surface.set_working_visible(visible)
+
+    def set_working_indicator(self, frames: Sequence[str] | None = None) -> None:
+        if self._surface is not None:
+            self._surface.set_working_indicator(frames)
+
+    def set_hidden_thinking_label(self, label: str | None = None) -> None:
+        if self._surface is not None:
+            self._surface.set_hidden_thinking_label(label)
+
+    def get_all_themes(self) -> list[str]:
+        return self._surface.theme_names() if self._surface is not None else []
+
+    def get_theme(self, name: str) -> Any:
+        return self._surface.theme_named(name) if self._surface is not None else None

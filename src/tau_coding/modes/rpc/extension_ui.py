@@ -9,7 +9,9 @@ As in Pi's RPC mode, what needs the terminal itself degrades: ``set_header``/``s
 and ``set_working_message`` are not sent, ``custom`` (overlays too) returns None,
 ``paste_to_editor`` is sent as ``set_editor_text`` (no paste handling, as Pi),
 ``set_theme`` fails, and ``get_editor_text`` returns the last text an extension set (the
-client's editor cannot be read).
+client's editor cannot be read). Tool expansion and the working indicator are not sent either
+(``get_tools_expanded`` is False), and there are no themes (``get_all_themes`` [], ``get_theme``
+None), as Pi's.
 """
 
 from __future__ import annotations
@@ -93,3 +95,24 @@ class RpcUI:
 
     def set_theme(self, theme: ThemeChoice) -> ThemeResult:
         return ThemeResult(False, "Theme switching not supported in RPC mode")
+
+    def get_tools_expanded(self) -> bool:
+        return False
+
+    def set_tools_expanded(self, expanded: bool) -> None:
+        return None
+
+    def set_working_visible(self, visible: bool) -> None:
+        return None
+
+    def set_working_indicator(self, frames: Sequence[str] | None = None) -> None:
+        return None
+
+    def set_hidden_thinking_label(self, label: str | None = None) -> None:
+        return None
+
+    def get_all_themes(self) -> list[str]:
+        return []
+
+    def get_theme(self, name: str) -> Any:
+        return None

@@ -28,6 +28,11 @@ async def run_rpc(control: SessionControl, protocol_out: BinaryIO, ui: LateBound
         return True
 
     control.run_from_record = run_from_record
+
+    def shutdown() -> None:  # likewise
+        loop.call_soon_threadsafe(server.request_shutdown)
+
+    control.shutdown = shutdown
     reader = await stdin_reader()
     try:
         await server.serve(reader)

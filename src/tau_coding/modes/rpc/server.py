@@ -48,6 +48,9 @@ class RpcServer:
         self._tasks: set[asyncio.Task[None]] = set()
         self._aborting = False
         self._again = False  # an extension asked for a run from the record (trigger_turn)
+        self._shutdown_asked = False  # an extension called shutdown(): stop once idle
+        self._stop = asyncio.Event()
+        self._answering = False  # a command is being answered (a shutdown asked in it waits)
         self.on_shutdown: list[Callable[[], object]] = []  # e.g. cancel a login waiting for a browser
         control.outside_change.append(self._session_changed)
 
@@ -84,10 +87,12 @@ class RpcServer:
         asking a ``session_before_switch`` handler that asks the user) gets its answer."""
         commands: asyncio.Queue[bytes | BadLine | None] = asyncio.Queue()
         worker = asyncio.ensure_future(self._answer(commands))
+        reading = asyncio.ensure_future(self._read(reader, commands))
         try:
-            async for line in read_lines(reader):
-                if not self._answers_dialog(line):
-                    commands.put_nowait(line)
+            stopping = asyncio.ensure_future(self._stop.wait())
+            await asyncio.wait([reading, stopping], return_when=asyncio.FIRST_COMPLETED)
+            reading.cancel()
+            stopping.cancel()
             self.ui.cancel_all()  # nobody is left to answer: the commands waiting go on
             commands.put_nowait(None)
             await worker
@@ -95,9 +100,31 @@ class RpcServer:
             worker.cancel()
             await self.shutdown()
 
+    async def _read(
+        self, reader: asyncio.StreamReader, commands: asyncio.Queue[bytes | BadLine | None]
+    ) -> None:
+        async for line in read_lines(reader):
+            if not self._answers_dialog(line):
+                commands.put_nowait(line)
+
     async def _answer(self, commands: asyncio.Queue[bytes | BadLine | None]) -> None:
         while (line := await commands.get()) is not None:
-            await self.handle_line(line)
+            self._answering = True
+            try:
+                await self.handle_line(line)
+            finally:
+                self._answering = False
+            self._stop_if_asked()
+
+    def request_shutdown(self) -> None:
+        """An extension's ``shutdown()``: stop reading commands once idle (the command going on
+        has answered, the run has ended), then shut down as at the end of the input."""
+        self._shutdown_asked = True
+        self._stop_if_asked()
+
+    def _stop_if_asked(self) -> None:
+        if self._shutdown_asked and not self.is_streaming and not self._answering:
+            self._stop.set()
 
     def _answers_dialog(self, line: bytes | BadLine) -> bool:
         if not isinstance(line, bytes) or b"extension_ui_response" not in line:
@@ -156,6 +183,7 @@ class RpcServer:
         self._ended = False
         self._watch_queues()
         self._run = self.spawn(self._drive(command, request_id, events))
+        self._run.add_done_callback(lambda _: self._stop_if_asked())
 
     async def _drive(
         self, command: str, request_id: Any, events: Callable[[], AsyncIterator[SessionEvent | EventBatch]]

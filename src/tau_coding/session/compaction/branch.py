@@ -74,8 +74,12 @@ async def summarize_branch(
     summarizer: Summarizer,
     signal: CancellationToken,
     custom_instructions: str | None = None,
+    replace_instructions: bool = False,
 ) -> BranchSummaryEntry | None:
     """Move the log to ``new_leaf`` with a summary of the path left behind.
+
+    ``replace_instructions`` (with non-blank ``custom_instructions``): those are the whole
+    instruction after the transcript, instead of a focus added to Tau's own.
 
     Returns None (and only navigates) when the old path has nothing the new one lacks.
     Raises ``SummaryError`` with the log untouched when the summary fails.
@@ -88,7 +92,11 @@ async def summarize_branch(
         return None
     earlier = [e.details for e in entries if isinstance(e, CompactionEntry | BranchSummaryEntry)]
     ops = collect_file_ops(messages, *earlier)
-    summary = await summarizer.fold(messages, prompts.BRANCH, signal, custom_instructions=custom_instructions)
+    if replace_instructions and custom_instructions and custom_instructions.strip():
+        instruction, custom_instructions = custom_instructions.strip(), None
+    else:
+        instruction = prompts.BRANCH
+    summary = await summarizer.fold(messages, instruction, signal, custom_instructions=custom_instructions)
     assert summary is not None
     files = file_lists_text(ops)
     text = f"{summary}\n\n{files}" if files else summary

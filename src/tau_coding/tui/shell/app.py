@@ -301,12 +301,9 @@ class TauApp(ExtensionSurface):
             self._feed.feed(self.state.items, self._look(), everything=everything)
 
     def _look(self, width: int | None = None) -> Look:
+        shown = self._show_thinking, self._expand_tools, self.transcript.thinking_hint
         return Look(
-            width or self.size.width,
-            palette_of(self.current_theme),
-            self.console.color_system,
-            self._show_thinking,
-            self._expand_tools,
+            width or self.size.width, palette_of(self.current_theme), self.console.color_system, *shown
         )
 
     def restyle_scrollback(self) -> None:
@@ -354,7 +351,7 @@ class TauApp(ExtensionSurface):
     def refresh_footer(self) -> None:
         info = self.port.info()
         self.footer.show(
-            info, self.state, list(self._statuses.values()), self._clock(), working=self._working_message
+            info, self.state, list(self._statuses.values()), self._clock(), working=self.working_status()
         )
         title = self._extension_title or terminal_title(info.cwd, info.session_name, self._home)
         if title != self.title:

@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Literal
 
 from textual import events
+from textual.theme import Theme
 
 from tau_agent.events import AgentEvent
 from tau_coding.tui.bridge import start_events
@@ -43,6 +44,9 @@ class ExtensionSurface(KeyActions):
     _extension_title: str | None
     _editor_parts: tuple[CompletionSources, PromptHistory]
     _working_message: str | None
+    _working_visible = True  # an extension may hide the footer's "working…" (set_working_visible)
+    _working_glyph: str | None = None  # shown before it (set_working_indicator); Tau's has none
+    _expand_tools: bool
     _after_run: list[Callable[[], object]]
 
     def refresh_footer(self) -> None:
@@ -118,6 +122,55 @@ class ExtensionSurface(KeyActions):
         if self._panel is not None:
             self.refresh_footer()
 
+    def set_working_visible(self, visible: bool) -> None:
+        """Whether the footer says "working…" (or the extension's message) while the agent runs."""
+        self._working_visible = visible
+        if self._panel is not None:
+            self.refresh_footer()
+
+    def set_working_indicator(self, frames: Sequence[str] | None) -> None:
+        """Pi's frames: the footer is not animated, so the first one is shown before the working
+        message; None or none: no glyph (Tau's own look)."""
+        self._working_glyph = frames[0] if frames else None
+        if self._panel is not None:
+            self.refresh_footer()
+
+    def working_status(self) -> str | None:
+        """What the footer says while the agent runs: "" hidden, None Tau's "working…"."""
+        if not self._working_visible:
+            return ""
+        if self._working_glyph is None:
+            return self._working_message
+        return f"{self._working_glyph} {self._working_message or 'working…'}"
+
+    def tools_expanded(self) -> bool:
+        return self._expand_tools
+
+    def set_tools_expanded(self, expanded: bool) -> None:
+        """Tool output in full or collapsed, as Ctrl+O toggles it."""
+        if expanded == self._expand_tools:
+            return
+        if self._panel is None:  # not composed: the first paint shows rows this way
+            self._expand_tools = expanded
+        else:
+            self.action_toggle_tools()
+
+    def set_hidden_thinking_label(self, label: str | None) -> None:
+        """What a hidden thinking block says instead of Tau's hint (None: Tau's again); shown
+        replies change too (inline: the scrollback is written again)."""
+        from textual.widgets import Static
+
+        from tau_coding.tui.widgets.assistant_view import THINKING_HINT
+
+        self.transcript.thinking_hint = label or None
+        for hint in self.transcript.query(".thinking-hint").results(Static):
+            hint.update(label or THINKING_HINT)
+        self.restyle_scrollback()
+
+    def theme_named(self, name: str) -> Theme | None:
+        """The registered theme ``name`` (without Tau's ``tau-`` prefix), not switched to."""
+        return self.get_theme(f"tau-{name}") if name in self.theme_names() else None
+
     def paste_to_editor(self, text: str) -> None:
         """``text`` arrives in the editor as a terminal paste would (a large one is collapsed)."""
         if self._panel is not None:
@@ -147,6 +200,11 @@ class ExtensionSurface(KeyActions):
         for row in self.query(ToolRow):  # diffs are drawn in the theme's colours
             row.recolor()
         return None
+
+    def shutdown_when_idle(self) -> None:
+        """An extension's ``shutdown()``: quit as ``/quit`` does, once the run (with the
+        messages queued in it) has finished."""
+        self._when_idle(self.quit_with_hint)
 
     def _when_idle(self, action: Callable[[], object]) -> None:
         """``action`` now when no run goes on, else once it has finished (``after_run``): an

@@ -113,6 +113,7 @@ class Look:
     color_system: str | None = "truecolor"
     show_thinking: bool = False
     expand_tools: bool = False
+    thinking_hint: str | None = None  # what hidden thinking says (an extension's; None: Tau's)
 
 
 CLEAR_ALL = "\x1b[2J\x1b[3J\x1b[H"  # the screen, then the scrollback; the cursor to the top
@@ -218,6 +219,7 @@ def _text(items: Sequence[Item], look: Look, after: Callable[[Item, int], str] |
         color_system=look.color_system,
         show_thinking=look.show_thinking,
         expand_tools=look.expand_tools,
+        thinking_hint=look.thinking_hint,
         after=after,
     )
 

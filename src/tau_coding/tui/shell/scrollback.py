@@ -78,14 +78,19 @@ class LeftBar:
 
 
 def item_renderable(
-    item: Item, palette: Palette, *, show_thinking: bool = False, expand_tools: bool = False
+    item: Item,
+    palette: Palette,
+    *,
+    show_thinking: bool = False,
+    expand_tools: bool = False,
+    thinking_hint: str | None = None,
 ) -> RenderableType:
     """How ``item`` looks in the scrollback (a blank line above the items that start a block)."""
     if isinstance(item, UserItem):
         text = Padding(Text(safe_text(item.text)), (0, 1), style=f"on {palette.surface}", expand=True)
         return Group(Text(""), LeftBar(text, palette.primary))
     if isinstance(item, AssistantItem):
-        return _reply(item, palette, show_thinking)
+        return _reply(item, palette, show_thinking, thinking_hint or INLINE_THINKING_HINT)
     if isinstance(item, ToolItem):
         colour = {"ok": palette.success, "error": palette.error}.get(item.status, palette.warning)
         header = header_text(item, item.ended if item.ended is not None else time.monotonic())
@@ -114,13 +119,16 @@ def _block(renderable: RenderableType) -> RenderableType:
     return Group(Text(""), Padding(renderable, (0, 0, 0, 1)))
 
 
-def _reply(item: AssistantItem, palette: Palette, show_thinking: bool) -> RenderableType:
+INLINE_THINKING_HINT = "Thinking… (hidden; Ctrl+T shows it)"
+
+
+def _reply(item: AssistantItem, palette: Palette, show_thinking: bool, hint: str) -> RenderableType:
     parts: list[RenderableType] = []
     for block in item.message.content:
         if isinstance(block, TextContent) and block.text.strip():
             parts.append(Padding(answer_markdown(block.text), (0, 1)))
         elif isinstance(block, ThinkingContent) and not block.redacted and block.thinking.strip():
-            shown = safe_text(block.thinking) if show_thinking else "Thinking… (hidden; Ctrl+T shows it)"
+            shown = safe_text(block.thinking) if show_thinking else hint
             parts.append(Padding(Text(shown, style=f"{palette.muted} italic"), (0, 2)))
     return Group(*parts)
 
@@ -133,6 +141,7 @@ def scrollback_text(
     color_system: str | None = "truecolor",
     show_thinking: bool = False,
     expand_tools: bool = False,
+    thinking_hint: str | None = None,
     after: Callable[[Item, int], str] | None = None,
 ) -> str:
     """``items`` rendered for a terminal ``width`` columns wide: ANSI text, lines ending in ``\\r\\n``
@@ -152,7 +161,9 @@ def scrollback_text(
     )
     segments: list[Segment] = []
     for item in items:
-        renderable = item_renderable(item, palette, show_thinking=show_thinking, expand_tools=expand_tools)
+        renderable = item_renderable(
+            item, palette, show_thinking=show_thinking, expand_tools=expand_tools, thinking_hint=thinking_hint
+        )
         for line in console.render_lines(renderable, console.options, pad=False):
             segments += _rstrip(line)
             segments.append(Segment.line())

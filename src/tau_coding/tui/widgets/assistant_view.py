@@ -22,14 +22,16 @@ THINKING_HINT = "Thinking… (Ctrl+T to show)"
 
 
 class ThinkingView(Vertical):
-    """A placeholder line, or the reasoning itself when the transcript has ``-show-thinking``."""
+    """A placeholder line (``hint``: an extension's, else Tau's), or the reasoning itself when
+    the transcript has ``-show-thinking``."""
 
-    def __init__(self, text: str = "") -> None:
+    def __init__(self, text: str = "", hint: str | None = None) -> None:
         super().__init__(classes="thinking")
         self._text = text
+        self._hint = hint or THINKING_HINT
 
     def compose(self) -> ComposeResult:
-        yield Static(THINKING_HINT, classes="thinking-hint")
+        yield Static(self._hint, classes="thinking-hint")
         yield Static(Text(safe_text(self._text)), classes="thinking-body")
 
     def set_text(self, text: str) -> None:
@@ -39,9 +41,10 @@ class ThinkingView(Vertical):
 
 
 class AssistantView(Vertical):
-    def __init__(self, item: AssistantItem) -> None:
+    def __init__(self, item: AssistantItem, thinking_hint: str | None = None) -> None:
         super().__init__(classes="assistant")
         self.item = item
+        self._hint = thinking_hint  # what hidden thinking says (None: Tau's THINKING_HINT)
         self._parts: dict[int, Widget] = {}  # content index -> its MarkdownStream or ThinkingView
         self._finished = False
 
@@ -52,7 +55,7 @@ class AssistantView(Vertical):
             if isinstance(block, TextContent) and block.text.strip():
                 widget: Widget = MarkdownStream(block.text)
             elif isinstance(block, ThinkingContent) and not block.redacted and block.thinking.strip():
-                widget = ThinkingView(block.thinking)
+                widget = ThinkingView(block.thinking, self._hint)
             else:
                 continue
             self._parts[index] = widget
@@ -80,7 +83,7 @@ class AssistantView(Vertical):
             elif isinstance(block, ThinkingContent) and not block.redacted:
                 view = self._parts.get(index)
                 if view is None:
-                    view = self._parts[index] = ThinkingView()
+                    view = self._parts[index] = ThinkingView(hint=self._hint)
                     await self.mount(view)
                 assert isinstance(view, ThinkingView)
                 view.set_text(block.thinking)

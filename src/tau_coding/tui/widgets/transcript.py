@@ -40,11 +40,11 @@ ItemView = UserView | AssistantView | ToolRow | BashView | NoticeView | ErrorVie
 ImagesFor = Callable[[Item], RenderableType | None]  # an item's images, drawn (screen_images.py)
 
 
-def view_for(item: Item, images: ImagesFor | None = None) -> ItemView:
+def view_for(item: Item, images: ImagesFor | None = None, thinking_hint: str | None = None) -> ItemView:
     if isinstance(item, UserItem):
         return UserView(item, images(item) if images is not None else None)
     if isinstance(item, AssistantItem):
-        return AssistantView(item)
+        return AssistantView(item, thinking_hint)
     if isinstance(item, ToolItem):
         return ToolRow(item, images)
     if isinstance(item, BashItem):
@@ -60,6 +60,7 @@ class Transcript(VerticalScroll, can_focus=False):
         (full-screen mode, where the terminal draws them); None: their placeholder lines only."""
         super().__init__(id="transcript")
         self._images = images
+        self.thinking_hint: str | None = None  # what hidden thinking says (an extension's; None: Tau's)
         self._items: Sequence[Item] = ()
         self._views: dict[int, ItemView] = {}
         self._first = 0  # index of the first mounted item
@@ -93,7 +94,7 @@ class Transcript(VerticalScroll, can_focus=False):
             self._update_earlier()
         elif not self._views:
             self._first = start
-        views = [view_for(items[i], self._images) for i in range(start, new.stop)]
+        views = [view_for(items[i], self._images, self.thinking_hint) for i in range(start, new.stop)]
         self._views.update(zip(range(start, new.stop), views, strict=True))
         await self.mount_all(views)
         for view in views:
@@ -139,7 +140,9 @@ class Transcript(VerticalScroll, can_focus=False):
         try:
             start = max(0, self._first - PAGE)
             anchor_view = self._views[self._first]
-            views = [view_for(self._items[i], self._images) for i in range(start, self._first)]
+            views = [
+                view_for(self._items[i], self._images, self.thinking_hint) for i in range(start, self._first)
+            ]
             self._views.update(zip(range(start, self._first), views, strict=True))
             await self.mount_all(views, before=anchor_view)
             count, self._first = self._first - start, start

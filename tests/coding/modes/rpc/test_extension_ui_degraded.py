@@ -1,5 +1,5 @@
 """What an extension's UI calls become over RPC: widgets below the editor, title and editor text
-are sent; header, footer and custom screens degrade as in Pi (nothing sent, None)."""
+are sent; header, footer, custom screens, tool expansion, the working look and themes degrade as in Pi (nothing sent, None)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,12 @@ async def test_sent_and_degraded_calls(tmp_path: Path) -> None:
     ui.set_header(["not sent"])
     ui.set_footer(["not sent"])
     assert await ui.custom(lambda: object()) is None
+    ui.set_tools_expanded(True)
+    ui.set_working_visible(False)
+    ui.set_working_indicator(["●"])
+    ui.set_hidden_thinking_label("pondering…")
+    assert ui.get_tools_expanded() is False  # as Pi's RPC mode: no TUI to expand
+    assert ui.get_all_themes() == [] and ui.get_theme("dark") is None
     assert ui.get_editor_text() == "draft"  # the last text set: the client's editor cannot be read
     sent = [m for m in rpc.output() if m.get("type") == "extension_ui_request"]
     assert [m["method"] for m in sent] == ["setWidget", "setTitle", "set_editor_text"]
