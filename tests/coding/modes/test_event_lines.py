@@ -23,7 +23,7 @@ from tau_agent.stream_events import (
     ThinkingDeltaEvent,
     ToolCallDeltaEvent,
 )
-from tau_coding.modes.event_lines import event_line, update_lines, value_line
+from tau_coding.modes.event_lines import batch_lines, event_line, update_lines, value_line
 from tau_coding.session.events import AutoRetryStartEvent, SessionEvent, session_event_to_dict
 
 DELTAS = (TextDeltaEvent, ThinkingDeltaEvent, ToolCallDeltaEvent)
@@ -76,7 +76,7 @@ def test_a_value_orjson_refuses_is_escaped() -> None:
     deltas=st.lists(st.tuples(st.sampled_from(DELTAS), st.integers(0, 50), st.text(max_size=8)), max_size=20),
     other_at=st.integers(0, 20),
 )
-def test_a_batch_of_updates_is_their_lines_joined_other_events_left_out(
+def test_a_batch_is_its_lines_joined_the_updates_alone_or_every_event(
     deltas: list[tuple[type[TextDeltaEvent | ThinkingDeltaEvent | ToolCallDeltaEvent], int, str]],
     other_at: int,
 ) -> None:
@@ -89,3 +89,4 @@ def test_a_batch_of_updates_is_their_lines_joined_other_events_left_out(
     expected = b"".join(event_line(event) for event in events if type(event) is MessageUpdateEvent)
     assert update_lines(events) == expected
     assert update_lines(events).count(b"\n") == len(deltas) + 1
+    assert batch_lines(events) == b"".join(event_line(event) for event in events)  # RPC keeps them all
