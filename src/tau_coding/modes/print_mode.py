@@ -4,19 +4,25 @@ A frontend is a fold over events: ``render`` each one, then ``finish`` says whet
 went well, which becomes the exit code. Text mode writes nothing to stdout but the answer;
 JSON mode writes the session header, then one line per event, each linear in its own size
 (a ``message_update`` carries its delta, never the partial message again).
+
+Both hear events through the session's subscription, except ``message_update``: the JSON
+renderer takes those from the run it drives, a network read's worth (a batch) at a time, and
+the text renderer has no use for them. A batch arrives right after the listeners heard its
+other events, so the lines keep the order of the events.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import TextIO
 
 from tau_agent.content import ImageContent
+from tau_agent.event_batch import EventBatch
 from tau_agent.events import MessageEndEvent, MessageUpdateEvent
 from tau_agent.messages import AssistantMessage
 from tau_agent.session.codec import header_to_dict
-from tau_coding.modes.event_lines import event_line, value_line
+from tau_coding.modes.event_lines import event_line, update_lines, value_line
 from tau_coding.modes.line_output import LineOutput
 from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.control import SessionControl
@@ -38,8 +44,6 @@ class FinalTextRenderer:
         self._handled: InputHandledEvent | None = None  # a command or extension answered instead
 
     def render(self, event: SessionEvent) -> None:
-        if type(event) is MessageUpdateEvent:  # every streamed delta: nothing to do until the end
-            return
         if isinstance(event, MessageEndEvent) and isinstance(event.message, AssistantMessage):
             self._last = event.message
         elif isinstance(event, InputHandledEvent):
@@ -90,9 +94,17 @@ class JsonLinesRenderer:
         self._output.write_line(value_line(header_to_dict(session.log.header)))
 
     def render(self, event: SessionEvent) -> None:
+        """An event heard through the subscription (never a ``message_update``: see ``relay``)."""
         self._output.write_line(event_line(event))
         if type(event) is MessageEndEvent and isinstance(event.message, AssistantMessage):
             self._ok = event.message.stop_reason not in ("error", "aborted")
+
+    def relay(self, item: SessionEvent | EventBatch) -> None:
+        """An item of the run: its ``message_update`` lines, a batch's in one write."""
+        if type(item) is EventBatch:
+            self._output.write_line(update_lines(item.events))
+        elif type(item) is MessageUpdateEvent:
+            self._output.write_line(event_line(item))
 
     def finish(self) -> bool:
         self._output.flush()
@@ -114,16 +126,19 @@ async def run_print(
     during which it asked.
 
     Several prompts are sent one after the other as Pi does (``tau -p "read x" "now y"``);
-    text mode prints only the final answer. Rendering follows the session's subscription, so
-    retry notices appear when they happen rather than when the next event of the reply arrives.
+    text mode prints only the final answer. Rendering follows the session's subscription (and
+    the run's batches for JSON deltas), so retry notices appear when they happen rather than
+    when the next event of the reply arrives.
     """
     renderer: FinalTextRenderer | JsonLinesRenderer
+    relay: Callable[[SessionEvent | EventBatch], None] | None = None
     if json_output:
         renderer = JsonLinesRenderer(out)
         renderer.header(session)
+        relay = renderer.relay
     else:
         renderer = FinalTextRenderer(out, err)
-    unsubscribe = session.subscribe(renderer.render)
+    unsubscribe = session.subscribe(renderer.render, deltas=False)
     asked: list[bool] = []
     if control is not None:
 
@@ -133,13 +148,11 @@ async def run_print(
 
         control.run_from_record = ask
     try:
-        for prompt, images in prompts:  # events reach the renderer through the subscription
-            async for _ in session.prompt_batches(prompt, images):
-                pass
+        for prompt, images in prompts:
+            await _drain(session.prompt_batches(prompt, images), relay)
             while asked:
                 asked.clear()
-                async for _ in session.continue_batches():
-                    pass
+                await _drain(session.continue_batches(), relay)
     except asyncio.CancelledError:
         session.cancel()
         raise
@@ -150,3 +163,15 @@ async def run_print(
         err.write(f"tau: the session was not saved: {session.save_error}\n")
         return False
     return ok
+
+
+async def _drain(
+    items: AsyncIterator[SessionEvent | EventBatch], relay: Callable[[SessionEvent | EventBatch], None] | None
+) -> None:
+    """Run to the end; ``relay`` sees every item (the other events come by subscription)."""
+    if relay is None:
+        async for _ in items:
+            pass
+    else:
+        async for item in items:
+            relay(item)

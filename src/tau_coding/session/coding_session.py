@@ -83,6 +83,7 @@ class CodingSession(SessionRun):
         self._provider_factory = provider_factory
         self._tool_settings = tool_settings or ToolSettings()
         self._listeners: tuple[SessionListener, ...] = ()
+        self._delta_listeners: tuple[SessionListener, ...] = ()  # those that hear message_update too
         self._pending: list[SessionEvent] = []
         self.save_error: str | None = None  # why the session file could not be written, if so
         self.retry = AgentRetry(retry or RetrySettings())
@@ -180,12 +181,19 @@ class CodingSession(SessionRun):
         if isinstance(storage, JsonlSessionStorage):
             storage.write_now()
 
-    def subscribe(self, listener: SessionListener) -> Callable[[], None]:
-        """Call ``listener`` with every event of every prompt, in order, as it happens."""
+    def subscribe(self, listener: SessionListener, *, deltas: bool = True) -> Callable[[], None]:
+        """Call ``listener`` with every event of every prompt, in order, as it happens.
+
+        With ``deltas=False`` it never hears a ``message_update`` (every other event it does,
+        at the same moment): for a frontend that takes those from the run it drives, where a
+        batch of them arrives right after the listeners would have heard them one by one."""
         self._listeners = (*self._listeners, listener)
+        if deltas:
+            self._delta_listeners = (*self._delta_listeners, listener)
 
         def unsubscribe() -> None:
             self._listeners = tuple(item for item in self._listeners if item is not listener)
+            self._delta_listeners = tuple(item for item in self._delta_listeners if item is not listener)
 
         return unsubscribe
 

@@ -15,7 +15,7 @@ from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, 
 from contextlib import aclosing
 
 from tau_agent.event_batch import EventBatch
-from tau_agent.events import AgentEvent, MessageEndEvent
+from tau_agent.events import AgentEvent, MessageEndEvent, MessageUpdateEvent
 from tau_agent.harness import AgentHarness
 from tau_agent.messages import AgentMessage, AssistantMessage, UserMessage
 from tau_agent.provider import RetryNotice
@@ -43,6 +43,7 @@ class SessionRun:
     save_error: str | None
     _model: Model
     _listeners: tuple[SessionListener, ...]
+    _delta_listeners: tuple[SessionListener, ...]  # those of _listeners that hear message_update
     _pending: list[SessionEvent]
     _deferred: list[AgentMessage]  # user shell commands that ran during a run
     checkpoints: SessionCheckpoints | None  # a snapshot of the files before each prompt
@@ -158,9 +159,11 @@ class SessionRun:
                             yield pending
                     if isinstance(event, EventBatch):  # a reply's deltas: nothing here acts on them
                         listeners = self._listeners
-                        for each in event.events:
-                            for listener in listeners:
-                                listener(each)
+                        if listeners:
+                            deltas = self._delta_listeners
+                            for each in event.events:
+                                for listener in deltas if type(each) is MessageUpdateEvent else listeners:
+                                    listener(each)
                         yield event
                         continue
                     if isinstance(event, MessageEndEvent):
@@ -175,7 +178,10 @@ class SessionRun:
                             ended = retry.reply_ended(event.message, self.harness.messages, window)
                             if ended is not None:
                                 yield self._announce(ended)
-                    for listener in self._listeners:  # _announce, inline for the same reason
+                    listeners = (
+                        self._delta_listeners if type(event) is MessageUpdateEvent else self._listeners
+                    )
+                    for listener in listeners:  # _announce, inline for the same reason
                         listener(event)
                     yield event
             for pending in self._take_pending():

@@ -61,6 +61,6 @@ def trace_session(
         if "TAU_BATCH_TASK_ID" in environ
         else None,
     )
-    session.subscribe(tracer.on_event)
+    session.subscribe(tracer.on_event, deltas=False)  # spans need no streamed delta: no call per delta
     _tracers.append(tracer)
     return tracer.close

@@ -9,7 +9,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tau_agent.content import TextContent
-from tau_agent.events import AgentStartEvent, MessageEndEvent, MessageUpdateEvent
+from tau_agent.events import (
+    AgentEvent,
+    AgentStartEvent,
+    MessageEndEvent,
+    MessageStartEvent,
+    MessageUpdateEvent,
+)
 from tau_agent.messages import AssistantMessage
 from tau_agent.stream_events import (
     TextDeltaEvent,
@@ -17,7 +23,7 @@ from tau_agent.stream_events import (
     ThinkingDeltaEvent,
     ToolCallDeltaEvent,
 )
-from tau_coding.modes.event_lines import event_line, value_line
+from tau_coding.modes.event_lines import batch_lines, event_line, update_lines, value_line
 from tau_coding.session.events import AutoRetryStartEvent, SessionEvent, session_event_to_dict
 
 DELTAS = (TextDeltaEvent, ThinkingDeltaEvent, ToolCallDeltaEvent)
@@ -64,3 +70,23 @@ def test_other_events_take_the_dict_path() -> None:
 
 def test_a_value_orjson_refuses_is_escaped() -> None:
     assert value_line({"text": "x\udc00", "n": 2**70}) == b'{"text":"x\\udc00","n":1180591620717411303424}\n'
+
+
+@given(
+    deltas=st.lists(st.tuples(st.sampled_from(DELTAS), st.integers(0, 50), st.text(max_size=8)), max_size=20),
+    other_at=st.integers(0, 20),
+)
+def test_a_batch_is_its_lines_joined_the_updates_alone_or_every_event(
+    deltas: list[tuple[type[TextDeltaEvent | ThinkingDeltaEvent | ToolCallDeltaEvent], int, str]],
+    other_at: int,
+) -> None:
+    partial = _partial()
+    events: list[AgentEvent] = [MessageUpdateEvent(partial, kind(i, d, partial)) for kind, i, d in deltas]
+    events.insert(
+        min(other_at, len(events)), MessageUpdateEvent(partial, TextEndEvent(0, TextContent("x"), partial))
+    )
+    events.insert(0, MessageStartEvent(partial))  # not an update: the caller writes it as it hears it
+    expected = b"".join(event_line(event) for event in events if type(event) is MessageUpdateEvent)
+    assert update_lines(events) == expected
+    assert update_lines(events).count(b"\n") == len(deltas) + 1
+    assert batch_lines(events) == b"".join(event_line(event) for event in events)  # RPC keeps them all

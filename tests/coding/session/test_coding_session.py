@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from tau_agent.events import MessageEndEvent
+from tau_agent.events import MessageEndEvent, MessageUpdateEvent
 from tau_agent.messages import AssistantMessage, BashExecutionMessage, UserMessage
 from tau_agent.provider import Context, RetryNotice, StreamOptions
 from tau_agent.session.entries import MessageEntry, ModelChangeEntry, ThinkingLevelChangeEntry
@@ -177,3 +177,18 @@ async def test_a_shell_command_during_a_run_joins_the_record_when_it_settles(tmp
         "bashExecution",
         "user",
     ]
+
+
+async def test_a_listener_without_deltas_hears_every_other_event_in_the_same_order(tmp_path: Path) -> None:
+    session = _session(tmp_path, _RetryingProvider())
+    every: list[SessionEvent] = []
+    without: list[SessionEvent] = []
+    session.subscribe(every.append)
+    unsubscribe = session.subscribe(without.append, deltas=False)
+    await _drain(session.prompt("hi"))
+    assert any(type(e) is MessageUpdateEvent for e in every)
+    assert without == [e for e in every if type(e) is not MessageUpdateEvent]
+    unsubscribe()
+    heard_before = len(without)
+    await _drain(session.prompt("again"))
+    assert len(every) > 2 * heard_before and len(without) == heard_before

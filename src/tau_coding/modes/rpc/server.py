@@ -22,7 +22,7 @@ from tau_agent.content import ImageContent, TextContent, text_of
 from tau_agent.event_batch import EventBatch
 from tau_agent.events import AgentEndEvent, AgentStartEvent
 from tau_agent.messages import AgentMessage, UserMessage
-from tau_coding.modes.event_lines import event_line
+from tau_coding.modes.event_lines import batch_lines, event_line
 from tau_coding.modes.rpc.fields import Fields
 from tau_coding.modes.rpc.framing import BadLine, decode_line, read_lines
 from tau_coding.modes.rpc.output import RpcOutput
@@ -208,9 +208,8 @@ class RpcServer:
     async def _pump(self, events: AsyncIterator[SessionEvent | EventBatch]) -> None:
         write, line = self.out.write_line, event_line
         async for event in events:
-            if isinstance(event, EventBatch):  # a reply's deltas, one network read of them
-                for each in event.events:
-                    write(line(each))
+            if isinstance(event, EventBatch):  # a reply's deltas, one network read of them, in one go
+                write(batch_lines(event.events))
                 continue
             write(line(event))
             kind = type(event)
