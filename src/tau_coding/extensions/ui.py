@@ -94,6 +94,11 @@ class UIBridge(Protocol):
         """The TUI's editor becomes ``make(sources, history)`` (None: Tau's own again)."""
         ...
 
+    def get_editor_component(self) -> EditorFactory | None:
+        """The factory ``set_editor_component`` was last given (None: Tau's own editor, and
+        always None in RPC mode), so an extension can wrap the editor another one set."""
+        ...
+
     def set_working_message(self, text: str | None = None) -> None:
         """What the "working…" indicator says while the agent runs (None: Tau's own again)."""
         ...
@@ -219,6 +224,9 @@ class HeadlessUI:
     async def set_editor_component(self, make: EditorFactory | None) -> None:
         self.editor_component = make
 
+    def get_editor_component(self) -> EditorFactory | None:
+        return self.editor_component
+
     def set_working_message(self, text: str | None = None) -> None:
         self.working_message = text
 
@@ -334,6 +342,9 @@ class LateBoundUI:
 
     async def set_editor_component(self, make: EditorFactory | None) -> None:
         await self._target.set_editor_component(make)
+
+    def get_editor_component(self) -> EditorFactory | None:
+        return self._target.get_editor_component()
 
     def set_working_message(self, text: str | None = None) -> None:
         self._target.set_working_message(text)

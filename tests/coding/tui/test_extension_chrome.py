@@ -99,7 +99,9 @@ async def test_an_extensions_editor_replaces_tau_s_and_keeps_the_text() -> None:
     async with app.run_test(size=SIZE) as pilot:
         ui = TuiUI(TuiDialogs(app), app)
         await type_text(pilot, "hello")
+        assert ui.get_editor_component() is None  # Tau's own
         await ui.set_editor_component(example.make)
+        assert ui.get_editor_component() is example.make
         assert type(app.editor).__name__ == "WordCountEditor" and app.editor.text == "hello"
         await pilot.pause()
         assert len(app.query(PromptEditor)) == 1 and app.editor.has_focus
@@ -109,7 +111,7 @@ async def test_an_extensions_editor_replaces_tau_s_and_keeps_the_text() -> None:
         await pilot.press("enter")  # still sends
         await until(pilot, lambda: app.state.status == "idle" and app.editor.text == "")
         await ui.set_editor_component(None)
-        assert type(app.editor) is PromptEditor
+        assert type(app.editor) is PromptEditor and ui.get_editor_component() is None
 
 
 async def test_what_an_extension_drew_before_the_app_ran_is_shown_when_it_starts() -> None:

@@ -80,6 +80,7 @@ class TuiUI:
         self._dialogs = dialogs
         self._surface = surface
         self._editor_text = ""  # without a surface
+        self._editor_component: ExtensionEditorFactory | None = None
 
     async def select(self, title: str, options: Sequence[str], *, default: str | None = None) -> str | None:
         chosen = await self._dialogs.ask_choice(title, options)
@@ -133,7 +134,11 @@ class TuiUI:
 
     async def set_editor_component(self, make: ExtensionEditorFactory | None) -> None:
         if self._surface is not None:
-            await self._surface.replace_editor(make)
+            await self._surface.replace_editor(make)  # a factory that fails is not kept
+        self._editor_component = make
+
+    def get_editor_component(self) -> ExtensionEditorFactory | None:
+        return self._editor_component
 
     async def custom(self, make_screen: ScreenFactory, *, overlay: bool = False) -> Any:
         screen = make_screen()

@@ -10,8 +10,8 @@ and ``set_working_message`` are not sent, ``custom`` (overlays too) returns None
 ``paste_to_editor`` is sent as ``set_editor_text`` (no paste handling, as Pi),
 ``set_theme`` fails, and ``get_editor_text`` returns the last text an extension set (the
 client's editor cannot be read). Tool expansion and the working indicator are not sent either
-(``get_tools_expanded`` is False), and there are no themes (``get_all_themes`` [], ``get_theme``
-None), as Pi's.
+(``get_tools_expanded`` is False, ``get_editor_component`` None), and there are no themes
+(``get_all_themes`` [], ``get_theme`` None), as Pi's.
 """
 
 from __future__ import annotations
@@ -85,6 +85,9 @@ class RpcUI:
         return None
 
     async def set_editor_component(self, make: EditorFactory | None) -> None:
+        return None
+
+    def get_editor_component(self) -> EditorFactory | None:
         return None
 
     def set_working_message(self, text: str | None = None) -> None:
