@@ -24,6 +24,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeAlias
 
+from tau_coding.extensions.autocomplete import AutocompleteProvider
+
 NoticeLevel: TypeAlias = Literal["info", "warning", "error"]
 Placement: TypeAlias = Literal["above", "below"]  # a widget's place: above or below the editor
 ScreenFactory: TypeAlias = Callable[[], Any]  # makes a textual.screen.Screen (the TUI checks)
@@ -99,6 +101,12 @@ class UIBridge(Protocol):
         always None in RPC mode), so an extension can wrap the editor another one set."""
         ...
 
+    def add_autocomplete_provider(self, provider: AutocompleteProvider) -> None:
+        """Offer ``provider``'s suggestions in the TUI's editor, asked before those added
+        earlier and before Tau's own (tau_coding/extensions/autocomplete.py); kept and unused
+        elsewhere."""
+        ...
+
     def set_working_message(self, text: str | None = None) -> None:
         """What the "working…" indicator says while the agent runs (None: Tau's own again)."""
         ...
@@ -158,6 +166,7 @@ class HeadlessUI:
         self.title: str | None = None
         self.editor_text = ""
         self.editor_component: EditorFactory | None = None
+        self.autocomplete_providers: list[AutocompleteProvider] = []
         self.working_message: str | None = None
         self.tools_expanded = False
         self.working_visible = True
@@ -227,6 +236,9 @@ class HeadlessUI:
     def get_editor_component(self) -> EditorFactory | None:
         return self.editor_component
 
+    def add_autocomplete_provider(self, provider: AutocompleteProvider) -> None:
+        self.autocomplete_providers.append(provider)
+
     def set_working_message(self, text: str | None = None) -> None:
         self.working_message = text
 
@@ -291,6 +303,8 @@ class LateBoundUI:
                 target.set_working_indicator(previous.working_indicator)
             if previous.hidden_thinking_label is not None:
                 target.set_hidden_thinking_label(previous.hidden_thinking_label)
+            for provider in previous.autocomplete_providers:
+                target.add_autocomplete_provider(provider)
 
     @property
     def interactive(self) -> bool:
@@ -345,6 +359,9 @@ class LateBoundUI:
 
     def get_editor_component(self) -> EditorFactory | None:
         return self._target.get_editor_component()
+
+    def add_autocomplete_provider(self, provider: AutocompleteProvider) -> None:
+        self._target.add_autocomplete_provider(provider)
 
     def set_working_message(self, text: str | None = None) -> None:
         self._target.set_working_message(text)

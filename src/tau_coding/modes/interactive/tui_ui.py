@@ -15,8 +15,10 @@ from typing import Any, Literal, Protocol
 from textual.screen import Screen
 from textual.widget import Widget
 
+from tau_coding.extensions.autocomplete import AutocompleteProvider
 from tau_coding.extensions.ui import EditorFactory as ExtensionEditorFactory
 from tau_coding.extensions.ui import NoticeLevel, Placement, ScreenFactory, ThemeChoice, ThemeResult
+from tau_coding.tui.completion import Candidate, Completer
 from tau_coding.tui.screens.dialogs import TuiDialogs
 from tau_coding.tui.widgets.prompt_editor import EditorFactory
 
@@ -45,6 +47,8 @@ class ExtensionSurface(Protocol):
     def editor_text(self) -> str: ...
 
     async def replace_editor(self, make: EditorFactory | None) -> None: ...
+
+    def add_completer(self, completer: Completer) -> None: ...
 
     def set_editor_text(self, text: str) -> None: ...
 
@@ -139,6 +143,34 @@ class TuiUI:
 
     def get_editor_component(self) -> ExtensionEditorFactory | None:
         return self._editor_component
+
+    def add_autocomplete_provider(self, provider: AutocompleteProvider) -> None:
+        if self._surface is not None:
+            self._surface.add_completer(self._completer(provider))
+
+    def _completer(self, provider: AutocompleteProvider) -> Completer:
+        """``provider`` as the editor asks it; one that raises is reported once and then skipped,
+        so a broken extension does not break typing."""
+        broken = False
+
+        def complete(line: str, column: int) -> list[Candidate] | None:
+            nonlocal broken
+            if broken:
+                return None
+            try:
+                answer = provider(line, column)
+            except Exception as exc:
+                broken = True
+                self._dialogs.notify(f"an autocomplete provider failed: {exc!r}", "error")
+                return None
+            if answer is None or not line[:column].endswith(answer.prefix):
+                return None
+            start = column - len(answer.prefix)
+            return [
+                Candidate(start, column, s.value, s.label or s.value, s.description) for s in answer.items
+            ]
+
+        return complete
 
     async def custom(self, make_screen: ScreenFactory, *, overlay: bool = False) -> Any:
         screen = make_screen()

@@ -10,7 +10,8 @@ and ``set_working_message`` are not sent, ``custom`` (overlays too) returns None
 ``paste_to_editor`` is sent as ``set_editor_text`` (no paste handling, as Pi),
 ``set_theme`` fails, and ``get_editor_text`` returns the last text an extension set (the
 client's editor cannot be read). Tool expansion and the working indicator are not sent either
-(``get_tools_expanded`` is False, ``get_editor_component`` None), and there are no themes
+(``get_tools_expanded`` is False, ``get_editor_component`` None; autocomplete providers are
+accepted and unused), and there are no themes
 (``get_all_themes`` [], ``get_theme`` None), as Pi's.
 """
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from tau_coding.extensions.autocomplete import AutocompleteProvider
 from tau_coding.extensions.ui import (
     EditorFactory,
     NoticeLevel,
@@ -89,6 +91,9 @@ class RpcUI:
 
     def get_editor_component(self) -> EditorFactory | None:
         return None
+
+    def add_autocomplete_provider(self, provider: AutocompleteProvider) -> None:
+        return None  # the client's editor completes on its own (as Pi)
 
     def set_working_message(self, text: str | None = None) -> None:
         return None

@@ -17,6 +17,7 @@ from textual.theme import Theme
 
 from tau_agent.events import AgentEvent
 from tau_coding.tui.bridge import start_events
+from tau_coding.tui.completion import Completer
 from tau_coding.tui.history import PromptHistory
 from tau_coding.tui.items import NoticeItem, RunNotice
 from tau_coding.tui.shell.key_actions import KeyActions
@@ -43,6 +44,7 @@ class ExtensionSurface(KeyActions):
     _footer_lines: list[str] | None
     _extension_title: str | None
     _editor_parts: tuple[CompletionSources, PromptHistory]
+    _completers: list[Completer]
     _working_message: str | None
     _working_visible = True  # an extension may hide the footer's "working…" (set_working_visible)
     _working_glyph: str | None = None  # shown before it (set_working_indicator); Tau's has none
@@ -98,6 +100,11 @@ class ExtensionSurface(KeyActions):
         built.move_cursor(built.document.end)
         self.editor = built
         built.focus()
+
+    def add_completer(self, completer: Completer) -> None:
+        """Ask ``completer`` before the editor's other sources from the next keystroke on (a
+        replaced editor too: they share the list)."""
+        self._completers.append(completer)
 
     def editor_text(self) -> str:
         return self.editor.text if self._panel is not None else ""
