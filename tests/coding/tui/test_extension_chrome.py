@@ -263,3 +263,43 @@ async def test_a_failing_autocomplete_provider_is_reported_once_and_typing_goes_
         await pilot.pause()
         assert app.editor.text == "abc" and calls == ["a"]
         assert [n.message for n in app._notifications if "no index" in n.message]
+
+
+async def test_terminal_input_reaches_an_extension_first_which_may_consume_it() -> None:
+    seen: list[str] = []
+
+    def no_x(key: str) -> bool:
+        seen.append(key)
+        return key == "x"
+
+    app = make_app(adapter(FakeProvider([])))
+    async with app.run_test(size=SIZE) as pilot:
+        ui = TuiUI(TuiDialogs(app), app)
+        unsubscribe = ui.on_terminal_input(no_x)
+        await type_text(pilot, "axb")
+        await pilot.press("ctrl+u")
+        await type_text(pilot, "xy")
+        await pilot.pause()
+        assert seen == ["a", "x", "b", "ctrl+u", "x", "y"]
+        assert app.editor.text == "y"  # the x's never arrived; Ctrl+U (not consumed) cleared "ab"
+        unsubscribe()
+        await type_text(pilot, "x")
+        await pilot.pause()
+        assert app.editor.text == "yx" and seen[-1] == "y"
+
+
+async def test_a_handler_set_before_the_app_ran_is_moved_to_it_and_can_still_unsubscribe() -> None:
+    from tau_coding.extensions.ui import HeadlessUI, LateBoundUI
+
+    late = LateBoundUI(HeadlessUI(lambda line: None))
+    unsubscribe = late.on_terminal_input(lambda key: key == "q")
+    app = make_app(adapter(FakeProvider([])))
+    late.bind(TuiUI(TuiDialogs(app), app))
+    async with app.run_test(size=SIZE) as pilot:
+        await type_text(pilot, "aq")
+        await pilot.pause()
+        assert app.editor.text == "a"
+        unsubscribe()
+        await type_text(pilot, "q")
+        await pilot.pause()
+        assert app.editor.text == "aq"

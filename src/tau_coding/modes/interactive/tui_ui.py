@@ -9,7 +9,7 @@ its dismissal; as an overlay, a widget that is not a screen is shown in ``Overla
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, Protocol
 
 from textual.screen import Screen
@@ -17,7 +17,14 @@ from textual.widget import Widget
 
 from tau_coding.extensions.autocomplete import AutocompleteProvider
 from tau_coding.extensions.ui import EditorFactory as ExtensionEditorFactory
-from tau_coding.extensions.ui import NoticeLevel, Placement, ScreenFactory, ThemeChoice, ThemeResult
+from tau_coding.extensions.ui import (
+    NoticeLevel,
+    Placement,
+    ScreenFactory,
+    TerminalInputHandler,
+    ThemeChoice,
+    ThemeResult,
+)
 from tau_coding.tui.completion import Candidate, Completer
 from tau_coding.tui.screens.dialogs import TuiDialogs
 from tau_coding.tui.widgets.prompt_editor import EditorFactory
@@ -49,6 +56,8 @@ class ExtensionSurface(Protocol):
     async def replace_editor(self, make: EditorFactory | None) -> None: ...
 
     def add_completer(self, completer: Completer) -> None: ...
+
+    def watch_keys(self, watcher: Callable[[str], bool]) -> Callable[[], None]: ...
 
     def set_editor_text(self, text: str) -> None: ...
 
@@ -147,6 +156,24 @@ class TuiUI:
     def add_autocomplete_provider(self, provider: AutocompleteProvider) -> None:
         if self._surface is not None:
             self._surface.add_completer(self._completer(provider))
+
+    def on_terminal_input(self, handler: TerminalInputHandler) -> Callable[[], None]:
+        if self._surface is None:
+            return lambda: None
+        broken = False
+
+        def watch(key: str) -> bool:
+            nonlocal broken  # one that raises is reported once and then skipped: keys still work
+            if broken:
+                return False
+            try:
+                return handler(key) is True
+            except Exception as exc:
+                broken = True
+                self._dialogs.notify(f"a terminal input handler failed: {exc!r}", "error")
+                return False
+
+        return self._surface.watch_keys(watch)
 
     def _completer(self, provider: AutocompleteProvider) -> Completer:
         """``provider`` as the editor asks it; one that raises is reported once and then skipped,

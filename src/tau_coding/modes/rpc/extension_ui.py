@@ -10,14 +10,14 @@ and ``set_working_message`` are not sent, ``custom`` (overlays too) returns None
 ``paste_to_editor`` is sent as ``set_editor_text`` (no paste handling, as Pi),
 ``set_theme`` fails, and ``get_editor_text`` returns the last text an extension set (the
 client's editor cannot be read). Tool expansion and the working indicator are not sent either
-(``get_tools_expanded`` is False, ``get_editor_component`` None; autocomplete providers are
-accepted and unused), and there are no themes
+(``get_tools_expanded`` is False, ``get_editor_component`` None; autocomplete providers and
+terminal input handlers are accepted and never used), and there are no themes
 (``get_all_themes`` [], ``get_theme`` None), as Pi's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from tau_coding.extensions.autocomplete import AutocompleteProvider
@@ -26,6 +26,7 @@ from tau_coding.extensions.ui import (
     NoticeLevel,
     Placement,
     ScreenFactory,
+    TerminalInputHandler,
     ThemeChoice,
     ThemeResult,
 )
@@ -94,6 +95,9 @@ class RpcUI:
 
     def add_autocomplete_provider(self, provider: AutocompleteProvider) -> None:
         return None  # the client's editor completes on its own (as Pi)
+
+    def on_terminal_input(self, handler: TerminalInputHandler) -> Callable[[], None]:
+        return lambda: None  # no terminal here: the handler is never called (as Pi)
 
     def set_working_message(self, text: str | None = None) -> None:
         return None
