@@ -14,7 +14,8 @@ notices go to the ``warn`` callable; status lines, widgets, header, footer, titl
 text are kept in plain attributes a caller (or a test) may read; ``set_theme`` fails, as Pi's
 print mode does ("UI not available"). ``get_tools_expanded``/``set_tools_expanded`` (Ctrl+O's
 state), ``set_working_visible``/``set_working_indicator`` (the footer's "working…" while the agent
-runs), ``set_hidden_thinking_label`` and ``get_all_themes``/``get_theme`` answer at once; outside the TUI the setters are kept
+runs), ``set_hidden_thinking_label``, ``get_editor_component``, ``add_autocomplete_provider``,
+``on_terminal_input`` and ``get_all_themes``/``get_theme`` answer at once; outside the TUI the setters are kept
 (headless) or ignored (RPC), the getters answer False, ``[]`` and None, as Pi's.
 """
 
@@ -24,11 +25,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeAlias
 
+from tau_coding.extensions.autocomplete import AutocompleteProvider
+
 NoticeLevel: TypeAlias = Literal["info", "warning", "error"]
 Placement: TypeAlias = Literal["above", "below"]  # a widget's place: above or below the editor
 ScreenFactory: TypeAlias = Callable[[], Any]  # makes a textual.screen.Screen (the TUI checks)
 # makes the TUI's editor from (sources, history): a subclass of tui.widgets.prompt_editor.PromptEditor
 EditorFactory: TypeAlias = Callable[[Any, Any], Any]
+# sees each key (Textual's name: "a", "ctrl+x", "enter") before Tau; True: consumed, Tau skips it
+TerminalInputHandler: TypeAlias = Callable[[str], bool | None]
 # A theme by name, or as the decoded JSON of a theme file (Tau's format or Pi's)
 ThemeChoice: TypeAlias = str | Mapping[str, Any]
 
@@ -94,6 +99,23 @@ class UIBridge(Protocol):
         """The TUI's editor becomes ``make(sources, history)`` (None: Tau's own again)."""
         ...
 
+    def get_editor_component(self) -> EditorFactory | None:
+        """The factory ``set_editor_component`` was last given (None: Tau's own editor, and
+        always None in RPC mode), so an extension can wrap the editor another one set."""
+        ...
+
+    def add_autocomplete_provider(self, provider: AutocompleteProvider) -> None:
+        """Offer ``provider``'s suggestions in the TUI's editor, asked before those added
+        earlier and before Tau's own (tau_coding/extensions/autocomplete.py); kept and unused
+        elsewhere."""
+        ...
+
+    def on_terminal_input(self, handler: TerminalInputHandler) -> Callable[[], None]:
+        """``handler(key)`` sees every key the TUI receives, before Tau acts on it, and returns
+        True to consume it; other modes have no terminal and never call it. Returns the function
+        that unsubscribes ``handler``."""
+        ...
+
     def set_working_message(self, text: str | None = None) -> None:
         """What the "working…" indicator says while the agent runs (None: Tau's own again)."""
         ...
@@ -153,6 +175,8 @@ class HeadlessUI:
         self.title: str | None = None
         self.editor_text = ""
         self.editor_component: EditorFactory | None = None
+        self.autocomplete_providers: list[AutocompleteProvider] = []
+        self.terminal_input_handlers: list[TerminalInputHandler] = []
         self.working_message: str | None = None
         self.tools_expanded = False
         self.working_visible = True
@@ -219,6 +243,16 @@ class HeadlessUI:
     async def set_editor_component(self, make: EditorFactory | None) -> None:
         self.editor_component = make
 
+    def get_editor_component(self) -> EditorFactory | None:
+        return self.editor_component
+
+    def add_autocomplete_provider(self, provider: AutocompleteProvider) -> None:
+        self.autocomplete_providers.append(provider)
+
+    def on_terminal_input(self, handler: TerminalInputHandler) -> Callable[[], None]:
+        self.terminal_input_handlers.append(handler)
+        return lambda: _discard(self.terminal_input_handlers, handler)
+
     def set_working_message(self, text: str | None = None) -> None:
         self.working_message = text
 
@@ -257,6 +291,8 @@ class LateBoundUI:
     def __init__(self, fallback: UIBridge) -> None:
         self._target = fallback
         self.clock = DialogClock()
+        # each terminal input handler's unsubscribe from the current target (bind moves them)
+        self._inputs: dict[TerminalInputHandler, Callable[[], None]] = {}
 
     def bind(self, target: UIBridge) -> None:
         """From now on ``target`` answers; status entries and widgets set before (kept by a
@@ -283,6 +319,11 @@ class LateBoundUI:
                 target.set_working_indicator(previous.working_indicator)
             if previous.hidden_thinking_label is not None:
                 target.set_hidden_thinking_label(previous.hidden_thinking_label)
+            for provider in previous.autocomplete_providers:
+                target.add_autocomplete_provider(provider)
+        for handler, unsubscribe in list(self._inputs.items()):
+            unsubscribe()
+            self._inputs[handler] = target.on_terminal_input(handler)
 
     @property
     def interactive(self) -> bool:
@@ -335,6 +376,16 @@ class LateBoundUI:
     async def set_editor_component(self, make: EditorFactory | None) -> None:
         await self._target.set_editor_component(make)
 
+    def get_editor_component(self) -> EditorFactory | None:
+        return self._target.get_editor_component()
+
+    def add_autocomplete_provider(self, provider: AutocompleteProvider) -> None:
+        self._target.add_autocomplete_provider(provider)
+
+    def on_terminal_input(self, handler: TerminalInputHandler) -> Callable[[], None]:
+        self._inputs[handler] = self._target.on_terminal_input(handler)
+        return lambda: self._inputs.pop(handler, lambda: None)()
+
     def set_working_message(self, text: str | None = None) -> None:
         self._target.set_working_message(text)
 
@@ -364,6 +415,11 @@ class LateBoundUI:
 
     def get_theme(self, name: str) -> Any:
         return self._target.get_theme(name)
+
+
+def _discard(handlers: list[TerminalInputHandler], handler: TerminalInputHandler) -> None:
+    if handler in handlers:
+        handlers.remove(handler)
 
 
 class DialogClock:

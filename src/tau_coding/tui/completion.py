@@ -7,7 +7,7 @@ with what; the editor widget only displays them and applies the chosen one.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,6 +26,11 @@ class Candidate:
     label: str
     description: str = ""
     submit: bool = False  # Enter on it should also send (a command that takes no argument)
+
+
+# Another source of candidates (an extension's): (line, column) -> candidates, or None when the
+# line is not its to complete (the next source is asked).
+Completer = Callable[[str, int], list[Candidate] | None]
 
 
 def token_at(text: str, cursor: int) -> tuple[int, str]:

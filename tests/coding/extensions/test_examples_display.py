@@ -190,9 +190,10 @@ async def test_word_count_editor_asks_for_its_editor_and_gives_it_back(tmp_path:
     assert module is not None
     await rig.run("hi")  # session_start: print mode keeps the factory without a TUI to use it
     assert rig.ui.editor_component is module.make
+    assert rig.ui.get_editor_component() is module.make
     events = await rig.run("/wordcount off")
     assert [getattr(e, "text", None) for e in events if e.type == "input_handled"] == [
         "word count editor off"
     ]
-    assert rig.ui.editor_component is None
+    assert rig.ui.get_editor_component() is None
     # in the TUI the editor is swapped: tests/coding/tui/test_extension_chrome.py

@@ -10,6 +10,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from tau_agent.testing import FakeProvider, call, reply, thinking
+from tau_coding.extensions.autocomplete import Suggestion, Suggestions
 from tau_coding.modes.interactive.tui_ui import TuiUI
 from tau_coding.tui.screens.dialogs import TuiDialogs
 from tau_coding.tui.widgets.extension_panel import ChromeLines, ExtensionPanel
@@ -99,7 +100,9 @@ async def test_an_extensions_editor_replaces_tau_s_and_keeps_the_text() -> None:
     async with app.run_test(size=SIZE) as pilot:
         ui = TuiUI(TuiDialogs(app), app)
         await type_text(pilot, "hello")
+        assert ui.get_editor_component() is None  # Tau's own
         await ui.set_editor_component(example.make)
+        assert ui.get_editor_component() is example.make
         assert type(app.editor).__name__ == "WordCountEditor" and app.editor.text == "hello"
         await pilot.pause()
         assert len(app.query(PromptEditor)) == 1 and app.editor.has_focus
@@ -109,7 +112,7 @@ async def test_an_extensions_editor_replaces_tau_s_and_keeps_the_text() -> None:
         await pilot.press("enter")  # still sends
         await until(pilot, lambda: app.state.status == "idle" and app.editor.text == "")
         await ui.set_editor_component(None)
-        assert type(app.editor) is PromptEditor
+        assert type(app.editor) is PromptEditor and ui.get_editor_component() is None
 
 
 async def test_what_an_extension_drew_before_the_app_ran_is_shown_when_it_starts() -> None:
@@ -119,6 +122,7 @@ async def test_what_an_extension_drew_before_the_app_ran_is_shown_when_it_starts
     late.set_widget("todo", ["[~] survey"], "below")
     late.set_header(["my agent"])
     late.set_footer(["own footer"])
+    late.add_autocomplete_provider(_issues)
     app = make_app(adapter(FakeProvider([])))
     late.bind(TuiUI(TuiDialogs(app), app))  # before app.run(): nothing may touch a widget yet
     async with app.run_test(size=SIZE) as pilot:
@@ -127,6 +131,11 @@ async def test_what_an_extension_drew_before_the_app_ran_is_shown_when_it_starts
         assert "my agent" in _text(app.query_one("#extension-header", ChromeLines))
         assert app.query_one("#extension-footer", ChromeLines).display
         assert not app.query_one(StatusFooter).display
+        await type_text(pilot, "#27")
+        await pilot.pause()
+        assert app.editor.menu is not None and [c.label for c in app.editor.menu.candidates] == [
+            "#2753 stale"
+        ]
 
 
 async def test_an_extensions_shutdown_waits_for_the_run_then_quits() -> None:
@@ -209,3 +218,88 @@ async def test_hidden_thinking_says_the_extensions_label_on_shown_and_new_replie
         assert hints() == ["pondering…", "pondering…"]
         ui.set_hidden_thinking_label(None)
         assert hints() == ["Thinking… (Ctrl+T to show)"] * 2
+
+
+def _issues(line: str, column: int) -> Suggestions | None:
+    """An extension's ``#123`` completion; anything else is left to Tau."""
+    word = line[:column].rpartition(" ")[2]
+    if not word.startswith("#"):
+        return None
+    found = [Suggestion("#2983", description="autocomplete API"), Suggestion("#2753", "#2753 stale")]
+    return Suggestions(word, [s for s in found if s.value.startswith(word)])
+
+
+async def test_an_extensions_autocomplete_provider_offers_its_words_and_leaves_the_rest() -> None:
+    from tau_coding.tui.widgets.completion_menu import CompletionMenu
+
+    app = make_app(adapter(FakeProvider([])))
+    async with app.run_test(size=SIZE) as pilot:
+        ui = TuiUI(TuiDialogs(app), app)
+        ui.add_autocomplete_provider(_issues)
+        menu = app.query_one(CompletionMenu)
+        await type_text(pilot, "fix #29")
+        await until(pilot, lambda: menu.is_open)
+        assert [(c.label, c.description) for c in menu.candidates] == [("#2983", "autocomplete API")]
+        await pilot.press("tab")
+        assert app.editor.text == "fix #2983"
+        app.editor.load_text("")
+        await type_text(pilot, "/mod")  # not the provider's: Tau's own commands still complete
+        await until(pilot, lambda: menu.is_open)
+        assert "/model" in [c.label for c in menu.candidates]
+
+
+async def test_a_failing_autocomplete_provider_is_reported_once_and_typing_goes_on() -> None:
+    calls: list[str] = []
+
+    def broken(line: str, column: int) -> Suggestions | None:
+        calls.append(line)
+        raise ValueError("no index")
+
+    app = make_app(adapter(FakeProvider([])))
+    async with app.run_test(size=SIZE) as pilot:
+        ui = TuiUI(TuiDialogs(app), app)
+        ui.add_autocomplete_provider(broken)
+        await type_text(pilot, "abc")
+        await pilot.pause()
+        assert app.editor.text == "abc" and calls == ["a"]
+        assert [n.message for n in app._notifications if "no index" in n.message]
+
+
+async def test_terminal_input_reaches_an_extension_first_which_may_consume_it() -> None:
+    seen: list[str] = []
+
+    def no_x(key: str) -> bool:
+        seen.append(key)
+        return key == "x"
+
+    app = make_app(adapter(FakeProvider([])))
+    async with app.run_test(size=SIZE) as pilot:
+        ui = TuiUI(TuiDialogs(app), app)
+        unsubscribe = ui.on_terminal_input(no_x)
+        await type_text(pilot, "axb")
+        await pilot.press("ctrl+u")
+        await type_text(pilot, "xy")
+        await pilot.pause()
+        assert seen == ["a", "x", "b", "ctrl+u", "x", "y"]
+        assert app.editor.text == "y"  # the x's never arrived; Ctrl+U (not consumed) cleared "ab"
+        unsubscribe()
+        await type_text(pilot, "x")
+        await pilot.pause()
+        assert app.editor.text == "yx" and seen[-1] == "y"
+
+
+async def test_a_handler_set_before_the_app_ran_is_moved_to_it_and_can_still_unsubscribe() -> None:
+    from tau_coding.extensions.ui import HeadlessUI, LateBoundUI
+
+    late = LateBoundUI(HeadlessUI(lambda line: None))
+    unsubscribe = late.on_terminal_input(lambda key: key == "q")
+    app = make_app(adapter(FakeProvider([])))
+    late.bind(TuiUI(TuiDialogs(app), app))
+    async with app.run_test(size=SIZE) as pilot:
+        await type_text(pilot, "aq")
+        await pilot.pause()
+        assert app.editor.text == "a"
+        unsubscribe()
+        await type_text(pilot, "q")
+        await pilot.pause()
+        assert app.editor.text == "aq"

@@ -9,14 +9,23 @@ its dismissal; as an overlay, a widget that is not a screen is shown in ``Overla
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, Protocol
 
 from textual.screen import Screen
 from textual.widget import Widget
 
+from tau_coding.extensions.autocomplete import AutocompleteProvider
 from tau_coding.extensions.ui import EditorFactory as ExtensionEditorFactory
-from tau_coding.extensions.ui import NoticeLevel, Placement, ScreenFactory, ThemeChoice, ThemeResult
+from tau_coding.extensions.ui import (
+    NoticeLevel,
+    Placement,
+    ScreenFactory,
+    TerminalInputHandler,
+    ThemeChoice,
+    ThemeResult,
+)
+from tau_coding.tui.completion import Candidate, Completer
 from tau_coding.tui.screens.dialogs import TuiDialogs
 from tau_coding.tui.widgets.prompt_editor import EditorFactory
 
@@ -45,6 +54,10 @@ class ExtensionSurface(Protocol):
     def editor_text(self) -> str: ...
 
     async def replace_editor(self, make: EditorFactory | None) -> None: ...
+
+    def add_completer(self, completer: Completer) -> None: ...
+
+    def watch_keys(self, watcher: Callable[[str], bool]) -> Callable[[], None]: ...
 
     def set_editor_text(self, text: str) -> None: ...
 
@@ -80,6 +93,7 @@ class TuiUI:
         self._dialogs = dialogs
         self._surface = surface
         self._editor_text = ""  # without a surface
+        self._editor_component: ExtensionEditorFactory | None = None
 
     async def select(self, title: str, options: Sequence[str], *, default: str | None = None) -> str | None:
         chosen = await self._dialogs.ask_choice(title, options)
@@ -133,7 +147,57 @@ class TuiUI:
 
     async def set_editor_component(self, make: ExtensionEditorFactory | None) -> None:
         if self._surface is not None:
-            await self._surface.replace_editor(make)
+            await self._surface.replace_editor(make)  # a factory that fails is not kept
+        self._editor_component = make
+
+    def get_editor_component(self) -> ExtensionEditorFactory | None:
+        return self._editor_component
+
+    def add_autocomplete_provider(self, provider: AutocompleteProvider) -> None:
+        if self._surface is not None:
+            self._surface.add_completer(self._completer(provider))
+
+    def on_terminal_input(self, handler: TerminalInputHandler) -> Callable[[], None]:
+        if self._surface is None:
+            return lambda: None
+        broken = False
+
+        def watch(key: str) -> bool:
+            nonlocal broken  # one that raises is reported once and then skipped: keys still work
+            if broken:
+                return False
+            try:
+                return handler(key) is True
+            except Exception as exc:
+                broken = True
+                self._dialogs.notify(f"a terminal input handler failed: {exc!r}", "error")
+                return False
+
+        return self._surface.watch_keys(watch)
+
+    def _completer(self, provider: AutocompleteProvider) -> Completer:
+        """``provider`` as the editor asks it; one that raises is reported once and then skipped,
+        so a broken extension does not break typing."""
+        broken = False
+
+        def complete(line: str, column: int) -> list[Candidate] | None:
+            nonlocal broken
+            if broken:
+                return None
+            try:
+                answer = provider(line, column)
+            except Exception as exc:
+                broken = True
+                self._dialogs.notify(f"an autocomplete provider failed: {exc!r}", "error")
+                return None
+            if answer is None or not line[:column].endswith(answer.prefix):
+                return None
+            start = column - len(answer.prefix)
+            return [
+                Candidate(start, column, s.value, s.label or s.value, s.description) for s in answer.items
+            ]
+
+        return complete
 
     async def custom(self, make_screen: ScreenFactory, *, overlay: bool = False) -> Any:
         screen = make_screen()

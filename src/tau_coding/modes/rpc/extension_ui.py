@@ -10,20 +10,23 @@ and ``set_working_message`` are not sent, ``custom`` (overlays too) returns None
 ``paste_to_editor`` is sent as ``set_editor_text`` (no paste handling, as Pi),
 ``set_theme`` fails, and ``get_editor_text`` returns the last text an extension set (the
 client's editor cannot be read). Tool expansion and the working indicator are not sent either
-(``get_tools_expanded`` is False), and there are no themes (``get_all_themes`` [], ``get_theme``
-None), as Pi's.
+(``get_tools_expanded`` is False, ``get_editor_component`` None; autocomplete providers and
+terminal input handlers are accepted and never used), and there are no themes
+(``get_all_themes`` [], ``get_theme`` None), as Pi's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from tau_coding.extensions.autocomplete import AutocompleteProvider
 from tau_coding.extensions.ui import (
     EditorFactory,
     NoticeLevel,
     Placement,
     ScreenFactory,
+    TerminalInputHandler,
     ThemeChoice,
     ThemeResult,
 )
@@ -86,6 +89,15 @@ class RpcUI:
 
     async def set_editor_component(self, make: EditorFactory | None) -> None:
         return None
+
+    def get_editor_component(self) -> EditorFactory | None:
+        return None
+
+    def add_autocomplete_provider(self, provider: AutocompleteProvider) -> None:
+        return None  # the client's editor completes on its own (as Pi)
+
+    def on_terminal_input(self, handler: TerminalInputHandler) -> Callable[[], None]:
+        return lambda: None  # no terminal here: the handler is never called (as Pi)
 
     def set_working_message(self, text: str | None = None) -> None:
         return None

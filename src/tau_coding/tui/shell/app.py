@@ -156,6 +156,8 @@ class TauApp(ExtensionSurface):
         self._footer_lines: list[str] | None = None
         self._extension_title: str | None = None
         self._working_message: str | None = None  # an extension's, instead of "working…"
+        self._completers = []  # extensions' (shared with every editor)
+        self._key_watchers = []  # extensions' (on_terminal_input), asked before Tau sees a key
         self._after_run: list[Callable[[], object]] = []  # what extensions asked for mid-run
         self._session_shown = asyncio.Event()  # set once the session's history is in the state
 
@@ -174,6 +176,7 @@ class TauApp(ExtensionSurface):
             },
             list_files=self._list_files,
             mentions=self._mentions,
+            completers=self._completers,
         )
         history = PromptHistory(
             text_of(m.content, image="[image]") for m in self.port.messages if isinstance(m, UserMessage)

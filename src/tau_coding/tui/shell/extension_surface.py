@@ -17,6 +17,7 @@ from textual.theme import Theme
 
 from tau_agent.events import AgentEvent
 from tau_coding.tui.bridge import start_events
+from tau_coding.tui.completion import Completer
 from tau_coding.tui.history import PromptHistory
 from tau_coding.tui.items import NoticeItem, RunNotice
 from tau_coding.tui.shell.key_actions import KeyActions
@@ -43,6 +44,8 @@ class ExtensionSurface(KeyActions):
     _footer_lines: list[str] | None
     _extension_title: str | None
     _editor_parts: tuple[CompletionSources, PromptHistory]
+    _completers: list[Completer]
+    _key_watchers: list[Callable[[str], bool]]
     _working_message: str | None
     _working_visible = True  # an extension may hide the footer's "working…" (set_working_visible)
     _working_glyph: str | None = None  # shown before it (set_working_indicator); Tau's has none
@@ -98,6 +101,22 @@ class ExtensionSurface(KeyActions):
         built.move_cursor(built.document.end)
         self.editor = built
         built.focus()
+
+    def add_completer(self, completer: Completer) -> None:
+        """Ask ``completer`` before the editor's other sources from the next keystroke on (a
+        replaced editor too: they share the list)."""
+        self._completers.append(completer)
+
+    def watch_keys(self, watcher: Callable[[str], bool]) -> Callable[[], None]:
+        """``watcher(key)`` sees each key first (Textual's name for it, after Tau's own
+        normalisation); True keeps it from Tau. Returns the unsubscribe."""
+        self._key_watchers.append(watcher)
+        return lambda: self._key_watchers.remove(watcher) if watcher in self._key_watchers else None
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and any(watch(event.key) for watch in list(self._key_watchers)):
+            return  # an extension consumed it: no binding, no widget sees it
+        await super().on_event(event)
 
     def editor_text(self) -> str:
         return self.editor.text if self._panel is not None else ""

@@ -28,6 +28,7 @@ from tau_coding.tui.attachments import ImageAttachments
 from tau_coding.tui.clipboard_image import ClipboardError, read_clipboard_image
 from tau_coding.tui.completion import (
     Candidate,
+    Completer,
     argument_candidates,
     command_candidates,
     common_prefix,
@@ -53,6 +54,8 @@ class CompletionSources:
     list_files: Callable[[Path], list[str]] | None = None
     # More ``@`` completions, asked each time (MCP resources as ``server:uri``; they come and go).
     mentions: Callable[[], Sequence[str]] | None = None
+    # Extensions' completers, asked newest first before Tau's own (the list is shared, not copied).
+    completers: list[Completer] = field(default_factory=list)
 
 
 class PromptEditor(TextArea):
@@ -300,7 +303,9 @@ class PromptEditor(TextArea):
         self._menu_for = (self.text, (row, column))
         line = self.document.get_line(row)
         found: list[Candidate] = []
-        if row == 0 and self.document.line_count == 1 and line.startswith("/"):
+        if (own := _ask(self.sources.completers, line, column)) is not None:
+            found = own
+        elif row == 0 and self.document.line_count == 1 and line.startswith("/"):
             name, space, _ = line.partition(" ")
             source = self.sources.arguments.get(name[1:])
             if not space:
@@ -336,6 +341,13 @@ class PromptEditor(TextArea):
         self._files = files
         self._loading_files = False
         self.refresh_completions()
+
+
+def _ask(completers: Sequence[Completer], line: str, column: int) -> list[Candidate] | None:
+    for completer in reversed(completers):
+        if (found := completer(line, column)) is not None:
+            return found
+    return None
 
 
 EditorFactory: TypeAlias = Callable[[CompletionSources, PromptHistory], PromptEditor]

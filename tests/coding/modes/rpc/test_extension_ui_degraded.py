@@ -22,6 +22,10 @@ async def test_sent_and_degraded_calls(tmp_path: Path) -> None:
     ui.set_working_visible(False)
     ui.set_working_indicator(["●"])
     ui.set_hidden_thinking_label("pondering…")
+    await ui.set_editor_component(lambda sources, history: object())
+    assert ui.get_editor_component() is None  # as Pi's RPC mode: no editor to replace
+    ui.add_autocomplete_provider(lambda line, column: None)
+    ui.on_terminal_input(lambda key: True)()  # no terminal: accepted, never called
     assert ui.get_tools_expanded() is False  # as Pi's RPC mode: no TUI to expand
     assert ui.get_all_themes() == [] and ui.get_theme("dark") is None
     assert ui.get_editor_text() == "draft"  # the last text set: the client's editor cannot be read
