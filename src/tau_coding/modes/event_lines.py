@@ -64,19 +64,7 @@ def batch_lines(events: Sequence[AgentEvent]) -> bytes:
 def update_lines(events: Sequence[AgentEvent]) -> bytes:
     """The ``message_update`` events among ``events``, in order, as their ``event_line``s joined
     (the other events are left out: a caller writes those as it hears of them)."""
-    dumps = orjson.dumps
-    try:  # one comprehension: per delta, one encoded string and one template, no call of ours
-        return b"".join(
-            [
-                _DELTA_LINES[inner.type] % (inner.content_index, dumps(inner.delta))  # type: ignore[union-attr]
-                if type(inner := event.assistant_message_event) in _DELTA_TYPES
-                else value_line(session_event_to_dict(event))
-                for event in events
-                if type(event) is MessageUpdateEvent
-            ]
-        )
-    except orjson.JSONEncodeError:  # a lone surrogate somewhere: event_line escapes it
-        return b"".join([event_line(event) for event in events if type(event) is MessageUpdateEvent])
+    return batch_lines([event for event in events if type(event) is MessageUpdateEvent])
 
 
 def value_line(value: object) -> bytes:
