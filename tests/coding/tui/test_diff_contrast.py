@@ -28,7 +28,7 @@ def _drawn_color(theme: Theme, marker: str) -> tuple[int, int, int]:
     item = ToolItem("c1", "edit", {"path": "calc.py"}, status="ok", details={"diff": DIFF})
     text = body(item, expanded=True, colors=colors)
     plain = str(text.plain)  # type: ignore[union-attr]
-    start = plain.index("\n" + marker + "    return") + 1
+    start = plain.index("\n" + marker + "2     return") + 1
     span = next(s for s in text.spans if s.start == start)  # type: ignore[union-attr]
     style = span.style if isinstance(span.style, Style) else Style.parse(span.style)
     assert style.color is not None

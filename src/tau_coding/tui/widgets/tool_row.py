@@ -23,7 +23,7 @@ from textual.widgets import Static
 
 from tau_coding.common.escape_stripping import safe_text
 from tau_coding.common.tool_renderers import rendered_call, rendered_result
-from tau_coding.tui.diff_text import DiffColors, diff_text
+from tau_coding.tui.diff_text import DiffColors, diff_text, numbered_diff
 from tau_coding.tui.state import ToolItem
 from tau_coding.tui.summaries import (
     PREVIEW_CHARS,
@@ -68,6 +68,7 @@ def body(item: ToolItem, expanded: bool, colors: DiffColors = DARK_DIFF) -> Rend
             return Text(safe_text(own))
     diff = diff_from_details(item.details) if item.status == "ok" else None
     if diff is not None:
+        diff = numbered_diff(diff)
         shown, hidden = preview_parts(diff[:FULL_LIMIT], EXPANDED_LINES if expanded else 16, FULL_LIMIT)
         return _with_marker(diff_text(safe_text(shown), colors), hidden + _lines_past(diff, FULL_LIMIT))
     path = item.args.get("path") or item.args.get("file_path")
