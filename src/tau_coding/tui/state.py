@@ -268,6 +268,9 @@ def _on_message_start(state: TuiState, message: AgentMessage) -> None:
     if isinstance(message, AssistantMessage):
         state._assistant = state.add(AssistantItem(message))
         state.turns += 1
+        if state.retry_at is not None:  # the wait is over: the retried request is answering
+            state.retry_at = None
+            state._footer_changed = True
     elif isinstance(message, UserMessage):
         text = text_of(message.content, image="[image]")
         for i, queued in enumerate(state.queue):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tau_agent.events import MessageUpdateEvent
 from tau_agent.testing import fail
 from tau_coding.session.reply_retry import RetrySettings
 from tau_coding.tui.items import ErrorItem, NoticeItem, RunNotice
@@ -41,3 +42,17 @@ async def test_a_retry_that_gives_up_says_so(tmp_path: Path) -> None:
     rig.control.session.retry.settings = RetrySettings(base_delay_ms=1, max_retries=1)
     notices = [e async for e in rig.port.prompt("question") if isinstance(e, RunNotice)]
     assert len(notices) == 2 and notices[1].text == f"Retry stopped: {CUT}" and notices[1].retry_over
+
+
+async def test_the_footer_stops_counting_down_once_the_retried_reply_streams(tmp_path: Path) -> None:
+    rig = Rig(tmp_path, [fail(CUT, "half an answer"), "The whole answer."])
+    rig.control.session.retry.settings = RetrySettings(base_delay_ms=1)
+    state = TuiState()
+    retried = False
+    counting_while_answering: list[bool] = []
+    async for event in rig.port.prompt("question"):
+        apply(state, event, 0.0)
+        retried = retried or (isinstance(event, RunNotice) and event.retry_in is not None)
+        if retried and isinstance(event, MessageUpdateEvent):
+            counting_while_answering.append(state.retry_at is not None)
+    assert counting_while_answering and not any(counting_while_answering)
