@@ -32,6 +32,7 @@ from tau_ai import http_errors as errors
 from tau_ai.http1_framing import ChunkedDecoder, Headers, body_framing, parse_head
 
 READ_SIZE = 256 * 1024
+WRITE_SLICE = 256 * 1024
 MAX_HEAD = 64 * 1024
 INCOMPLETE = "peer closed connection without sending complete message body"
 STALE = "the connection was closed before the response began"
@@ -174,11 +175,7 @@ class ConnectionPool:
         writer, reader = connection.writer, connection.reader
         try:
             try:
-                writer.write(head + body if len(body) < 65536 else head)
-                if len(body) >= 65536:
-                    writer.write(body)
-                async with asyncio.timeout(timeouts.write):
-                    await writer.drain()
+                await _send(writer, head, body, timeouts.write)
             except TimeoutError:
                 raise errors.WriteTimeout("timed out sending the request") from None
             except OSError as error:
@@ -192,6 +189,24 @@ class ConnectionPool:
             raise
         framing = body_framing(method, status, headers, http10=http10)
         return Head(status, reason, headers, Body(self._give_back, connection, framing, timeouts.read))
+
+
+async def _send(writer: asyncio.StreamWriter, head: bytes, body: bytes, timeout: float | None) -> None:
+    """Write ``head`` and ``body``, a big body a slice at a time (each drained before the next;
+    ``timeout`` is per slice). asyncio's socket transport copies whatever the socket does not
+    take at once into its own buffer: a whole 30 MB body written in one call would be held
+    twice until the server read it."""
+    if len(body) < WRITE_SLICE:
+        writer.write(head + body)
+        async with asyncio.timeout(timeout):
+            await writer.drain()
+        return
+    writer.write(head)
+    view = memoryview(body)
+    for at in range(0, len(body), WRITE_SLICE):
+        writer.write(view[at : at + WRITE_SLICE])
+        async with asyncio.timeout(timeout):
+            await writer.drain()
 
 
 async def _read_head(reader: asyncio.StreamReader, timeout: float | None) -> tuple[int, bytes, Headers, bool]:

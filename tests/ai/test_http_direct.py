@@ -3,9 +3,12 @@ its transport is done here too, and HttpProvider uses it unless a proxy calls fo
 
 from __future__ import annotations
 
+import asyncio
 import gzip
+import re
 import subprocess
 import sys
+import tracemalloc
 import zlib
 
 import pytest
@@ -19,8 +22,10 @@ from tau_ai.testing.toy_wire import toy_text_stream
 TIMEOUTS = Timeouts(connect=2, read=2, write=2, pool=2)
 
 
-async def fetch(sender: DirectSender, url: str, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
-    response = await sender.send("POST", url, headers or {"content-length": "2"}, b"{}", TIMEOUTS)
+async def fetch(
+    sender: DirectSender, url: str, headers: dict[str, str] | None = None, body: bytes = b"{}"
+) -> tuple[int, bytes]:
+    response = await sender.send("POST", url, headers or {"content-length": str(len(body))}, body, TIMEOUTS)
     try:
         return response.status_code, b"".join([piece async for piece in response.aiter_bytes()])
     finally:
@@ -84,6 +89,39 @@ async def test_a_cut_body_and_a_closed_port_fail_as_transport_errors() -> None:
     with pytest.raises(errors.ConnectError):
         await fetch(sender, url)
     await sender.aclose()
+
+
+async def test_a_big_body_is_sent_without_a_second_whole_copy_of_it() -> None:
+    """A resumed long session's request is tens of MB: the client must not hold it twice
+    (asyncio's transport copies what the socket does not take at once)."""
+    received = 0
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        nonlocal received
+        head = await reader.readuntil(b"\r\n\r\n")
+        found = re.search(rb"content-length: (\d+)", head, re.IGNORECASE)
+        assert found is not None
+        while received < int(found[1]):
+            received += len(await reader.read(65536))
+        writer.write(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok")
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    body = b"x" * (32 << 20)
+    sender = DirectSender()
+    tracemalloc.start()
+    try:
+        answer = await fetch(sender, f"http://127.0.0.1:{port}/", body=body)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+        await sender.aclose()
+        server.close()
+        await server.wait_closed()
+    assert answer == (200, b"ok") and received == len(body)
+    assert peak < 4 << 20, f"{peak / 2**20:.1f} MiB allocated while sending a 32 MiB body"
 
 
 def test_response_headers_are_read_without_case_and_repeats_are_joined() -> None:
