@@ -29,6 +29,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 from tau_ai import http_errors as errors
+from tau_ai.body_encoding import BodyParts, RequestBody
 from tau_ai.http1_framing import ChunkedDecoder, Headers, body_framing, parse_head
 
 READ_SIZE = 256 * 1024
@@ -110,7 +111,7 @@ class ConnectionPool:
         self._ssl: ssl.SSLContext | None = None
 
     async def exchange(
-        self, origin: Origin, method: str, head: bytes, body: bytes, timeouts: Timeouts
+        self, origin: Origin, method: str, head: bytes, body: RequestBody, timeouts: Timeouts
     ) -> Head:
         """Send ``head`` + ``body`` to ``origin``; the response head, its body still to read."""
         if origin[0] not in ("http", "https"):
@@ -170,7 +171,7 @@ class ConnectionPool:
         return Connection(origin, reader, writer, self._live)
 
     async def _exchange(
-        self, connection: Connection, method: str, head: bytes, body: bytes, timeouts: Timeouts
+        self, connection: Connection, method: str, head: bytes, body: RequestBody, timeouts: Timeouts
     ) -> Head:
         writer, reader = connection.writer, connection.reader
         try:
@@ -191,22 +192,24 @@ class ConnectionPool:
         return Head(status, reason, headers, Body(self._give_back, connection, framing, timeouts.read))
 
 
-async def _send(writer: asyncio.StreamWriter, head: bytes, body: bytes, timeout: float | None) -> None:
-    """Write ``head`` and ``body``, a big body a slice at a time (each drained before the next;
-    ``timeout`` is per slice). asyncio's socket transport copies whatever the socket does not
-    take at once into its own buffer: a whole 30 MB body written in one call would be held
-    twice until the server read it."""
+async def _send(writer: asyncio.StreamWriter, head: bytes, body: RequestBody, timeout: float | None) -> None:
+    """Write ``head`` and ``body`` (its parts in order), a big body a slice at a time, each
+    drained before the next (``timeout`` is per slice). asyncio's socket transport copies
+    whatever the socket does not take at once into its own buffer: a whole 30 MB body written
+    in one call would be held twice until the server read it."""
+    parts = body.parts if isinstance(body, BodyParts) else (body,)
     if len(body) < WRITE_SLICE:
-        writer.write(head + body)
+        writer.write(b"".join((head, *parts)))
         async with asyncio.timeout(timeout):
             await writer.drain()
         return
     writer.write(head)
-    view = memoryview(body)
-    for at in range(0, len(body), WRITE_SLICE):
-        writer.write(view[at : at + WRITE_SLICE])
-        async with asyncio.timeout(timeout):
-            await writer.drain()
+    for part in parts:
+        view = memoryview(part)
+        for at in range(0, len(view), WRITE_SLICE):
+            writer.write(view[at : at + WRITE_SLICE])
+            async with asyncio.timeout(timeout):
+                await writer.drain()
 
 
 async def _read_head(reader: asyncio.StreamReader, timeout: float | None) -> tuple[int, bytes, Headers, bool]:

@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator, Mapping
 from urllib.request import getproxies
 
 from tau_ai import http_errors as errors
+from tau_ai.body_encoding import BodyParts, RequestBody
 from tau_ai.http1_connection import Timeouts
 from tau_ai.http_transport import StreamingTransport
 from tau_ai.httpx_loader import load_httpx
@@ -141,7 +142,7 @@ class HttpxSender:
         self.client = client
 
     async def send(
-        self, method: str, url: str, headers: Mapping[str, str], body: bytes, timeouts: Timeouts
+        self, method: str, url: str, headers: Mapping[str, str], body: RequestBody, timeouts: Timeouts
     ) -> _HttpxResponse:
         timeout = httpx.Timeout(
             connect=timeouts.connect, read=timeouts.read, write=timeouts.write, pool=timeouts.pool
@@ -153,10 +154,10 @@ class HttpxSender:
             )
             response = await self.client.send(request, stream=True)
         except httpx.HTTPError as error:
-            content.data = b""
+            content.data = ()
             raise as_own(error) from error
         except BaseException:
-            content.data = b""
+            content.data = ()
             raise
         return _HttpxResponse(response, content)
 
@@ -190,7 +191,7 @@ class _HttpxResponse:
         try:
             await self._response.aclose()
         finally:
-            self._content.data = b""
+            self._content.data = ()
 
 
 class _Content:
@@ -203,8 +204,9 @@ class _Content:
 
     __slots__ = ("data",)
 
-    def __init__(self, data: bytes) -> None:
-        self.data = data
+    def __init__(self, body: RequestBody) -> None:
+        self.data: tuple[bytes, ...] = body.parts if isinstance(body, BodyParts) else (body,)
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
-        yield self.data
+        for part in self.data:
+            yield part

@@ -7,10 +7,11 @@ another key is never used. The items a converter starts with (an API's system-pr
 not in it, so a system prompt that changed since (it names the date) does not void it. The messages it covers are the caller's to
 identify; a checkpoint does not hold them.
 
-The converted items are kept as at most two pieces of JSON text: all items but the last,
-comma-separated (a "run", embedded as one ``orjson.Fragment``: a body is encoded with one
-copy of it instead of one fragment per message), and the last item, which a converter may
-need to read back. On disk: a JSON line (format, key, message count, the handoff's memory,
+The converted items are kept as a few pieces of JSON text: runs of items, comma-separated
+(each taken up as one ``body_encoding.Spliced`` item: a body is sent with the run's bytes as
+they were read, not one fragment per message, nor a copy), and the last item alone, which a
+converter may need to read back. A conversation taken up from a checkpoint keeps its runs as
+they were, so the next checkpoint writes them again without encoding them. On disk: a JSON line (format, key, message count, the handoff's memory,
 the length of each piece), the pieces, then the CRC-32 of everything before it. ``read``
 returns None for anything that is not such bytes (cut short, altered, another format), so a
 stale or damaged file costs a full conversion, never a wrong request.
@@ -26,6 +27,7 @@ from urllib.parse import urlsplit
 
 import orjson
 
+from tau_ai.body_encoding import Spliced
 from tau_ai.handoff import HandoffMemory
 from tau_ai.model import Model
 
@@ -44,12 +46,13 @@ class Checkpoint:
     pieces: list[bytes | memoryview]
     handoff: HandoffMemory
 
-    def fragments(self) -> list[orjson.Fragment]:
-        """The pieces as items of a converted list."""
+    def fragments(self) -> list[Spliced | orjson.Fragment]:
+        """The pieces as items of a converted list: each run one ``Spliced`` item, the last
+        item a Fragment."""
         pieces = [bytes(p) if isinstance(p, memoryview) else p for p in self.pieces]
-        if len(pieces) > 2:
-            pieces = [b",".join(pieces[:-1]), pieces[-1]]
-        return [orjson.Fragment(piece) for piece in pieces]
+        if not pieces:
+            return []
+        return [*map(Spliced, pieces[:-1]), orjson.Fragment(pieces[-1])]
 
 
 def checkpoint_key(model: Model) -> str:
@@ -66,16 +69,30 @@ def checkpoint_key(model: Model) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def pieces_of(items: list[orjson.Fragment]) -> list[bytes | memoryview]:
-    """``items`` as pieces: one dump of the list (orjson gives every dump a buffer of at least
-    4 KiB, so not one per item), cut into views."""
+def pieces_of(items: list[Spliced | orjson.Fragment]) -> list[bytes | memoryview]:
+    """``items`` as pieces: a ``Spliced`` run as it is, the fragments between them one dump
+    each (orjson gives every dump a buffer of at least 4 KiB, so not one per item) seen
+    through a view, and the last item a piece of its own."""
     if not items:
         return []
-    whole = memoryview(orjson.dumps(items))
-    if len(items) == 1:
-        return [whole[1:-1]]
-    last = len(orjson.dumps(items[-1]))
-    return [whole[1 : -2 - last], whole[-1 - last : -1]]
+    pieces: list[bytes | memoryview] = []
+    run: list[Spliced | orjson.Fragment] = []
+    for item in items[:-1]:
+        if isinstance(item, Spliced):
+            pieces += [*_dumped(run), item.data]
+            run = []
+        else:
+            run.append(item)
+    return [*pieces, *_dumped(run), *_dumped(items[-1:])]
+
+
+def _dumped(run: list[Spliced | orjson.Fragment]) -> list[memoryview]:
+    if not run:
+        return []
+    last = run[-1]
+    if isinstance(last, Spliced):
+        return [memoryview(last.data)]
+    return [memoryview(orjson.dumps(run))[1:-1]]
 
 
 def write(checkpoint: Checkpoint, out: BinaryIO) -> None:

@@ -14,8 +14,12 @@ import zlib
 import pytest
 
 from tau_ai import http_errors as errors
+from tau_ai.body_encoding import BodyParts
 from tau_ai.http1_connection import Timeouts
+from tau_ai.http_client import HttpxSender, make_client
 from tau_ai.http_direct import DirectSender, ResponseHeaders, direct_possible, proxies_configured
+from tau_ai.http_sender import Sender
+from tau_ai.http_transport import StreamingTransport
 from tau_ai.testing.replay_server import ReplayServer, Scripted
 from tau_ai.testing.toy_wire import toy_text_stream
 
@@ -122,6 +126,23 @@ async def test_a_big_body_is_sent_without_a_second_whole_copy_of_it() -> None:
         await server.wait_closed()
     assert answer == (200, b"ok") and received == len(body)
     assert peak < 4 << 20, f"{peak / 2**20:.1f} MiB allocated while sending a 32 MiB body"
+
+
+@pytest.mark.parametrize("through", ["direct", "httpx", "httpx-own-transport"])
+async def test_a_body_in_parts_arrives_whole_through_every_sender(through: str) -> None:
+    parts = BodyParts([b'{"messages":[', b"7" * 700_000, b",1],", b'"x":1}'])
+    async with ReplayServer(Scripted(body=toy_text_stream(["hi"])), keep_alive=True) as server:
+        sender: Sender = DirectSender()
+        if through != "direct":
+            transport = StreamingTransport() if through == "httpx-own-transport" else None
+            sender = HttpxSender(make_client(server.url, transport, connect_timeout=2, idle_timeout=2))
+        for _ in range(2):  # the second on the kept connection
+            response = await sender.send(
+                "POST", server.url, {"content-length": str(len(parts))}, parts, TIMEOUTS
+            )
+            await response.aclose()
+        await sender.aclose()
+    assert [r.body for r in server.requests] == [parts.joined()] * 2
 
 
 def test_response_headers_are_read_without_case_and_repeats_are_joined() -> None:

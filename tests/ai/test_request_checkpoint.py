@@ -5,7 +5,13 @@ from __future__ import annotations
 import io
 from dataclasses import replace
 
+from tau_agent.content import TextContent
+from tau_agent.messages import AssistantMessage, LlmMessage, UserMessage
+from tau_agent.provider import Context, StreamOptions
+from tau_ai.apis import wire_api
+from tau_ai.body_encoding import BodyParts, encode_body, encode_body_parts
 from tau_ai.handoff import HandoffMemory
+from tau_ai.request_cache import RequestCache
 from tau_ai.request_checkpoint import Checkpoint, checkpoint_key, read, write
 from tests.golden.requests import MODELS
 
@@ -43,3 +49,31 @@ def test_a_checkpoint_reads_back_and_any_cut_or_changed_byte_is_refused() -> Non
         changed[at] ^= 0x20
         assert read(io.BytesIO(bytes(changed))) is None
     assert read(io.BytesIO(data + b"x")) is None
+
+
+def test_a_resumed_conversation_sends_and_checkpoints_its_runs_without_copying_them() -> None:
+    """A resume takes the checkpoint's runs up as they were read: the request sends their bytes
+    as parts of their own, and the next close writes them again as the same objects."""
+    turns: list[LlmMessage] = []
+    for n in range(6):
+        turns += [
+            UserMessage(f"question {n}", n),
+            AssistantMessage([TextContent(f"answer {n}")], timestamp=n),
+        ]
+    first = RequestCache(MODEL, wire_api(MODEL.api))
+    first.build(Context("s", turns, []), StreamOptions(), "k")
+    taken = first.checkpoint()
+    assert taken is not None
+    out = io.BytesIO()
+    write(taken[0], out)
+    decoded = read(io.BytesIO(out.getvalue()))
+    assert decoded is not None and len(decoded.pieces) == 2
+    later = [*turns, UserMessage("one more", 9)]
+    resumed = RequestCache(MODEL, wire_api(MODEL.api))
+    assert resumed.resume(decoded, later)
+    body = encode_body_parts(resumed.build(Context("s", later, []), StreamOptions(), "k").body)
+    assert isinstance(body, BodyParts) and any(part is decoded.pieces[0] for part in body.parts)
+    again = resumed.checkpoint()
+    assert again is not None and again[0].pieces[0] is decoded.pieces[0]
+    full = wire_api(MODEL.api).build_request(MODEL, Context("s", later, []), StreamOptions(), "k")
+    assert body.joined() == encode_body(full.body)
