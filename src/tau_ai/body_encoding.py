@@ -9,16 +9,19 @@ and so is an integer past 64 bits; the rest of the body is untouched.
 A ``Spliced`` value is JSON text held by reference, like an ``orjson.Fragment`` (which hides its
 bytes): ``encode_body`` embeds it, ``encode_body_parts`` leaves it out of the encoded bytes and
 gives it as a part of its own, so a long history (a request checkpoint's tens of MB) is sent
-from where it is kept instead of being copied into every body.
+from where it is kept (in memory, or still in its file: ``stored_text.StoredText``) instead of
+being copied into every body.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import orjson
+
+from tau_ai.stored_text import StoredText
 
 _OPTIONS = orjson.OPT_NON_STR_KEYS
 _INT64 = range(-(2**63), 2**64)
@@ -30,7 +33,7 @@ class Spliced:
 
     __slots__ = ("data",)
 
-    def __init__(self, data: bytes) -> None:
+    def __init__(self, data: Part) -> None:
         self.data = data
 
 
@@ -39,7 +42,7 @@ class BodyParts:
 
     __slots__ = ("_size", "parts")
 
-    def __init__(self, parts: Sequence[bytes]) -> None:
+    def __init__(self, parts: Sequence[Part]) -> None:
         self.parts = tuple(parts)
         self._size = sum(map(len, self.parts))
 
@@ -47,7 +50,25 @@ class BodyParts:
         return self._size
 
     def joined(self) -> bytes:
-        return b"".join(self.parts)
+        return b"".join(map(_bytes, self.parts))
+
+    def slices(self, size: int) -> Iterator[bytes | memoryview]:
+        """The body in order, in pieces of at most ``size`` bytes (views of the parts in
+        memory, reads of those in a file)."""
+        for part in self.parts:
+            if isinstance(part, StoredText):
+                yield from part.slices(size)
+                continue
+            view = memoryview(part)
+            for at in range(0, len(view), size):
+                yield view[at : at + size]
+
+
+Part = bytes | StoredText
+
+
+def _bytes(part: Part) -> bytes:
+    return part if isinstance(part, bytes) else bytes(part)
 
 
 RequestBody = bytes | BodyParts
@@ -61,7 +82,7 @@ def whole(body: RequestBody) -> bytes:
 
 def _embed(value: object) -> orjson.Fragment:
     if isinstance(value, Spliced):
-        return orjson.Fragment(value.data)
+        return orjson.Fragment(_bytes(value.data))
     raise TypeError(f"Type is not JSON serializable: {type(value).__name__}")
 
 
@@ -77,7 +98,7 @@ def encode_body_parts(body: Mapping[str, Any]) -> RequestBody:
     """``encode_body(body)``, with each ``Spliced`` value's bytes a part of its own rather than
     copied in: the parts, joined, are exactly ``encode_body(body)``. One byte string when the
     body holds no ``Spliced`` value."""
-    spliced: list[bytes] = []
+    spliced: list[Part] = []
 
     def mark(value: object) -> orjson.Fragment:
         if isinstance(value, Spliced):
@@ -94,7 +115,7 @@ def encode_body_parts(body: Mapping[str, Any]) -> RequestBody:
         return encoded
     around = encoded.split(b"\0")
     assert len(around) == len(spliced) + 1
-    parts = [around[0]]
+    parts: list[Part] = [around[0]]
     for data, after in zip(spliced, around[1:], strict=True):
         parts += [data, after]
     return BodyParts([part for part in parts if part])

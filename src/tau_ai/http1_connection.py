@@ -29,7 +29,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 from tau_ai import http_errors as errors
-from tau_ai.body_encoding import BodyParts, RequestBody
+from tau_ai.body_encoding import BodyParts, RequestBody, whole
 from tau_ai.http1_framing import ChunkedDecoder, Headers, body_framing, parse_head
 
 READ_SIZE = 256 * 1024
@@ -197,19 +197,17 @@ async def _send(writer: asyncio.StreamWriter, head: bytes, body: RequestBody, ti
     drained before the next (``timeout`` is per slice). asyncio's socket transport copies
     whatever the socket does not take at once into its own buffer: a whole 30 MB body written
     in one call would be held twice until the server read it."""
-    parts = body.parts if isinstance(body, BodyParts) else (body,)
     if len(body) < WRITE_SLICE:
-        writer.write(b"".join((head, *parts)))
+        writer.write(head + whole(body))
         async with asyncio.timeout(timeout):
             await writer.drain()
         return
     writer.write(head)
-    for part in parts:
-        view = memoryview(part)
-        for at in range(0, len(view), WRITE_SLICE):
-            writer.write(view[at : at + WRITE_SLICE])
-            async with asyncio.timeout(timeout):
-                await writer.drain()
+    parts = body if isinstance(body, BodyParts) else BodyParts((body,))
+    for piece in parts.slices(WRITE_SLICE):
+        writer.write(piece)
+        async with asyncio.timeout(timeout):
+            await writer.drain()
 
 
 async def _read_head(reader: asyncio.StreamReader, timeout: float | None) -> tuple[int, bytes, Headers, bool]:

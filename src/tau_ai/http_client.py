@@ -154,10 +154,10 @@ class HttpxSender:
             )
             response = await self.client.send(request, stream=True)
         except httpx.HTTPError as error:
-            content.data = ()
+            content.data = b""
             raise as_own(error) from error
         except BaseException:
-            content.data = ()
+            content.data = b""
             raise
         return _HttpxResponse(response, content)
 
@@ -191,7 +191,7 @@ class _HttpxResponse:
         try:
             await self._response.aclose()
         finally:
-            self._content.data = ()
+            self._content.data = b""
 
 
 class _Content:
@@ -205,8 +205,16 @@ class _Content:
     __slots__ = ("data",)
 
     def __init__(self, body: RequestBody) -> None:
-        self.data: tuple[bytes, ...] = body.parts if isinstance(body, BodyParts) else (body,)
+        self.data = body
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
-        for part in self.data:
-            yield part
+        body = self.data
+        if not isinstance(body, BodyParts):
+            yield body
+            return
+        for part in body.parts:
+            if isinstance(part, bytes):
+                yield part
+            else:
+                for piece in part.slices():
+                    yield piece

@@ -30,8 +30,11 @@ import orjson
 from tau_ai.body_encoding import Spliced
 from tau_ai.handoff import HandoffMemory
 from tau_ai.model import Model
+from tau_ai.stored_text import StoredText, open_file
 
 FORMAT = "tau-request-checkpoint/3"
+IN_FILE = 1 << 20
+Piece = bytes | memoryview | StoredText
 _MAX_HEAD = 1 << 26
 
 
@@ -43,7 +46,7 @@ class Checkpoint:
 
     key: str
     messages: int
-    pieces: list[bytes | memoryview]
+    pieces: list[Piece]
     handoff: HandoffMemory
 
     def fragments(self) -> list[Spliced | orjson.Fragment]:
@@ -52,7 +55,7 @@ class Checkpoint:
         pieces = [bytes(p) if isinstance(p, memoryview) else p for p in self.pieces]
         if not pieces:
             return []
-        return [*map(Spliced, pieces[:-1]), orjson.Fragment(pieces[-1])]
+        return [*map(Spliced, pieces[:-1]), orjson.Fragment(bytes(pieces[-1]))]
 
 
 def checkpoint_key(model: Model) -> str:
@@ -69,13 +72,13 @@ def checkpoint_key(model: Model) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def pieces_of(items: list[Spliced | orjson.Fragment]) -> list[bytes | memoryview]:
+def pieces_of(items: list[Spliced | orjson.Fragment]) -> list[Piece]:
     """``items`` as pieces: a ``Spliced`` run as it is, the fragments between them one dump
     each (orjson gives every dump a buffer of at least 4 KiB, so not one per item) seen
     through a view, and the last item a piece of its own."""
     if not items:
         return []
-    pieces: list[bytes | memoryview] = []
+    pieces: list[Piece] = []
     run: list[Spliced | orjson.Fragment] = []
     for item in items[:-1]:
         if isinstance(item, Spliced):
@@ -86,12 +89,12 @@ def pieces_of(items: list[Spliced | orjson.Fragment]) -> list[bytes | memoryview
     return [*pieces, *_dumped(run), *_dumped(items[-1:])]
 
 
-def _dumped(run: list[Spliced | orjson.Fragment]) -> list[memoryview]:
+def _dumped(run: list[Spliced | orjson.Fragment]) -> list[Piece]:
     if not run:
         return []
     last = run[-1]
     if isinstance(last, Spliced):
-        return [memoryview(last.data)]
+        return [last.data]
     return [memoryview(orjson.dumps(run))[1:-1]]
 
 
@@ -109,14 +112,17 @@ def write(checkpoint: Checkpoint, out: BinaryIO) -> None:
     out.write(line)
     crc = zlib.crc32(line)
     for piece in checkpoint.pieces:
-        out.write(piece)
-        crc = zlib.crc32(piece, crc)
+        for data in piece.slices() if isinstance(piece, StoredText) else (piece,):
+            out.write(data)
+            crc = zlib.crc32(data, crc)
     out.write(crc.to_bytes(4, "big"))
 
 
-def read(source: BinaryIO) -> Checkpoint | None:
+def read(source: BinaryIO, in_file: bool = False) -> Checkpoint | None:
     """The checkpoint ``source`` holds from where it stands to its end, or None if it is not
-    one, whole and unaltered."""
+    one, whole and unaltered. With ``in_file``, every piece of at least ``IN_FILE`` bytes but
+    the last is left in ``source``'s file, read when it is sent (``StoredText``: the caller
+    vouches that the file is only ever replaced by a rename)."""
     line = source.readline(_MAX_HEAD)
     try:
         head = orjson.loads(line)
@@ -135,8 +141,19 @@ def read(source: BinaryIO) -> Checkpoint | None:
     ):
         return None
     crc = zlib.crc32(line)
-    pieces: list[bytes | memoryview] = []
-    for length in lengths:
+    pieces: list[Piece] = []
+    stored = open_file(source.fileno()) if in_file else None
+    for number, length in enumerate(lengths, 1):
+        if stored is not None and length >= IN_FILE and number < len(lengths):
+            text = StoredText(stored, source.tell(), length)
+            try:
+                for data in text.slices():
+                    crc = zlib.crc32(data, crc)
+            except OSError:
+                return None
+            source.seek(length, 1)
+            pieces.append(text)
+            continue
         piece = source.read(length)
         if len(piece) != length:
             return None

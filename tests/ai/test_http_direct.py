@@ -10,6 +10,7 @@ import subprocess
 import sys
 import tracemalloc
 import zlib
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +21,7 @@ from tau_ai.http_client import HttpxSender, make_client
 from tau_ai.http_direct import DirectSender, ResponseHeaders, direct_possible, proxies_configured
 from tau_ai.http_sender import Sender
 from tau_ai.http_transport import StreamingTransport
+from tau_ai.stored_text import StoredText, open_file
 from tau_ai.testing.replay_server import ReplayServer, Scripted
 from tau_ai.testing.toy_wire import toy_text_stream
 
@@ -129,8 +131,12 @@ async def test_a_big_body_is_sent_without_a_second_whole_copy_of_it() -> None:
 
 
 @pytest.mark.parametrize("through", ["direct", "httpx", "httpx-own-transport"])
-async def test_a_body_in_parts_arrives_whole_through_every_sender(through: str) -> None:
-    parts = BodyParts([b'{"messages":[', b"7" * 700_000, b",1],", b'"x":1}'])
+async def test_a_body_in_parts_arrives_whole_through_every_sender(through: str, tmp_path: Path) -> None:
+    stored = tmp_path / "stored"
+    stored.write_bytes(b"[" + b"8" * 1_500_000 + b"]")
+    with stored.open("rb") as source:
+        in_file = StoredText(open_file(source.fileno()), 1, 1_500_000)
+    parts = BodyParts([b'{"messages":[', b"7" * 700_000, b",", in_file, b",1],", b'"x":1}'])
     async with ReplayServer(Scripted(body=toy_text_stream(["hi"])), keep_alive=True) as server:
         sender: Sender = DirectSender()
         if through != "direct":
