@@ -29,9 +29,11 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 from tau_ai import http_errors as errors
+from tau_ai.body_encoding import BodyParts, RequestBody, whole
 from tau_ai.http1_framing import ChunkedDecoder, Headers, body_framing, parse_head
 
 READ_SIZE = 256 * 1024
+WRITE_SLICE = 256 * 1024
 MAX_HEAD = 64 * 1024
 INCOMPLETE = "peer closed connection without sending complete message body"
 STALE = "the connection was closed before the response began"
@@ -109,7 +111,7 @@ class ConnectionPool:
         self._ssl: ssl.SSLContext | None = None
 
     async def exchange(
-        self, origin: Origin, method: str, head: bytes, body: bytes, timeouts: Timeouts
+        self, origin: Origin, method: str, head: bytes, body: RequestBody, timeouts: Timeouts
     ) -> Head:
         """Send ``head`` + ``body`` to ``origin``; the response head, its body still to read."""
         if origin[0] not in ("http", "https"):
@@ -169,16 +171,12 @@ class ConnectionPool:
         return Connection(origin, reader, writer, self._live)
 
     async def _exchange(
-        self, connection: Connection, method: str, head: bytes, body: bytes, timeouts: Timeouts
+        self, connection: Connection, method: str, head: bytes, body: RequestBody, timeouts: Timeouts
     ) -> Head:
         writer, reader = connection.writer, connection.reader
         try:
             try:
-                writer.write(head + body if len(body) < 65536 else head)
-                if len(body) >= 65536:
-                    writer.write(body)
-                async with asyncio.timeout(timeouts.write):
-                    await writer.drain()
+                await _send(writer, head, body, timeouts.write)
             except TimeoutError:
                 raise errors.WriteTimeout("timed out sending the request") from None
             except OSError as error:
@@ -192,6 +190,24 @@ class ConnectionPool:
             raise
         framing = body_framing(method, status, headers, http10=http10)
         return Head(status, reason, headers, Body(self._give_back, connection, framing, timeouts.read))
+
+
+async def _send(writer: asyncio.StreamWriter, head: bytes, body: RequestBody, timeout: float | None) -> None:
+    """Write ``head`` and ``body`` (its parts in order), a big body a slice at a time, each
+    drained before the next (``timeout`` is per slice). asyncio's socket transport copies
+    whatever the socket does not take at once into its own buffer: a whole 30 MB body written
+    in one call would be held twice until the server read it."""
+    if len(body) < WRITE_SLICE:
+        writer.write(head + whole(body))
+        async with asyncio.timeout(timeout):
+            await writer.drain()
+        return
+    writer.write(head)
+    parts = body if isinstance(body, BodyParts) else BodyParts((body,))
+    for piece in parts.slices(WRITE_SLICE):
+        writer.write(piece)
+        async with asyncio.timeout(timeout):
+            await writer.drain()
 
 
 async def _read_head(reader: asyncio.StreamReader, timeout: float | None) -> tuple[int, bytes, Headers, bool]:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from tau_agent.stream_events import AssistantMessageEvent, ErrorEvent
 from tau_ai import http_errors as errors
+from tau_ai.body_encoding import RequestBody
 from tau_ai.http1_connection import Timeouts
 from tau_ai.model import Model
 from tau_ai.retry import is_retryable_error_text
@@ -169,7 +170,7 @@ async def run_attempt(
     method: str,
     url: str,
     headers: Mapping[str, str],
-    body: bytes,
+    body: RequestBody,
     deliver: Deliver,
     connect_timeout: float,
     idle_timeout: float,

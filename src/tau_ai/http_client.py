@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator, Mapping
 from urllib.request import getproxies
 
 from tau_ai import http_errors as errors
+from tau_ai.body_encoding import BodyParts, RequestBody
 from tau_ai.http1_connection import Timeouts
 from tau_ai.http_transport import StreamingTransport
 from tau_ai.httpx_loader import load_httpx
@@ -141,7 +142,7 @@ class HttpxSender:
         self.client = client
 
     async def send(
-        self, method: str, url: str, headers: Mapping[str, str], body: bytes, timeouts: Timeouts
+        self, method: str, url: str, headers: Mapping[str, str], body: RequestBody, timeouts: Timeouts
     ) -> _HttpxResponse:
         timeout = httpx.Timeout(
             connect=timeouts.connect, read=timeouts.read, write=timeouts.write, pool=timeouts.pool
@@ -203,8 +204,17 @@ class _Content:
 
     __slots__ = ("data",)
 
-    def __init__(self, data: bytes) -> None:
-        self.data = data
+    def __init__(self, body: RequestBody) -> None:
+        self.data = body
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
-        yield self.data
+        body = self.data
+        if not isinstance(body, BodyParts):
+            yield body
+            return
+        for part in body.parts:
+            if isinstance(part, bytes):
+                yield part
+            else:
+                for piece in part.slices():
+                    yield piece

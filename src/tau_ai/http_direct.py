@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator, Iterator, Mapping
 from urllib.parse import quote, urlsplit
 
 from tau_ai import http_errors as errors
+from tau_ai.body_encoding import RequestBody
 from tau_ai.http1_connection import Body, ConnectionPool, Head, Timeouts
 from tau_ai.http1_framing import request_head
 
@@ -135,7 +136,7 @@ class DirectSender:
         self._pool = ConnectionPool(default_tls_context)
 
     async def send(
-        self, method: str, url: str, headers: Mapping[str, str], body: bytes, timeouts: Timeouts
+        self, method: str, url: str, headers: Mapping[str, str], body: RequestBody, timeouts: Timeouts
     ) -> DirectResponse:
         parts = urlsplit(url)
         scheme = parts.scheme.lower()

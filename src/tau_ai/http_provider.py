@@ -35,7 +35,7 @@ from tau_agent.cancellation import CancellationToken
 from tau_agent.event_batch import BatchedStream
 from tau_agent.provider import Context, RetryNotice, StreamOptions
 from tau_agent.stream_events import AssistantMessageEvent, DoneEvent, ErrorEvent
-from tau_ai.body_encoding import encode_body
+from tau_ai.body_encoding import encode_body_parts, whole
 from tau_ai.cost import apply_cost
 from tau_ai.http_attempt import Attempt, Failure, ResponseHook, hold, run_attempt
 from tau_ai.model import Model
@@ -258,14 +258,16 @@ class HttpProvider:
         if self._on_request is not None:
             spec = await self._on_request(built)
         headers = merge_headers(spec.headers, model.headers, options.headers)
-        body = encode_body(spec.body)
+        body = encode_body_parts(spec.body)
         sender = self._http_sender()
         retries, waited = 0, 0.0
         sign = self._wire.sign
         reauth = self._on_unauthorized
         while True:
             sent = (
-                headers if sign is None else sign(model, self._api_key, spec.method, spec.url, headers, body)
+                headers
+                if sign is None
+                else sign(model, self._api_key, spec.method, spec.url, headers, whole(body))
             )
             failure = await run_attempt(
                 sender,
@@ -289,7 +291,7 @@ class HttpProvider:
                     return
                 spec = renewed
                 headers = merge_headers(spec.headers, model.headers, options.headers)
-                body = encode_body(spec.body)
+                body = encode_body_parts(spec.body)
                 attempt.reset()
                 continue
             delay = self._plan(failure, retries + 1, waited) if options.retry else None

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Mapping
 from typing import Protocol
 
+from tau_ai.body_encoding import RequestBody
 from tau_ai.http1_connection import Timeouts
 
 
@@ -34,7 +35,7 @@ class StreamedResponse(Protocol):
 
 class Sender(Protocol):
     async def send(
-        self, method: str, url: str, headers: Mapping[str, str], body: bytes, timeouts: Timeouts
+        self, method: str, url: str, headers: Mapping[str, str], body: RequestBody, timeouts: Timeouts
     ) -> StreamedResponse:
         """Send a request (``headers`` as given, lower-cased names; the sender adds Host and
         its defaults); the response once its head has arrived."""

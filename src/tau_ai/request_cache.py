@@ -29,7 +29,7 @@ import orjson
 
 from tau_agent.messages import LlmMessage, UserMessage
 from tau_agent.provider import Context, StreamOptions
-from tau_ai.body_encoding import encode_body
+from tau_ai.body_encoding import Spliced, encode_body
 from tau_ai.handoff import Handoff, transform_messages
 from tau_ai.model import Model
 from tau_ai.request_checkpoint import Checkpoint, checkpoint_key, pieces_of
@@ -133,7 +133,7 @@ class RequestCache:
             return None
         messages, count, memory = mark
         items = converter.items()[self._opening : count]
-        frozen = [item for item in items if isinstance(item, orjson.Fragment)]
+        frozen = [item for item in items if isinstance(item, orjson.Fragment | Spliced)]
         if len(frozen) != len(items):
             return None  # an item JSON cannot say: it fails where bodies are encoded
         key = checkpoint_key(self._model)

@@ -7,10 +7,11 @@ another key is never used. The items a converter starts with (an API's system-pr
 not in it, so a system prompt that changed since (it names the date) does not void it. The messages it covers are the caller's to
 identify; a checkpoint does not hold them.
 
-The converted items are kept as at most two pieces of JSON text: all items but the last,
-comma-separated (a "run", embedded as one ``orjson.Fragment``: a body is encoded with one
-copy of it instead of one fragment per message), and the last item, which a converter may
-need to read back. On disk: a JSON line (format, key, message count, the handoff's memory,
+The converted items are kept as a few pieces of JSON text: runs of items, comma-separated
+(each taken up as one ``body_encoding.Spliced`` item: a body is sent with the run's bytes as
+they were read, not one fragment per message, nor a copy), and the last item alone, which a
+converter may need to read back. A conversation taken up from a checkpoint keeps its runs as
+they were, so the next checkpoint writes them again without encoding them. On disk: a JSON line (format, key, message count, the handoff's memory,
 the length of each piece), the pieces, then the CRC-32 of everything before it. ``read``
 returns None for anything that is not such bytes (cut short, altered, another format), so a
 stale or damaged file costs a full conversion, never a wrong request.
@@ -26,10 +27,14 @@ from urllib.parse import urlsplit
 
 import orjson
 
+from tau_ai.body_encoding import Spliced
 from tau_ai.handoff import HandoffMemory
 from tau_ai.model import Model
+from tau_ai.stored_text import StoredText, open_file
 
 FORMAT = "tau-request-checkpoint/3"
+IN_FILE = 1 << 20
+Piece = bytes | memoryview | StoredText
 _MAX_HEAD = 1 << 26
 
 
@@ -41,15 +46,16 @@ class Checkpoint:
 
     key: str
     messages: int
-    pieces: list[bytes | memoryview]
+    pieces: list[Piece]
     handoff: HandoffMemory
 
-    def fragments(self) -> list[orjson.Fragment]:
-        """The pieces as items of a converted list."""
+    def fragments(self) -> list[Spliced | orjson.Fragment]:
+        """The pieces as items of a converted list: each run one ``Spliced`` item, the last
+        item a Fragment."""
         pieces = [bytes(p) if isinstance(p, memoryview) else p for p in self.pieces]
-        if len(pieces) > 2:
-            pieces = [b",".join(pieces[:-1]), pieces[-1]]
-        return [orjson.Fragment(piece) for piece in pieces]
+        if not pieces:
+            return []
+        return [*map(Spliced, pieces[:-1]), orjson.Fragment(bytes(pieces[-1]))]
 
 
 def checkpoint_key(model: Model) -> str:
@@ -66,16 +72,30 @@ def checkpoint_key(model: Model) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def pieces_of(items: list[orjson.Fragment]) -> list[bytes | memoryview]:
-    """``items`` as pieces: one dump of the list (orjson gives every dump a buffer of at least
-    4 KiB, so not one per item), cut into views."""
+def pieces_of(items: list[Spliced | orjson.Fragment]) -> list[Piece]:
+    """``items`` as pieces: a ``Spliced`` run as it is, the fragments between them one dump
+    each (orjson gives every dump a buffer of at least 4 KiB, so not one per item) seen
+    through a view, and the last item a piece of its own."""
     if not items:
         return []
-    whole = memoryview(orjson.dumps(items))
-    if len(items) == 1:
-        return [whole[1:-1]]
-    last = len(orjson.dumps(items[-1]))
-    return [whole[1 : -2 - last], whole[-1 - last : -1]]
+    pieces: list[Piece] = []
+    run: list[Spliced | orjson.Fragment] = []
+    for item in items[:-1]:
+        if isinstance(item, Spliced):
+            pieces += [*_dumped(run), item.data]
+            run = []
+        else:
+            run.append(item)
+    return [*pieces, *_dumped(run), *_dumped(items[-1:])]
+
+
+def _dumped(run: list[Spliced | orjson.Fragment]) -> list[Piece]:
+    if not run:
+        return []
+    last = run[-1]
+    if isinstance(last, Spliced):
+        return [last.data]
+    return [memoryview(orjson.dumps(run))[1:-1]]
 
 
 def write(checkpoint: Checkpoint, out: BinaryIO) -> None:
@@ -92,14 +112,17 @@ def write(checkpoint: Checkpoint, out: BinaryIO) -> None:
     out.write(line)
     crc = zlib.crc32(line)
     for piece in checkpoint.pieces:
-        out.write(piece)
-        crc = zlib.crc32(piece, crc)
+        for data in piece.slices() if isinstance(piece, StoredText) else (piece,):
+            out.write(data)
+            crc = zlib.crc32(data, crc)
     out.write(crc.to_bytes(4, "big"))
 
 
-def read(source: BinaryIO) -> Checkpoint | None:
+def read(source: BinaryIO, in_file: bool = False) -> Checkpoint | None:
     """The checkpoint ``source`` holds from where it stands to its end, or None if it is not
-    one, whole and unaltered."""
+    one, whole and unaltered. With ``in_file``, every piece of at least ``IN_FILE`` bytes but
+    the last is left in ``source``'s file, read when it is sent (``StoredText``: the caller
+    vouches that the file is only ever replaced by a rename)."""
     line = source.readline(_MAX_HEAD)
     try:
         head = orjson.loads(line)
@@ -118,8 +141,19 @@ def read(source: BinaryIO) -> Checkpoint | None:
     ):
         return None
     crc = zlib.crc32(line)
-    pieces: list[bytes | memoryview] = []
-    for length in lengths:
+    pieces: list[Piece] = []
+    stored = open_file(source.fileno()) if in_file else None
+    for number, length in enumerate(lengths, 1):
+        if stored is not None and length >= IN_FILE and number < len(lengths):
+            text = StoredText(stored, source.tell(), length)
+            try:
+                for data in text.slices():
+                    crc = zlib.crc32(data, crc)
+            except OSError:
+                return None
+            source.seek(length, 1)
+            pieces.append(text)
+            continue
         piece = source.read(length)
         if len(piece) != length:
             return None

@@ -6,7 +6,7 @@ import json
 
 import orjson
 
-from tau_ai.body_encoding import encode_body
+from tau_ai.body_encoding import BodyParts, Spliced, encode_body, encode_body_parts, whole
 from tau_ai.request_cache import plain_body
 
 
@@ -49,3 +49,20 @@ def test_plain_body_is_a_deep_plain_copy() -> None:
     assert plain == {"messages": [{"role": "system", "content": "s"}, inner], "lone": "\udc00"}
     plain["messages"][1]["content"] = "changed"
     assert inner["content"] == "hi"
+
+
+def test_spliced_text_is_embedded_or_sent_as_a_part_of_its_own() -> None:
+    run = b'{"role":"user","content":"a"},{"role":"assistant","content":"\\u0000b"}'
+    body = {
+        "model": "m",
+        "messages": [{"role": "system"}, Spliced(run), {"content": "x\x00y"}],
+        "s": "\ud800",
+    }
+    encoded = encode_body(body)
+    assert json.loads(encoded)["messages"][1:3] == json.loads(b"[" + run + b"]")
+    parts = encode_body_parts(body)
+    assert isinstance(parts, BodyParts) and len(parts) == len(encoded)
+    assert parts.joined() == encoded and whole(parts) == encoded
+    assert any(part is run for part in parts.parts), "the run is sent as it is, not copied"
+    plain = {"model": "m", "messages": [orjson.Fragment(b'{"a":1}')]}
+    assert encode_body_parts(plain) == encode_body(plain) == b'{"model":"m","messages":[{"a":1}]}'

@@ -3,24 +3,35 @@ its transport is done here too, and HttpProvider uses it unless a proxy calls fo
 
 from __future__ import annotations
 
+import asyncio
 import gzip
+import re
 import subprocess
 import sys
+import tracemalloc
 import zlib
+from pathlib import Path
 
 import pytest
 
 from tau_ai import http_errors as errors
+from tau_ai.body_encoding import BodyParts
 from tau_ai.http1_connection import Timeouts
+from tau_ai.http_client import HttpxSender, make_client
 from tau_ai.http_direct import DirectSender, ResponseHeaders, direct_possible, proxies_configured
+from tau_ai.http_sender import Sender
+from tau_ai.http_transport import StreamingTransport
+from tau_ai.stored_text import StoredText, open_file
 from tau_ai.testing.replay_server import ReplayServer, Scripted
 from tau_ai.testing.toy_wire import toy_text_stream
 
 TIMEOUTS = Timeouts(connect=2, read=2, write=2, pool=2)
 
 
-async def fetch(sender: DirectSender, url: str, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
-    response = await sender.send("POST", url, headers or {"content-length": "2"}, b"{}", TIMEOUTS)
+async def fetch(
+    sender: DirectSender, url: str, headers: dict[str, str] | None = None, body: bytes = b"{}"
+) -> tuple[int, bytes]:
+    response = await sender.send("POST", url, headers or {"content-length": str(len(body))}, body, TIMEOUTS)
     try:
         return response.status_code, b"".join([piece async for piece in response.aiter_bytes()])
     finally:
@@ -84,6 +95,60 @@ async def test_a_cut_body_and_a_closed_port_fail_as_transport_errors() -> None:
     with pytest.raises(errors.ConnectError):
         await fetch(sender, url)
     await sender.aclose()
+
+
+async def test_a_big_body_is_sent_without_a_second_whole_copy_of_it() -> None:
+    """A resumed long session's request is tens of MB: the client must not hold it twice
+    (asyncio's transport copies what the socket does not take at once)."""
+    received = 0
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        nonlocal received
+        head = await reader.readuntil(b"\r\n\r\n")
+        found = re.search(rb"content-length: (\d+)", head, re.IGNORECASE)
+        assert found is not None
+        while received < int(found[1]):
+            received += len(await reader.read(65536))
+        writer.write(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok")
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    body = b"x" * (32 << 20)
+    sender = DirectSender()
+    tracemalloc.start()
+    try:
+        answer = await fetch(sender, f"http://127.0.0.1:{port}/", body=body)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+        await sender.aclose()
+        server.close()
+        await server.wait_closed()
+    assert answer == (200, b"ok") and received == len(body)
+    assert peak < 4 << 20, f"{peak / 2**20:.1f} MiB allocated while sending a 32 MiB body"
+
+
+@pytest.mark.parametrize("through", ["direct", "httpx", "httpx-own-transport"])
+async def test_a_body_in_parts_arrives_whole_through_every_sender(through: str, tmp_path: Path) -> None:
+    stored = tmp_path / "stored"
+    stored.write_bytes(b"[" + b"8" * 1_500_000 + b"]")
+    with stored.open("rb") as source:
+        in_file = StoredText(open_file(source.fileno()), 1, 1_500_000)
+    parts = BodyParts([b'{"messages":[', b"7" * 700_000, b",", in_file, b",1],", b'"x":1}'])
+    async with ReplayServer(Scripted(body=toy_text_stream(["hi"])), keep_alive=True) as server:
+        sender: Sender = DirectSender()
+        if through != "direct":
+            transport = StreamingTransport() if through == "httpx-own-transport" else None
+            sender = HttpxSender(make_client(server.url, transport, connect_timeout=2, idle_timeout=2))
+        for _ in range(2):  # the second on the kept connection
+            response = await sender.send(
+                "POST", server.url, {"content-length": str(len(parts))}, parts, TIMEOUTS
+            )
+            await response.aclose()
+        await sender.aclose()
+    assert [r.body for r in server.requests] == [parts.joined()] * 2
 
 
 def test_response_headers_are_read_without_case_and_repeats_are_joined() -> None:

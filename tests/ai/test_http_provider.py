@@ -20,7 +20,8 @@ from tau_agent.content import TextContent, ThinkingContent
 from tau_agent.messages import AssistantMessage, UserMessage
 from tau_agent.provider import Context, RetryNotice, StreamOptions
 from tau_agent.stream_events import AssistantMessageEvent, DoneEvent, ErrorEvent
-from tau_ai.http_provider import HttpProvider, encode_body, merge_headers
+from tau_ai.body_encoding import encode_body
+from tau_ai.http_provider import HttpProvider, merge_headers
 from tau_ai.model import ModelCost
 from tau_ai.overflow import is_context_overflow
 from tau_ai.retry import RetryPolicy

@@ -19,7 +19,7 @@ from tau_agent.messages import AssistantMessage, LlmMessage, ToolResultMessage, 
 from tau_agent.provider import Context, StreamOptions
 from tau_agent.tools import ToolSpec
 from tau_ai.apis import MODULES, wire_api
-from tau_ai.body_encoding import encode_body
+from tau_ai.body_encoding import encode_body, encode_body_parts, whole
 from tau_ai.handoff import transform_messages
 from tau_ai.model import Model
 from tau_ai.request_cache import RequestCache, plain_body
@@ -179,7 +179,22 @@ def test_a_checkpoint_taken_up_by_another_cache_builds_the_full_conversion(
                 context = Context(final_system, list(final), TOOLS)
                 body = resumed.build(context, options, "key").body
                 assert encode_body(body) == full_body(model, context, options)
+                assert whole(encode_body_parts(body)) == full_body(model, context, options)
+                _chained(model, resumed, context, options)
             break
+
+
+def _chained(model: Model, resumed: RequestCache, context: Context, options: StreamOptions) -> None:
+    """The next resume after a resumed one: its checkpoint keeps the runs it took up, as
+    they were, and a third cache takes that up to the same request."""
+    taken = resumed.checkpoint()
+    if taken is None:
+        return
+    decoded = through_bytes(taken[0])
+    third = RequestCache(model, wire_api(model.api))
+    assert decoded is not None and third.resume(decoded, context.messages)
+    body = third.build(context, options, "key").body
+    assert whole(encode_body_parts(body)) == full_body(model, context, options)
 
 
 def test_the_property_covers_every_api() -> None:

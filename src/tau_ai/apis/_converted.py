@@ -18,14 +18,14 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from tau_ai.body_encoding import encode_body
+from tau_ai.body_encoding import Spliced, encode_body
 
 if TYPE_CHECKING:
     from tau_agent.messages import LlmMessage
     from tau_ai.wire_api import MessageConverter
 
 Json = dict[str, Any]
-Item = Json | orjson.Fragment
+Item = Json | orjson.Fragment | Spliced  # Spliced: a checkpoint's run of items (seed)
 
 
 def freeze(item: Json) -> Item:
@@ -86,6 +86,8 @@ class ConvertedList:
         last = self._items[-1]
         if isinstance(last, orjson.Fragment):  # a seeded list's last item: read, never changed
             return thaw(last)
+        if isinstance(last, Spliced):  # a checkpoint always ends in an item of its own
+            raise ValueError("a run of items cannot be read back as the last item")
         return last
 
     def append(self, item: Json) -> None:

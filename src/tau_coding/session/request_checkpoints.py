@@ -10,7 +10,9 @@ It is used only when all of these still hold, else ignored (and replaced at the 
 the session file is exactly as that close left it (size, modification time, inode), the
 replayed context starts with the same entries (a digest of their ids), and the provider's
 model is the one it was made for (``Checkpoint.key``; the system prompt may differ: it names
-the date, and its item is made anew); the bytes carry a CRC. The session file stays the only source of truth, and Pi never reads the cache.
+the date, and its item is made anew); the bytes carry a CRC. Its big runs of history are
+not read into memory: they are sent from the file as they are needed (``tau_ai.stored_text``),
+which is safe because the file is only ever replaced by a rename, never written in place. The session file stays the only source of truth, and Pi never reads the cache.
 Small sessions (under ``MINIMUM_MESSAGES``) convert quickly and get none.
 """
 
@@ -105,7 +107,7 @@ def read_checkpoint(session_file: Path, state: SessionState) -> tuple[Checkpoint
                 return None
             if digest != _ids_digest(state.message_entry_ids[:records]):
                 return None
-            checkpoint = read(source)
+            checkpoint = read(source, in_file=True)  # written only by write_checkpoint: renamed
     except OSError:
         return None
     return None if checkpoint is None else (checkpoint, records)

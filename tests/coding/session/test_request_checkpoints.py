@@ -20,6 +20,7 @@ from tau_ai.body_encoding import encode_body
 from tau_ai.handoff import transform_messages
 from tau_ai.http_provider import HttpProvider
 from tau_ai.request_checkpoint import read, write
+from tau_ai.stored_text import StoredText
 from tau_coding.session.request_checkpoints import RequestCheckpoints, cache_path, llm_view
 from tests.golden.requests import MODELS
 
@@ -151,3 +152,24 @@ def test_the_cache_file_is_plain_bytes_with_a_json_head(tmp_path: Path) -> None:
     head = orjson.loads(cache_path(path).read_bytes().partition(b"\n")[0])
     assert head["session"][0] == path.stat().st_size
     assert head["records"] == len(record_of(path))  # up to and including the last user message
+
+
+def test_a_big_checkpoint_is_sent_from_its_file_resume_after_resume(tmp_path: Path) -> None:
+    """Runs of 1 MiB or more stay in the ``.requests`` file (StoredText): each resume sends them
+    from there, and each close copies them from the file it is about to replace."""
+    path = tmp_path / "big.jsonl"
+    log = SessionLog(JsonlSessionStorage.create(path, SessionHeader.new(str(tmp_path)), fsync="never"))
+    for i in range(2500):
+        log.append_message(UserMessage(f"look at f{i}.py " + "x" * 400, 1))
+        log.append_message(AssistantMessage([TextContent(f"done {i}")], api=MODEL.api, model=MODEL.id))
+    log.close()
+    assert run(path, "first")[0] is False
+    for prompt in ("second", "third"):
+        before = cache_path(path).stat().st_ino
+        taken, sent = run(path, prompt)
+        assert taken is True and sent == full_body(record_of(path))
+        assert cache_path(path).stat().st_ino != before, "a new checkpoint, renamed over the old one"
+    with cache_path(path).open("rb") as source:
+        source.readline()
+        kept = read(source, in_file=True)
+    assert kept is not None and isinstance(kept.pieces[0], StoredText) and len(kept.pieces[0]) > 1 << 20

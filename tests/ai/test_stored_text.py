@@ -1,0 +1,49 @@
+"""StoredText: a range of a file, read when sent, the same bytes for as long as it lives."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tau_ai.stored_text import StoredText, open_file
+
+
+def test_a_range_reads_its_bytes_in_slices_even_after_the_file_is_replaced(tmp_path: Path) -> None:
+    path = tmp_path / "f"
+    data = bytes(range(256)) * 9000
+    path.write_bytes(data)
+    with path.open("rb") as source:
+        file = open_file(source.fileno())
+    text = StoredText(file, 1000, 2_000_000)
+    assert len(text) == 2_000_000
+    assert [len(s) for s in text.slices(700_000)] == [700_000, 700_000, 600_000]
+    (tmp_path / "new").write_bytes(b"other")
+    os.replace(tmp_path / "new", path)  # how a checkpoint file is replaced
+    assert bytes(text) == data[1000:2_001_000]
+
+
+def test_a_cut_file_raises_instead_of_sending_other_bytes(tmp_path: Path) -> None:
+    path = tmp_path / "f"
+    path.write_bytes(b"x" * 5000)
+    with path.open("rb") as source:
+        text = StoredText(open_file(source.fileno()), 0, 5000)
+    os.truncate(path, 100)
+    with pytest.raises(OSError, match="cut short"):
+        bytes(text)
+
+
+def test_the_descriptor_is_closed_with_the_last_range(tmp_path: Path) -> None:
+    path = tmp_path / "f"
+    path.write_bytes(b"abc")
+    with path.open("rb") as source:
+        file = open_file(source.fileno())
+    fd = file.fd
+    texts = [StoredText(file, 0, 1), StoredText(file, 1, 2)]
+    del file
+    assert bytes(texts[1]) == b"bc"
+    os.fstat(fd)
+    del texts
+    with pytest.raises(OSError):
+        os.fstat(fd)
