@@ -1,8 +1,8 @@
 """The fixed cost of a run: what a one-answer ``tau -p`` imports, and what it compiles.
 
 Every module imported is paid by every run (docs/performance.md), so these fail when an eager
-import brings back a part a plain answer does not use, or when dataclass methods are compiled
-again on a run after the first.
+import brings back a part a plain answer does not use, or when dataclass methods or
+module-level regular expressions are compiled again on a run after the first.
 """
 
 from __future__ import annotations
@@ -60,6 +60,7 @@ table = getattr(dataclasses.exec, "__self__", None)
 sys.stderr.write("PROBE " + json.dumps({
     "code": code, "modules": sorted(sys.modules),
     "misses": table.misses if table else None, "hits": table.hits if table else None,
+    "patterns": sum(type(key) is tuple and key[0] == "re" for key in table.used) if table else None,
 }) + "\\n")
 """
 
@@ -111,7 +112,7 @@ async def test_a_plain_answer_imports_none_of_the_parts_it_does_not_use(project:
     assert loaded == []
 
 
-async def test_a_later_run_compiles_no_dataclass_method(project: Project) -> None:
+async def test_a_later_run_compiles_no_dataclass_method_or_module_level_pattern(project: Project) -> None:
     # Three runs: the second is the first to find a checkpoint store, so its start prunes old
     # checkpoints (once a day, in a thread that loads its own module); the third does what the
     # first did.
@@ -123,5 +124,7 @@ async def test_a_later_run_compiles_no_dataclass_method(project: Project) -> Non
         third = await _probe_run(project)
     assert isinstance(first["misses"], int) and first["misses"] > 100  # some hundred classes' methods
     assert third["misses"] == 0
+    # module-level regular expressions come from the same table (common/regex_code.py)
+    assert isinstance(third["patterns"], int) and third["patterns"] > 20
     assert isinstance(first["hits"], int) and third["hits"] == first["misses"] + first["hits"]
     assert list((project.tau_home / "cache").iterdir())  # under TAU_HOME, as the docs say

@@ -72,9 +72,10 @@ def main(argv: list[str] | None = None) -> int:
 def _compile_dataclasses_once() -> None:
     """Every other command imports some hundred dataclasses; their methods' code is kept
     between runs under TAU_HOME (common/dataclass_code.py), as TauPaths finds TAU_HOME."""
+    from tau_coding.common import regex_code
     from tau_coding.common.dataclass_code import install
 
-    install(os.path.expanduser(os.environ.get("TAU_HOME") or os.path.join("~", ".tau")))
+    regex_code.install(install(os.path.expanduser(os.environ.get("TAU_HOME") or os.path.join("~", ".tau"))))
 
 
 def _catalogue_search(argv: list[str]) -> str | None:
