@@ -50,7 +50,7 @@ NOT_FOR_A_PLAIN_ANSWER = (
 # Runs the real command in this interpreter, then reports what it imported and what the
 # dataclass code table (common/dataclass_code.py) had to compile.
 PROBE = """
-import dataclasses, json, runpy, sys
+import dataclasses, gc, json, runpy, sys
 sys.argv = ["tau", *sys.argv[1:]]
 try:
     runpy.run_module("tau_coding", run_name="__main__")
@@ -60,6 +60,7 @@ table = getattr(dataclasses.exec, "__self__", None)
 sys.stderr.write("PROBE " + json.dumps({
     "code": code, "modules": sorted(sys.modules),
     "misses": table.misses if table else None, "hits": table.hits if table else None,
+    "collector": [gc.isenabled(), gc.get_freeze_count()],
     "patterns": sum(type(key) is tuple and key[0] == "re" for key in table.used) if table else None,
 }) + "\\n")
 """
@@ -110,6 +111,12 @@ async def test_a_plain_answer_imports_none_of_the_parts_it_does_not_use(project:
         if name in modules or any(m.startswith(name + ".") for m in modules)
     ]
     assert loaded == []
+    # the collector was off during start-up and is on for the run, start-up's objects frozen
+    # (common/startup_collector.py)
+    collector = report["collector"]
+    assert isinstance(collector, list)
+    enabled, frozen = collector
+    assert enabled is True and frozen > 20_000  # some 56,000 at the time of writing
 
 
 async def test_a_later_run_compiles_no_dataclass_method_or_module_level_pattern(project: Project) -> None:
