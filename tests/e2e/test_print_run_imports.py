@@ -45,6 +45,10 @@ NOT_FOR_A_PLAIN_ANSWER = (
     "tau_coding.todo.plan",
     "tau_coding.checkpoints.retention",
     "tau_coding.extensions.approval_dialog",
+    "difflib",  # the edit tool's matcher and diff, a mistyped model's suggestions
+    "tau_coding.tools.diff",
+    "tau_coding.tools.edit_match",
+    "tau_coding.tools.images",  # the read tool's image path
 )
 
 # Runs the real command in this interpreter, then reports what it imported and what the
