@@ -22,6 +22,8 @@ class ModelNotFoundError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class ResolvedModel:
+    """The model a ``--model`` text named, and the thinking level its suffix named (None: none)."""
+
     model: Model
     thinking_level: ThinkingLevel | None = None
 
