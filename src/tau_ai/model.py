@@ -16,6 +16,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class ModelCost:
+    """Prices in US dollars per million tokens: input, output, cache reads and cache writes."""
+
     input: float = 0.0
     output: float = 0.0
     cache_read: float = 0.0
@@ -24,6 +26,9 @@ class ModelCost:
 
 @dataclass(frozen=True, slots=True)
 class Model:
+    """One model of one provider: how to reach it (``api``, ``base_url``, ``headers``,
+    ``compat``) and what it offers (reasoning, inputs, context window, output limit, prices)."""
+
     id: str
     api: str
     provider: str

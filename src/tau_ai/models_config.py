@@ -70,6 +70,9 @@ class ProviderConfig:
 
 @dataclass(slots=True)
 class ModelsConfig:
+    """The models a user can name (the built-in ones with models.json merged in), the providers
+    models.json configures, and what was wrong in it (reported as warnings, never fatal)."""
+
     models: list[Model]
     providers: dict[str, ProviderConfig]
     errors: list[str]

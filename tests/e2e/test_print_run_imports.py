@@ -1,8 +1,8 @@
 """The fixed cost of a run: what a one-answer ``tau -p`` imports, and what it compiles.
 
 Every module imported is paid by every run (docs/performance.md), so these fail when an eager
-import brings back a part a plain answer does not use, or when dataclass methods are compiled
-again on a run after the first.
+import brings back a part a plain answer does not use, or when dataclass methods or
+module-level regular expressions are compiled again on a run after the first.
 """
 
 from __future__ import annotations
@@ -45,12 +45,16 @@ NOT_FOR_A_PLAIN_ANSWER = (
     "tau_coding.todo.plan",
     "tau_coding.checkpoints.retention",
     "tau_coding.extensions.approval_dialog",
+    "difflib",  # the edit tool's matcher and diff, a mistyped model's suggestions
+    "tau_coding.tools.diff",
+    "tau_coding.tools.edit_match",
+    "tau_coding.tools.images",  # the read tool's image path
 )
 
 # Runs the real command in this interpreter, then reports what it imported and what the
 # dataclass code table (common/dataclass_code.py) had to compile.
 PROBE = """
-import dataclasses, json, runpy, sys
+import dataclasses, gc, json, runpy, sys
 sys.argv = ["tau", *sys.argv[1:]]
 try:
     runpy.run_module("tau_coding", run_name="__main__")
@@ -60,6 +64,8 @@ table = getattr(dataclasses.exec, "__self__", None)
 sys.stderr.write("PROBE " + json.dumps({
     "code": code, "modules": sorted(sys.modules),
     "misses": table.misses if table else None, "hits": table.hits if table else None,
+    "collector": [gc.isenabled(), gc.get_freeze_count()],
+    "patterns": sum(type(key) is tuple and key[0] == "re" for key in table.used) if table else None,
 }) + "\\n")
 """
 
@@ -109,9 +115,15 @@ async def test_a_plain_answer_imports_none_of_the_parts_it_does_not_use(project:
         if name in modules or any(m.startswith(name + ".") for m in modules)
     ]
     assert loaded == []
+    # the collector was off during start-up and is on for the run, start-up's objects frozen
+    # (common/startup_collector.py)
+    collector = report["collector"]
+    assert isinstance(collector, list)
+    enabled, frozen = collector
+    assert enabled is True and frozen > 20_000  # some 56,000 at the time of writing
 
 
-async def test_a_later_run_compiles_no_dataclass_method(project: Project) -> None:
+async def test_a_later_run_compiles_no_dataclass_method_or_module_level_pattern(project: Project) -> None:
     # Three runs: the second is the first to find a checkpoint store, so its start prunes old
     # checkpoints (once a day, in a thread that loads its own module); the third does what the
     # first did.
@@ -123,5 +135,7 @@ async def test_a_later_run_compiles_no_dataclass_method(project: Project) -> Non
         third = await _probe_run(project)
     assert isinstance(first["misses"], int) and first["misses"] > 100  # some hundred classes' methods
     assert third["misses"] == 0
+    # module-level regular expressions come from the same table (common/regex_code.py)
+    assert isinstance(third["patterns"], int) and third["patterns"] > 20
     assert isinstance(first["hits"], int) and third["hits"] == first["misses"] + first["hits"]
     assert list((project.tau_home / "cache").iterdir())  # under TAU_HOME, as the docs say

@@ -11,11 +11,14 @@ import os
 import sys
 
 from tau_coding import __version__
+from tau_coding.common import startup_collector
 from tau_coding.common.exit_codes import EXIT_INTERRUPTED, EXIT_OK
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~10 ms); mypy knows the name
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+SUBCOMMANDS = ("mcp", "install", "remove", "update", "list", "batch", "checkpoints", "login", "logout")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -23,7 +26,10 @@ def main(argv: list[str] | None = None) -> int:
     if argv in (["--version"], ["-v"]):  # the common case answers before argparse is even built
         sys.stdout.write(f"tau {__version__}\n")
         return EXIT_OK
+    startup_collector.pause()  # the modes resume it once set up (common/startup_collector.py)
     _compile_dataclasses_once()
+    if argv[:1] and argv[0] in SUBCOMMANDS:  # a `tau batch` may run for hours: collect as usual
+        startup_collector.resume()
     if argv[:1] == ["mcp"]:  # `tau mcp add|remove|list|get ...`
         from tau_coding.mcp.cli import main as mcp_main
 
@@ -66,9 +72,10 @@ def main(argv: list[str] | None = None) -> int:
 def _compile_dataclasses_once() -> None:
     """Every other command imports some hundred dataclasses; their methods' code is kept
     between runs under TAU_HOME (common/dataclass_code.py), as TauPaths finds TAU_HOME."""
+    from tau_coding.common import regex_code
     from tau_coding.common.dataclass_code import install
 
-    install(os.path.expanduser(os.environ.get("TAU_HOME") or os.path.join("~", ".tau")))
+    regex_code.install(install(os.path.expanduser(os.environ.get("TAU_HOME") or os.path.join("~", ".tau"))))
 
 
 def _catalogue_search(argv: list[str]) -> str | None:

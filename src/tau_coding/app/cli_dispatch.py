@@ -6,6 +6,7 @@ import os
 import sys
 from pathlib import Path
 
+from tau_coding.common import startup_collector
 from tau_coding.common.diagnostics import warning_line
 from tau_coding.common.exit_codes import EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE
 
@@ -216,6 +217,7 @@ def _rpc_mode(args: Any) -> int:
     control.session.input_source = "rpc"
     for warning in _scope_models(control, args.models, _enabled_models(args)):
         _warn(warning)
+    startup_collector.resume()
     return asyncio.run(run_rpc(control, protect_stdout(), ui))
 
 
@@ -339,6 +341,7 @@ def _print_mode(args: Any, stdin_text: str | None) -> int:
         control = open_controlled_session(_options(args), os.environ, cwd, warn=_warn)
     except ConfigurationError as exc:
         return _fail(str(exc))
+    startup_collector.resume()
     try:
         ok = asyncio.run(
             run_print(

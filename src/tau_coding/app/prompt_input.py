@@ -7,7 +7,6 @@ Both are read bounded: the size is checked before anything large is read.
 
 from __future__ import annotations
 
-import base64
 import os
 import stat
 from collections.abc import Sequence
@@ -90,6 +89,8 @@ def _attach(name: str, cwd: Path) -> str | ImageContent:
         raise PromptInputError(f"cannot attach {name}: larger than 5 MB")
     mime = image_mime(data[:16])
     if mime is not None:
+        import base64  # here: only an attached image needs it
+
         return ImageContent(base64.b64encode(data).decode("ascii"), mime)
     if b"\0" in data[:8192]:
         raise PromptInputError(f"cannot attach {name}: it is a binary file")

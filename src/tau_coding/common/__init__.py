@@ -1,1 +1,2 @@
-"""The ground floor: diagnostics, exit codes, the dataclass code table. Imports nothing else of Tau."""
+"""The ground floor: diagnostics, exit codes, the dataclass and regex code table, the start-up collector.
+Imports nothing else of Tau."""

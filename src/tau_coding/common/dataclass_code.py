@@ -1,5 +1,7 @@
 """Dataclass methods compiled once per interpreter version and kept between runs.
 
+(The same table keeps the compiled form of module-level regular expressions: regex_code.py.)
+
 ``@dataclass`` writes each class's methods (``__init__``, ``__repr__``, ``__eq__``, and for a
 frozen class ``__hash__``, ``__setattr__`` and ``__delattr__``) as source text and compiles
 that text with ``exec`` while the class's module is imported. A ``tau -p`` run imports about
@@ -44,8 +46,8 @@ class CodeTable:
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self.table = _read(path)
-        self.used: set[str] = set()
+        self.table: dict[Any, object] = _read(path)
+        self.used: set[Any] = set()
         self.hits = 0
         self.misses = 0
 
@@ -69,6 +71,20 @@ class CodeTable:
             source = code
         builtins.exec(source, globals, locals)
 
+    def lookup(self, key: Any) -> Any:
+        """What ``keep`` stored under ``key`` (this run or an earlier one), else None."""
+        value = self.table.get(key)
+        if value is not None:
+            self.hits += 1
+            self.used.add(key)
+        return value
+
+    def keep(self, key: Any, value: Any) -> None:
+        """Store ``value`` (something ``marshal`` can write) under ``key`` for later runs."""
+        self.table[key] = value
+        self.misses += 1
+        self.used.add(key)
+
     def save(self) -> None:
         """Write the table if this process compiled something new (atomically; errors ignored:
         the table is only a cache)."""
@@ -88,7 +104,7 @@ class CodeTable:
                 os.unlink(scratch)
 
 
-def _read(path: str) -> dict[str, object]:
+def _read(path: str) -> dict[Any, object]:
     try:
         with open(path, "rb") as source:
             table = marshal.loads(source.read())

@@ -9,7 +9,6 @@ a provider has that name. Pure: the caller passes the available models.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -23,6 +22,8 @@ class ModelNotFoundError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class ResolvedModel:
+    """The model a ``--model`` text named, and the thinking level its suffix named (None: none)."""
+
     model: Model
     thinking_level: ThinkingLevel | None = None
 
@@ -75,6 +76,8 @@ def _prefer(candidates: list[Model], default_provider: str | None) -> Model:
 
 
 def _not_found(spec: str, models: Sequence[Model]) -> str:
+    import difflib  # here: only a name that matches nothing needs it
+
     keys = [_key(m) for m in models]
     close = difflib.get_close_matches(spec, keys, n=3, cutoff=0.4)
     if not close:

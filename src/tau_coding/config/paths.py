@@ -13,6 +13,9 @@ from pathlib import Path
 
 @dataclass(frozen=True, slots=True)
 class TauPaths:
+    """Where one run's files are: every other path (settings, sessions, models.json, ...) is
+    derived from these three."""
+
     home: Path  # the user's home directory
     tau_home: Path  # TAU_HOME
     cwd: Path  # the working directory the tools start in

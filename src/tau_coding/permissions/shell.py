@@ -51,6 +51,9 @@ class SimpleCommand:
 
 @dataclass(frozen=True, slots=True)
 class ParsedShell:
+    """A command line's simple commands, its risks and its redirection targets (see the module
+    docstring for what each holds)."""
+
     commands: tuple[SimpleCommand, ...]
     risks: tuple[str, ...]
     writes: tuple[str, ...]

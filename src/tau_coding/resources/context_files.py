@@ -19,6 +19,8 @@ CONTEXT_FILE_NAMES = ("AGENTS.md", "CLAUDE.md")
 
 @dataclass(frozen=True, slots=True)
 class ContextFile:
+    """One context file (``AGENTS.md`` or ``CLAUDE.md``) as read, with where it was found."""
+
     path: Path
     text: str
 

@@ -42,6 +42,9 @@ _MAX_DESCRIPTION = 120
 
 @dataclass(frozen=True, slots=True)
 class PromptTemplate:
+    """A prompt template: the command name it is run by, its description and body, its file,
+    and which kind of directory it came from."""
+
     name: str
     description: str
     body: str

@@ -23,6 +23,8 @@ from tau_ai.model import Model
 
 @dataclass(frozen=True, slots=True)
 class SessionSettings:
+    """The model and thinking level a session runs with."""
+
     model: Model
     thinking_level: ThinkingLevel
 

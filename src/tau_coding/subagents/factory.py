@@ -49,6 +49,9 @@ class Parent:
 
 @dataclass(frozen=True, slots=True)
 class ChildFactory:
+    """What the ``task`` tool's child sessions are made from: the parent's working directory,
+    tool settings, limits, models, providers, system prompt and sandbox."""
+
     cwd: Path
     tool_settings: ToolSettings
     limits: SubagentLimits

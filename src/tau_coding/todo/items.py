@@ -27,6 +27,8 @@ MAX_TEXT = 500
 
 @dataclass(frozen=True, slots=True)
 class TodoItem:
+    """One entry of the task list: its text and its status."""
+
     text: str
     status: Status = "pending"
 

@@ -16,8 +16,6 @@ from tau_agent.atomic_write import atomic_write_bytes
 from tau_agent.cancellation import CancellationToken
 from tau_agent.tools import AgentTool, AgentToolResult, ToolUpdate
 from tau_coding.tools.argument_aliases import renaming
-from tau_coding.tools.diff import first_changed_line, unified_diff
-from tau_coding.tools.edit_match import EditError, apply_replacements, normalize_breaks, plan_edits
 from tau_coding.tools.file_locks import FileLocks
 from tau_coding.tools.filetype import SNIFF_BYTES, binary_kind
 from tau_coding.tools.paths import display_path, resolve_path, symlink_note
@@ -89,6 +87,10 @@ def edit_file(path: Path, shown: str, edits: list[tuple[str, str]], note: str = 
     text = raw.decode("utf-8", errors="surrogateescape")
     bom = text.startswith(_BOM)
     body = text[1:] if bom else text
+    # here, not at import: a run that never edits does not load the matcher and difflib
+    from tau_coding.tools.diff import first_changed_line, unified_diff
+    from tau_coding.tools.edit_match import EditError, apply_replacements, normalize_breaks, plan_edits
+
     try:
         plans = plan_edits(body, edits, shown)
     except EditError as exc:

@@ -20,7 +20,6 @@ from tau_agent.tools import AgentTool, AgentToolResult, ToolUpdate
 from tau_coding.tools.argument_aliases import renaming
 from tau_coding.tools.config import ToolSettings
 from tau_coding.tools.filetype import SNIFF_BYTES, binary_kind, image_mime
-from tau_coding.tools.images import prepare_image
 from tau_coding.tools.paths import display_path, resolve_path, symlink_target
 from tau_coding.tools.results import describe_os_error, fail, guarded
 from tau_coding.tools.truncate import format_size
@@ -170,6 +169,8 @@ def _read_image(
             f"Image {shown} is {format_size(size)}, too large to send (limit {format_size(MAX_IMAGE_FILE)})."
         )
     data = head + handle.read()
+    from tau_coding.tools.images import prepare_image  # here: most reads are text
+
     try:
         image = prepare_image(data, mime, settings.image_max_dimension, settings.image_max_bytes)
     except ValueError as exc:
