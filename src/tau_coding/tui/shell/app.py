@@ -1,5 +1,6 @@
-"""TauApp: composition, painting and routing input; its keys are KeyActions (key_actions.py), the
-places extensions draw are ExtensionSurface (extension_surface.py)."""
+"""TauApp: composition, start and painting; its keys are KeyActions (key_actions.py), the places
+extensions draw are ExtensionSurface (extension_surface.py), what the user sends and the run's
+events back are Sending (sending.py)."""
 
 from __future__ import annotations
 
@@ -19,19 +20,18 @@ from textual.containers import Vertical
 from textual.driver import Driver
 from textual.theme import Theme
 
-from tau_agent.content import ImageContent, text_of
+from tau_agent.content import text_of
 from tau_agent.messages import UserMessage
-from tau_coding.tui.bridge import AgentEventMessage, FrameScheduler, RunFinished, start_run
+from tau_coding.tui.bridge import FrameScheduler
 from tau_coding.tui.files import project_files
 from tau_coding.tui.history import PromptHistory
 from tau_coding.tui.key_encodings import install as install_key_encodings
 from tau_coding.tui.key_encodings import normalized_key
 from tau_coding.tui.port import SessionPort
 from tau_coding.tui.screens.dialog import Dialog
-from tau_coding.tui.shell import commands, permission_mode, session_commands, settings_command
+from tau_coding.tui.shell import commands, session_commands, settings_command
 from tau_coding.tui.shell.app_images import AppImages
 from tau_coding.tui.shell.escape_input import FullscreenDriver
-from tau_coding.tui.shell.extension_surface import ExtensionSurface
 from tau_coding.tui.shell.history_slices import HeldWriter, write_in_slices
 from tau_coding.tui.shell.inline import (
     InlineDriver,
@@ -43,19 +43,15 @@ from tau_coding.tui.shell.inline import (
     reprint_soon,
 )
 from tau_coding.tui.shell.inline_rows import RowsScreen
+from tau_coding.tui.shell.sending import Sending
 from tau_coding.tui.state import (
     NoticeTone,
     TuiState,
-    add_error,
-    add_message,
     add_notice,
-    apply,
     from_messages,
-    queue_message,
     set_status,
 )
 from tau_coding.tui.style_cache import release_style_caches
-from tau_coding.tui.submission import Submission, classify
 from tau_coding.tui.theme import THEMES
 from tau_coding.tui.title import terminal_title, title_sequence
 from tau_coding.tui.type_ahead import replay as replay_type_ahead
@@ -68,7 +64,7 @@ from tau_coding.tui.widgets.tool_row import ToolRow
 from tau_coding.tui.widgets.transcript import Transcript
 
 
-class TauApp(ExtensionSurface):
+class TauApp(Sending):
     """The interactive agent. ``run()`` returns the "resume with ..." line to print, if any."""
 
     CSS_PATH = Path(__file__).parent.parent / "theme" / "app.tcss"  # absolute: subclasses live elsewhere
@@ -409,91 +405,9 @@ class TauApp(ExtensionSurface):
             add_notice(self.state, text, "warning")
         await self.paint()
 
-    # -- events from the run --------------------------------------------------------------------
-
-    def on_agent_event_message(self, message: AgentEventMessage) -> None:
-        apply(self.state, message.event, self._clock())
-        self._scheduler.request()
-
-    def on_run_finished(self, message: RunFinished) -> None:
-        if message.error is not None:
-            add_error(self.state, message.error, "This is a bug in Tau; the session is still usable.")
-        set_status(self.state, "idle")
-        self._scheduler.request()
-        if message.error is None:
-            permission_mode.offer_plan(self)
-        self.after_run()
-        if not self.app_focus:  # the user looked away: tell them the agent is waiting
-            self.bell()
-
     # -- input ----------------------------------------------------------------------------------
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key) and (key := normalized_key(event.key)) != event.key:
             event = events.Key(key, None)
         await super().on_event(event)
-
-    async def on_prompt_editor_submitted(self, message: PromptEditor.Submitted) -> None:
-        await self._session_shown.wait()  # Enter typed in the first frames: after the history
-        submission = classify(message.text)
-        if submission.kind == "command":
-            await self._command(submission)
-        elif submission.kind == "bash":
-            if self.port.is_running or self.state.status != "idle":
-                self.notice("Shell commands wait until the run ends (Esc cancels it).", "warning")
-                self.editor.load_text(message.text)
-            else:
-                self.run_worker(self._bash(submission), group="bash")
-        else:
-            self.send(message.text, follow_up=message.follow_up, images=message.images)
-
-    def send(self, text: str, *, follow_up: bool = False, images: Sequence[ImageContent] = ()) -> None:
-        """Start a run, or, while one is going, steer it (Enter) or queue a follow-up (Alt+Enter);
-        ``images`` go with a prompt that starts a run (steering carries text only)."""
-        if self.state.status != "idle" or self.port.is_running:
-            if images:
-                self.notice(
-                    "Images go with a prompt sent while idle; this message went without them.", "warning"
-                )
-            if follow_up:
-                self.port.follow_up(text)
-            else:
-                self.port.steer(text)
-            queue_message(self.state, "follow_up" if follow_up else "steer", text)
-            self._scheduler.request()
-            return
-        set_status(self.state, "running")
-        start_run(self, self.port, text, images, self._session_shown)
-        self._scheduler.request()
-
-    async def _command(self, submission: Submission) -> None:
-        """``/name args``: the port runs the commands Tau's built-in extension registered (the
-        TUI's own among them, ``tui_builtins``). A port without them (one over a bare harness)
-        leaves the TUI's table to run here; anything else goes to the session as a prompt
-        (extensions' commands, templates, skills, or text that happens to start with "/")."""
-        result = await self.port.run_command(submission.name, submission.args)
-        if result is None:
-            own = commands.HANDLERS.get(submission.name)
-            if own is not None:
-                await own(self, submission.args)
-                return
-            self.send(submission.text)
-            self.refresh_footer()
-        elif result.message:
-            if result.is_error:
-                add_error(self.state, result.message, "")
-                self._scheduler.request()
-            else:
-                self.notice(result.message, "command")
-
-    async def _bash(self, submission: Submission) -> None:
-        message = await self.port.run_bash(
-            submission.args, exclude_from_context=submission.exclude_from_context
-        )
-        add_message(self.state, message)
-        self._scheduler.request()
-
-    def on_prompt_editor_quit_requested(self, message: PromptEditor.QuitRequested) -> None:
-        self.quit_with_hint()
-
-    # -- actions --------------------------------------------------------------------------------
