@@ -45,7 +45,16 @@ class Sending(ExtensionSurface):
     # -- what the user sends --------------------------------------------------------------------
 
     async def on_prompt_editor_submitted(self, message: PromptEditor.Submitted) -> None:
-        await self._session_shown.wait()  # Enter typed in the first frames: after the history
+        if self._session_shown.is_set():
+            await self._submitted(message)
+        else:  # Enter typed in the first frames: sent after the history, in turn; keys go on echoing
+            self.run_worker(self._submitted_when_shown(message), group="early")
+
+    async def _submitted_when_shown(self, message: PromptEditor.Submitted) -> None:
+        await self._session_shown.wait()  # (waiters wake in the order they came: Enters stay in order)
+        await self._submitted(message)
+
+    async def _submitted(self, message: PromptEditor.Submitted) -> None:
         submission = classify(message.text)
         if submission.kind == "command":
             await self._command(submission)
