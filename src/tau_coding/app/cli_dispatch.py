@@ -300,13 +300,8 @@ class _SessionOpening:
     def __init__(self, args: Any, cwd: Path, paths: TauPaths, trusted: bool, settings: Settings) -> None:
         from tau_coding.extensions.ui import HeadlessUI, LateBoundUI
 
-        self._args, self._cwd, self._paths, self._trusted, self._settings = (
-            args,
-            cwd,
-            paths,
-            trusted,
-            settings,
-        )
+        self._args, self._cwd, self._paths = args, cwd, paths
+        self._trusted, self._settings = trusted, settings
         self.notices: list[str] = []  # until the TUI shows them, warnings are kept here
         self.ui = LateBoundUI(HeadlessUI(self.notices.append))
         self.control: SessionControl | None = None
