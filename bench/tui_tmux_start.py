@@ -1,8 +1,10 @@
 """Ready to type, and keystroke echo at rest, in ``tau`` under tmux: new and with a long session.
 
 Starts ``tau`` in a fresh tmux server and polls the pane until the editor's placeholder shows
-(spawn to first paint of an editable prompt, the interpreter's start included), then types 20
-keys one at a time, each polled until it shows. With ``--messages N`` the run resumes a session
+(spawn to first paint of an editable prompt, the interpreter's start included), then waits
+until the start's work is done ("settled": the footer shows the session's model and the process
+used no CPU for ``IDLE_SECONDS``; the session opens and its history is written after the first
+paint), then types 20 keys one at a time, each polled until it shows: the echo at rest. With ``--messages N`` the run resumes a session
 of N messages (``--session``), which inline mode loads and writes its newest items from.
 Polling ``capture-pane`` costs a few ms per look, so the numbers carry that much resolution.
 On a loaded machine the wall times mostly measure waiting for a core, so the ``tau`` process's
@@ -41,8 +43,23 @@ def _session(path: Path, project: Path, messages: int) -> Path:
     return path
 
 
+IDLE_SECONDS = 0.15
+
+
+def _settle(socket: Path, pid: int) -> None:
+    """Until the session shows (its model in the footer) and the process is idle."""
+    _wait(socket, "local/m")
+    used = cpu_seconds(pid)
+    while True:
+        time.sleep(IDLE_SECONDS)
+        if (now := cpu_seconds(pid)) == used:
+            return
+        used = now
+
+
 class Round(NamedTuple):
     ready: float  # spawn to an editable prompt, ms
+    settled: float  # spawn to the session shown and the process idle, ms (less IDLE_SECONDS)
     echoes: list[float]  # each typed key's echo, ms
     ready_cpu: float  # the process's CPU time until ready, ms
     key_cpu: float  # its CPU time per key while typing, ms
@@ -81,9 +98,12 @@ def one_round(python: str, folder: Path, messages: int) -> Round:
         ready = (time.perf_counter() - start) * 1000
         pid = int(pid_file.read_text())
         ready_cpu = cpu_seconds(pid)
+        _settle(socket, pid)
+        settled = (time.perf_counter() - start - IDLE_SECONDS) * 1000
+        settled_cpu = cpu_seconds(pid)
         echoes = echo_times(socket)
-        key_cpu = (cpu_seconds(pid) - ready_cpu) / len(echoes)
-        return Round(ready, echoes, ready_cpu * 1000, key_cpu * 1000)
+        key_cpu = (cpu_seconds(pid) - settled_cpu) / len(echoes)
+        return Round(ready, settled, echoes, ready_cpu * 1000, key_cpu * 1000)
     finally:
         subprocess.run(["tmux", "-S", str(socket), "kill-server"], capture_output=True)
 
@@ -109,7 +129,8 @@ def main() -> int:
         what = f"{messages} messages" if messages else "new session"
         print(
             f"{what}: ready to type median {statistics.median(readies):.0f} ms, best {min(readies):.0f} ms; "
-            f"key echo median {statistics.median(echoes):.1f} ms, p90 {statistics.quantiles(echoes, n=10)[-1]:.1f} ms; "
+            f"settled median {statistics.median(r.settled for r in found):.0f} ms; "
+            f"key echo at rest median {statistics.median(echoes):.1f} ms, p90 {statistics.quantiles(echoes, n=10)[-1]:.1f} ms; "
             f"CPU until ready median {statistics.median(r.ready_cpu for r in found):.0f} ms, "
             f"per key {statistics.median(r.key_cpu for r in found):.1f} ms (load {os.getloadavg()[0]:.1f})"
         )

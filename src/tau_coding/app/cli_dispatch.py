@@ -14,9 +14,13 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~10 ms);
 if TYPE_CHECKING:
     from typing import Any
 
+    from tau_agent.content import ImageContent
     from tau_coding.config.paths import TauPaths
     from tau_coding.config.settings import Settings
+    from tau_coding.modes.interactive.session_port import CodingSessionPort
+    from tau_coding.modes.interactive.tui_builtins import TuiBuiltins
     from tau_coding.modes.interactive.type_ahead import TypeAhead
+    from tau_coding.session.control import SessionControl
 
 
 def _fail(message: str) -> int:
@@ -241,60 +245,38 @@ def _interactive_mode(args: Any) -> int:
 
 
 def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
-    from tau_coding.app.prompt_input import PromptInputError, build_prompts
-    from tau_coding.app.session_setup import open_controlled_session
-    from tau_coding.app.wiring import ConfigurationError, MissingCredentials
-    from tau_coding.config.auth import AuthStore
+    """The TUI paints its first screen, then opens the session (``open_port``, in a worker
+    thread): what only the session needs is imported and read after the editor shows. Problems
+    found opening it are notices in the TUI (stderr is the TUI's screen by then); a
+    configuration error closes the TUI and is printed as before."""
     from tau_coding.config.paths import TauPaths
     from tau_coding.config.settings import load_settings
     from tau_coding.extensions.trust import project_is_trusted
-    from tau_coding.extensions.ui import HeadlessUI, LateBoundUI
     from tau_coding.modes.interactive.run import run_interactive
-    from tau_coding.modes.interactive.session_port import CodingSessionPort
     from tau_coding.modes.interactive.tui_builtins import TuiBuiltins
 
     cwd = Path.cwd()
     paths = TauPaths.from_env(os.environ, cwd)
-    ui = LateBoundUI(HeadlessUI(_warn))
-    builtins = TuiBuiltins()  # the TUI's commands and keys, through the built-in extension
-    notices: list[str] = []
-    options = _options(args, can_ask=True)
-    try:
-        try:
-            control = open_controlled_session(
-                options, os.environ, cwd, warn=_warn, ui=ui, frontend=builtins.activate
-            )
-        except MissingCredentials as exc:  # open anyway: /login and /model are in the TUI
-            options.keyless = True
-            control = open_controlled_session(
-                options, os.environ, cwd, warn=_warn, ui=ui, frontend=builtins.activate
-            )
-            notices.append(f"{exc}. /login <provider> stores a login or key; /model picks another model.")
-    except ConfigurationError as exc:
-        return _fail(str(exc))
-    control.session.input_source = "interactive"
     trusted = project_is_trusted(paths.tau_home, cwd, trust_flag=bool(args.trust_project))
     settings = load_settings(paths.user_settings, paths.project_settings, project_trusted=trusted)[0]
-    notices.extend(_scope_models(control, args.models, settings.get("enabledModels")))
-    port = CodingSessionPort(
-        control,
-        auth=AuthStore(paths.auth_file),
-        settings=lambda: (
-            load_settings(paths.user_settings, paths.project_settings, project_trusted=trusted)[0].values
-        ),
-    )
     theme = settings.get("theme")
     fullscreen = bool(args.fullscreen) or settings.get("tui.fullscreen") is True
-    try:
-        prompts = build_prompts(args.prompt, None, cwd)
-    except PromptInputError as exc:
-        control.session.close()
-        return _fail(str(exc))
+    prompts: list[tuple[str, list[ImageContent]]] = []
+    if args.prompt:  # (prompt_input imports every tool: none is needed for a bare ``tau``'s first screen)
+        from tau_coding.app.prompt_input import PromptInputError, build_prompts
+
+        try:
+            prompts = build_prompts(args.prompt, None, cwd)
+        except PromptInputError as exc:
+            return _fail(str(exc))
     if any(images for _, images in prompts):
         _warn("images named on the command line are sent in print mode only; this prompt goes without")
+    opening = _SessionOpening(args, cwd, paths, trusted, settings)
+    builtins = TuiBuiltins()  # the TUI's commands and keys, through the built-in extension
     try:
         return run_interactive(
-            port,
+            None,
+            open_port=lambda: opening.open(builtins),
             initial_prompt=prompts[0][0] if prompts else None,
             more_prompts=[text for text, _ in prompts[1:]],
             theme_paths=[]
@@ -304,15 +286,71 @@ def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
             tau_home=paths.tau_home,
             theme=theme if isinstance(theme, str) else None,
             resume=bool(args.resume),
-            ui=ui,
+            ui=opening.ui,
             type_ahead=type_ahead,
             builtins=builtins,
-            mentions=lambda: mcp.resource_mentions() if (mcp := control.session.mcp) is not None else [],
-            notices=notices,
+            mentions=opening.mentions,
             fullscreen=fullscreen,
         )
     finally:
-        control.session.close()
+        opening.close()
+
+
+class _SessionOpening:
+    """The interactive session, opened when the TUI asks (``open``) and closed after it."""
+
+    def __init__(self, args: Any, cwd: Path, paths: TauPaths, trusted: bool, settings: Settings) -> None:
+        from tau_coding.extensions.ui import HeadlessUI, LateBoundUI
+
+        self._args, self._cwd, self._paths = args, cwd, paths
+        self._trusted, self._settings = trusted, settings
+        self.notices: list[str] = []  # until the TUI shows them, warnings are kept here
+        self.ui = LateBoundUI(HeadlessUI(self.notices.append))
+        self.control: SessionControl | None = None
+
+    def open(self, builtins: TuiBuiltins) -> tuple[CodingSessionPort, list[str]]:
+        from tau_coding.app.session_setup import open_controlled_session
+        from tau_coding.app.wiring import ConfigurationError, MissingCredentials
+        from tau_coding.config.auth import AuthStore
+        from tau_coding.config.settings import load_settings
+        from tau_coding.modes.interactive.run import PortUnavailable
+        from tau_coding.modes.interactive.session_port import CodingSessionPort
+
+        args, cwd, paths, trusted, notices = self._args, self._cwd, self._paths, self._trusted, self.notices
+        options = _options(args, can_ask=True)
+        warn, ui, frontend = notices.append, self.ui, builtins.activate
+        try:
+            try:
+                control = open_controlled_session(
+                    options, os.environ, cwd, warn=warn, ui=ui, frontend=frontend
+                )
+            except MissingCredentials as exc:  # open anyway: /login and /model are in the TUI
+                options.keyless = True
+                control = open_controlled_session(
+                    options, os.environ, cwd, warn=warn, ui=ui, frontend=frontend
+                )
+                notices.append(f"{exc}. /login <provider> stores a login or key; /model picks another model.")
+        except ConfigurationError as exc:
+            raise PortUnavailable(str(exc)) from exc
+        self.control = control
+        control.session.input_source = "interactive"
+        notices.extend(_scope_models(control, args.models, self._settings.get("enabledModels")))
+        port = CodingSessionPort(
+            control,
+            auth=AuthStore(paths.auth_file),
+            settings=lambda: (
+                load_settings(paths.user_settings, paths.project_settings, project_trusted=trusted)[0].values
+            ),
+        )
+        return port, notices
+
+    def mentions(self) -> list[str]:
+        mcp = self.control.session.mcp if self.control is not None else None
+        return mcp.resource_mentions() if mcp is not None else []
+
+    def close(self) -> None:
+        if self.control is not None:
+            self.control.session.close()
 
 
 def _package_themes(settings: Settings, paths: TauPaths, trusted: bool) -> list[str]:

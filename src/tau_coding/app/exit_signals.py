@@ -10,15 +10,19 @@ the aborted run and is closed as usual); elsewhere KeyboardInterrupt is raised.
 from __future__ import annotations
 
 import signal
+import sys
 from types import FrameType
 
-from tau_coding.tools.shell import kill_all_process_groups
-
 EXIT_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+SHELL_MODULE = "tau_coding.tools.shell"  # remembers the command groups Tau started
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:
-    kill_all_process_groups()
+    # Not imported: no command was started. (Importing the tools here would cost every start
+    # their import, ~40 ms before the TUI's first paint, and in a signal handler could meet an
+    # import in progress.)
+    if (shell := sys.modules.get(SHELL_MODULE)) is not None:
+        shell.kill_all_process_groups()
     on_interrupt = signal.getsignal(signal.SIGINT)
     if callable(on_interrupt) and on_interrupt is not signal.default_int_handler:
         on_interrupt(signal.SIGINT, frame)  # asyncio's: cancels the main task

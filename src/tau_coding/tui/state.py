@@ -35,7 +35,6 @@ from tau_agent.messages import (
     Usage,
     UserMessage,
 )
-from tau_agent.session.stats import tool_result_usage
 from tau_agent.stream_events import ToolCallDeltaEvent, ToolCallEndEvent, ToolCallStartEvent
 from tau_coding.tui.items import (
     RETRY_HINT,
@@ -160,6 +159,9 @@ def _finish_tool(
     ended: float | None = None,
 ) -> None:
     """A tool's result reached its row (from a live run's end event or a loaded session's message)."""
+    # (imported here: the session's statistics are not needed for the first screen)
+    from tau_agent.session.stats import tool_result_usage
+
     spent = tool_result_usage(details)  # a subagent's tokens and cost count once, here
     if spent is not None:
         _add_usage(state, spent)

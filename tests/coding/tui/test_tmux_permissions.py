@@ -53,7 +53,7 @@ def test_each_approval_answer_does_what_it_says(tmp_path: Path) -> None:
         ScriptedReply(text="Made session twice."),
     ]
     with running(tmp_path, project, home, replies) as (tmux, server):
-        assert "⏵⏵ ask" in tmux.screen()
+        tmux.wait_for("⏵⏵ ask")  # the footer shows the mode once the session is open
 
         _prompt(tmux, "first")
         screen = tmux.wait_for("Allow bash: touch once.txt?")

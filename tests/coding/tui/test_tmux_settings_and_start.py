@@ -67,8 +67,8 @@ def test_a_theme_and_a_model_chosen_in_the_tui_are_restored_on_the_next_start(tm
         tmux = Tmux(tmp_path / "tmux2.sock")
         launch(tmux, project, home, env={"COLORTERM": "truecolor"})  # no --model: the saved default
         try:
-            screen = tmux.wait_for("Ask anything")
-            assert "local/m2" in screen
+            tmux.wait_for("Ask anything")  # the first screen; the model shows once the session is open
+            tmux.wait_for("local/m2")
             background = tmux("display", "-p", "-t", "tau", "#{pane_bg}")
             colored = tmux("capture-pane", "-p", "-e", "-t", "tau")
             # The light theme paints a light background (48;2;R;G;B with high values).
@@ -155,7 +155,8 @@ def test_resuming_a_session_of_another_directory_moves_the_footer_and_the_model_
         tmux = Tmux(tmp_path / "tmux3.sock")
         launch(tmux, here, home)
         try:
-            screen = tmux.wait_for("Ask anything")
+            tmux.wait_for("Ask anything")
+            screen = tmux.wait_for("local/m")  # (once the session is open)
             assert re.search(r"local/m(?!\d)", screen) and str(here) in screen
             rig = Rig(tmux, server, home)
             rig.type("/resume")

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from tau_coding.extensions.ui import LateBoundUI
 from tau_coding.modes.interactive.type_ahead import TypeAhead
 from tau_coding.tui.port import SessionPort
+from tau_coding.tui.port_opening import PortOpener, PortUnavailable
 
 if TYPE_CHECKING:
     from tau_coding.modes.interactive.session_port import CodingSessionPort
@@ -23,9 +24,10 @@ if TYPE_CHECKING:
 
 
 def run_interactive(
-    port: SessionPort,
+    port: SessionPort | None,
     initial_prompt: str | None = None,
     *,
+    open_port: PortOpener | None = None,
     more_prompts: Sequence[str] = (),
     theme_paths: Sequence[str] = (),
     no_themes: bool = False,
@@ -48,11 +50,12 @@ def run_interactive(
     ``notices`` (what the user should know, such as a missing key) open the transcript.
     The app runs inline, writing the conversation into the terminal's scrollback, unless
     ``fullscreen`` (``--fullscreen``, the ``tui.fullscreen`` setting; docs/tui.md).
-    Returns the exit code, 0."""
+    ``port`` None: the app paints first and opens the session with ``open_port`` (the sooner the
+    editor shows, the sooner the user types; tui/port_opening.py). Returns the exit code: 0, or
+    2 when the session could not be opened (its line printed to stderr, as the CLI's errors)."""
     from textual.theme import Theme
 
     from tau_coding.config.settings_update import update_settings
-    from tau_coding.modes.interactive.session_port import CodingSessionPort
     from tau_coding.tui.keymap import load_keybindings
     from tau_coding.tui.shell.app import TauApp
     from tau_coding.tui.theme.user_themes import load_user_themes
@@ -78,8 +81,35 @@ def run_interactive(
         if (updated := changelog_notice(tau_home / "settings.json", __version__)) is not None:
             notices = [updated, *notices]
     keymap, key_problems = load_keybindings(tau_home / "keybindings.json") if tau_home else ({}, [])
+
+    def opened(port: SessionPort) -> None:  # the app and the session, joined
+        from tau_coding.modes.interactive.session_port import CodingSessionPort
+
+        if ui is not None:  # extensions' dialogs become the app's own from here on
+            from tau_coding.modes.interactive.tui_ui import TuiUI
+            from tau_coding.tui.screens.dialogs import TuiDialogs
+
+            ui.bind(TuiUI(TuiDialogs(app), app))
+        if builtins is not None:
+            builtins.bind(app)
+        if isinstance(port, CodingSessionPort):  # a title made in the background shows at once
+            port.titles.listeners.append(app.refresh_footer)
+            # an extension's new session, fork, switch or tree move (tau.sessions) is shown at once
+            port.control.outside_change.append(lambda change: app.show_outside_change(change.editor_text))
+            port.control.run_from_record = _run_from_record(app, port)
+            port.control.shutdown = _on_app_loop(app, app.shutdown_when_idle)
+
+    def join(opener: PortOpener) -> PortOpener:
+        def open_and_join() -> tuple[SessionPort, Sequence[str]]:
+            port, notices = opener()
+            opened(port)
+            return port, notices
+
+        return open_and_join
+
     app = TauApp(
         port,
+        open_port=join(open_port) if port is None and open_port is not None else None,
         initial_prompt=initial_prompt,
         more_prompts=more_prompts,
         theme=theme or "dark",
@@ -95,25 +125,17 @@ def run_interactive(
         else None,
         inline=not fullscreen,
     )
-    if ui is not None:  # extensions' dialogs become the app's own from here on
-        from tau_coding.modes.interactive.tui_ui import TuiUI
-        from tau_coding.tui.screens.dialogs import TuiDialogs
-
-        ui.bind(TuiUI(TuiDialogs(app), app))
-    if builtins is not None:
-        builtins.bind(app)
-    if isinstance(port, CodingSessionPort):  # a title made in the background shows at once
-        port.titles.listeners.append(app.refresh_footer)
-        # an extension's new session, fork, switch or tree move (tau.sessions) is shown at once
-        port.control.outside_change.append(lambda change: app.show_outside_change(change.editor_text))
-        port.control.run_from_record = _run_from_record(app, port)
-        port.control.shutdown = _on_app_loop(app, app.shutdown_when_idle)
+    if port is not None:
+        opened(port)
     try:
         # Inline, the mouse stays the terminal's: selecting and scrolling the scrollback work.
         hint = app.run(inline=not fullscreen, mouse=fullscreen)
     finally:
         if builtins is not None:
             builtins.bind(None)
+    if app.start_error is not None:
+        sys.stderr.write(f"tau: {app.start_error}\n")
+        return 2
     if hint:
         sys.stdout.write(hint.rstrip("\n") + "\n")
     return 0
@@ -146,3 +168,6 @@ def _run_from_record(app: TauApp, port: CodingSessionPort) -> Callable[[], bool]
         return True
 
     return start
+
+
+__all__ = ["PortOpener", "PortUnavailable", "run_interactive"]  # the opener's contract, for the CLI

@@ -1,10 +1,11 @@
-"""TauApp: composition, painting and routing input; its keys are KeyActions (key_actions.py), the
-places extensions draw are ExtensionSurface (extension_surface.py)."""
+"""TauApp: composition, start and painting; its keys are KeyActions (key_actions.py), the places
+extensions draw are ExtensionSurface (extension_surface.py), what the user sends and the run's
+events back are Sending (sending.py), the first paint and what follows it are Starting
+(starting.py)."""
 
 from __future__ import annotations
 
 import asyncio
-import gc
 import os
 import sys
 import time
@@ -19,20 +20,18 @@ from textual.containers import Vertical
 from textual.driver import Driver
 from textual.theme import Theme
 
-from tau_agent.content import ImageContent, text_of
-from tau_agent.messages import UserMessage
-from tau_coding.tui.bridge import AgentEventMessage, FrameScheduler, RunFinished, start_run
+from tau_coding.tui.bridge import FrameScheduler
 from tau_coding.tui.files import project_files
 from tau_coding.tui.history import PromptHistory
 from tau_coding.tui.key_encodings import install as install_key_encodings
 from tau_coding.tui.key_encodings import normalized_key
-from tau_coding.tui.port import SessionPort
+from tau_coding.tui.port import SessionInfo, SessionPort
+from tau_coding.tui.port_opening import PortOpener
 from tau_coding.tui.screens.dialog import Dialog
-from tau_coding.tui.shell import commands, permission_mode, session_commands, settings_command
+from tau_coding.tui.shell import commands
 from tau_coding.tui.shell.app_images import AppImages
 from tau_coding.tui.shell.escape_input import FullscreenDriver
-from tau_coding.tui.shell.extension_surface import ExtensionSurface
-from tau_coding.tui.shell.history_slices import HeldWriter, write_in_slices
+from tau_coding.tui.shell.history_slices import HeldWriter
 from tau_coding.tui.shell.inline import (
     InlineDriver,
     Look,
@@ -43,22 +42,16 @@ from tau_coding.tui.shell.inline import (
     reprint_soon,
 )
 from tau_coding.tui.shell.inline_rows import RowsScreen
+from tau_coding.tui.shell.starting import Starting
 from tau_coding.tui.state import (
     NoticeTone,
     TuiState,
-    add_error,
-    add_message,
     add_notice,
-    apply,
     from_messages,
-    queue_message,
-    set_status,
 )
 from tau_coding.tui.style_cache import release_style_caches
-from tau_coding.tui.submission import Submission, classify
 from tau_coding.tui.theme import THEMES
 from tau_coding.tui.title import terminal_title, title_sequence
-from tau_coding.tui.type_ahead import replay as replay_type_ahead
 from tau_coding.tui.widgets.completion_menu import CompletionMenu
 from tau_coding.tui.widgets.extension_panel import ChromeLines, ExtensionPanel
 from tau_coding.tui.widgets.prompt_editor import CompletionSources, PromptEditor
@@ -68,7 +61,7 @@ from tau_coding.tui.widgets.tool_row import ToolRow
 from tau_coding.tui.widgets.transcript import Transcript
 
 
-class TauApp(ExtensionSurface):
+class TauApp(Starting):
     """The interactive agent. ``run()`` returns the "resume with ..." line to print, if any."""
 
     CSS_PATH = Path(__file__).parent.parent / "theme" / "app.tcss"  # absolute: subclasses live elsewhere
@@ -82,8 +75,10 @@ class TauApp(ExtensionSurface):
 
     def __init__(
         self,
-        port: SessionPort,
+        port: SessionPort | None,
         *,
+        open_port: PortOpener | None = None,
+        cwd: str | None = None,
         home: str | None = None,
         list_files: Callable[[Path], list[str]] | None = project_files,
         clock: Callable[[], float] = time.monotonic,
@@ -108,7 +103,9 @@ class TauApp(ExtensionSurface):
         before the app ran, replayed into the editor; ``save_settings`` writes choices made here
         (theme, model) to the user's settings, returning a problem line or None. ``inline``: the
         app runs inline (``run(inline=True)``) and writes settled items into the terminal's
-        scrollback, through ``write_above`` (default: above Textual's inline region; inline.py)."""
+        scrollback, through ``write_above`` (default: above Textual's inline region; inline.py).
+        ``port`` None: the app paints its first screen (the editor and the footer, for ``cwd``),
+        then opens the session with ``open_port`` (port_opening.py)."""
         super().__init__()
         install_key_encodings()
         self._initial_prompt = initial_prompt
@@ -122,8 +119,13 @@ class TauApp(ExtensionSurface):
         self._environ = os.environ if environ is None else environ
         self._start_with_resume = start_with_resume
         self._last_escape = float("-inf")
-        self.port = port
-        self.state: TuiState = TuiState(render_custom=port.render_custom)
+        self._open_port = open_port
+        self._cwd = cwd or os.getcwd()
+        self._port_open = port is not None  # (port None: set by _start)
+        if port is not None:
+            self.port = port
+        self.start_error: str | None = None  # why the session could not be opened (open_port)
+        self.state: TuiState = TuiState(render_custom=lambda message: None)  # the session's: later
         self._home = home if home is not None else os.path.expanduser("~")
         self._list_files = list_files
         self._mentions = mentions  # more @ completions: the MCP resources, as server:uri
@@ -164,23 +166,15 @@ class TauApp(ExtensionSurface):
     # -- composition ----------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        info = self.port.info()
-        own = {spec.name for spec in commands.BUILTIN}  # /reload is both: the same command
         sources = CompletionSources(
-            cwd=Path(info.cwd),
-            commands=[*commands.BUILTIN, *(c for c in self.port.commands() if c.name not in own)],
-            arguments={
-                "model": self.port.models,
-                "thinking": self.port.thinking_levels,
-                "theme": self.theme_names,
-            },
+            cwd=Path(self._cwd),
+            commands=commands.BUILTIN,
+            arguments={"model": self._models, "thinking": self._thinking_levels, "theme": self.theme_names},
             list_files=self._list_files,
             mentions=self._mentions,
             completers=self._completers,
         )
-        history = PromptHistory(
-            text_of(m.content, image="[image]") for m in self.port.messages if isinstance(m, UserMessage)
-        )
+        history = PromptHistory()
         self.transcript = Transcript(None if self._feed is not None else self._images.cells)
         self.editor = PromptEditor(sources, history)
         self._editor_parts = (sources, history)  # what an extension's editor is made from
@@ -212,63 +206,18 @@ class TauApp(ExtensionSurface):
         self.theme = self._theme_name
         if self._keymap:
             self.set_keymap(self._keymap)
-        for key, description in self.port.shortcuts():  # extensions' keys, ahead of the editor's
-            # App.bind has no ``priority`` in this Textual; the bindings map underneath does.
-            self._bindings.bind(key, f"extension_shortcut({key!r})", description or key, priority=True)
         self.editor.menu = self.query_one(CompletionMenu)
-        settings_command.apply_at_start(self)
         if self._feed is not None:
             self.screen.add_class("-inline")
             self.theme_changed_signal.subscribe(self, self._theme_changed)
         self.editor.focus()
-        await self.paint()  # the editor and the footer: the first screen
-        # In a worker: the screen stays free to echo keys between the history's slices.
-        self.call_after_refresh(lambda: self.run_worker(self._show_session(), group="start"))
-
-    async def _show_session(self) -> None:
-        """After the first paint: the session's history (rendering a long one's newest items
-        for the scrollback takes longer than starting), then what starts with the app.
-        A prompt sent before this ran waits for it (``on_prompt_editor_submitted``)."""
-        try:
-            if not self._session_shown.is_set():  # (a session switched to already showed its own)
-                early, status = self.state.items, self.state.status  # what the first frames did follows
-                self.state = from_messages(self.port.messages, self.port.render_custom)
-                set_status(self.state, status)  # (a prompt sent meanwhile waits: start_run)
-                for item in early:
-                    self.state.add(item)
-                if early:
-                    await self.transcript.clear_all()
-                self._session_shown.set()
-                if self._feed is not None:
-                    self._feed.start(len(self.state.items))
-                    await write_in_slices(self._feed, self.state.items, self._look, self._writer)
-                await self.paint()
-        finally:
-            # What exists now lives as long as the app: frozen, full passes skip it (gc is off until here)
-            gc.freeze()
-            gc.enable()
-        self.set_interval(1.0, self._tick)
-        for text in self._startup_notices:
-            self.notice(text, "warning")
-        if self._start_with_resume:  # tau -r "prompt": the prompt goes to the session picked
-            await session_commands.resume(self, "", then=self._send_initial_prompt)
-        else:
-            self._send_initial_prompt()
+        await self.first_paint()
 
     def pop_screen(self) -> AwaitComplete:
         """Close the top screen, letting go of what Textual would keep of it (style_cache.py)."""
         popped = super().pop_screen()
         release_style_caches()
         return popped
-
-    def _send_initial_prompt(self) -> None:
-        if self._initial_prompt:
-            self.editor.prompt_history.add(self._initial_prompt)
-            self.send(self._initial_prompt)
-            for text in self._more_prompts:  # Pi's several messages: each a follow-up in turn
-                self.send(text, follow_up=True)
-        typed, self._type_ahead = self._type_ahead, ""
-        replay_type_ahead(self.editor, typed)
 
     # -- painting -------------------------------------------------------------------------------
 
@@ -352,7 +301,7 @@ class TauApp(ExtensionSurface):
         super().exit(result, return_code, message)
 
     def refresh_footer(self) -> None:
-        info = self.port.info()
+        info = self.port.info() if self.has_port() else SessionInfo(cwd=self._cwd, model_label="")
         self.footer.show(
             info, self.state, list(self._statuses.values()), self._clock(), working=self.working_status()
         )
@@ -409,91 +358,9 @@ class TauApp(ExtensionSurface):
             add_notice(self.state, text, "warning")
         await self.paint()
 
-    # -- events from the run --------------------------------------------------------------------
-
-    def on_agent_event_message(self, message: AgentEventMessage) -> None:
-        apply(self.state, message.event, self._clock())
-        self._scheduler.request()
-
-    def on_run_finished(self, message: RunFinished) -> None:
-        if message.error is not None:
-            add_error(self.state, message.error, "This is a bug in Tau; the session is still usable.")
-        set_status(self.state, "idle")
-        self._scheduler.request()
-        if message.error is None:
-            permission_mode.offer_plan(self)
-        self.after_run()
-        if not self.app_focus:  # the user looked away: tell them the agent is waiting
-            self.bell()
-
     # -- input ----------------------------------------------------------------------------------
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key) and (key := normalized_key(event.key)) != event.key:
             event = events.Key(key, None)
         await super().on_event(event)
-
-    async def on_prompt_editor_submitted(self, message: PromptEditor.Submitted) -> None:
-        await self._session_shown.wait()  # Enter typed in the first frames: after the history
-        submission = classify(message.text)
-        if submission.kind == "command":
-            await self._command(submission)
-        elif submission.kind == "bash":
-            if self.port.is_running or self.state.status != "idle":
-                self.notice("Shell commands wait until the run ends (Esc cancels it).", "warning")
-                self.editor.load_text(message.text)
-            else:
-                self.run_worker(self._bash(submission), group="bash")
-        else:
-            self.send(message.text, follow_up=message.follow_up, images=message.images)
-
-    def send(self, text: str, *, follow_up: bool = False, images: Sequence[ImageContent] = ()) -> None:
-        """Start a run, or, while one is going, steer it (Enter) or queue a follow-up (Alt+Enter);
-        ``images`` go with a prompt that starts a run (steering carries text only)."""
-        if self.state.status != "idle" or self.port.is_running:
-            if images:
-                self.notice(
-                    "Images go with a prompt sent while idle; this message went without them.", "warning"
-                )
-            if follow_up:
-                self.port.follow_up(text)
-            else:
-                self.port.steer(text)
-            queue_message(self.state, "follow_up" if follow_up else "steer", text)
-            self._scheduler.request()
-            return
-        set_status(self.state, "running")
-        start_run(self, self.port, text, images, self._session_shown)
-        self._scheduler.request()
-
-    async def _command(self, submission: Submission) -> None:
-        """``/name args``: the port runs the commands Tau's built-in extension registered (the
-        TUI's own among them, ``tui_builtins``). A port without them (one over a bare harness)
-        leaves the TUI's table to run here; anything else goes to the session as a prompt
-        (extensions' commands, templates, skills, or text that happens to start with "/")."""
-        result = await self.port.run_command(submission.name, submission.args)
-        if result is None:
-            own = commands.HANDLERS.get(submission.name)
-            if own is not None:
-                await own(self, submission.args)
-                return
-            self.send(submission.text)
-            self.refresh_footer()
-        elif result.message:
-            if result.is_error:
-                add_error(self.state, result.message, "")
-                self._scheduler.request()
-            else:
-                self.notice(result.message, "command")
-
-    async def _bash(self, submission: Submission) -> None:
-        message = await self.port.run_bash(
-            submission.args, exclude_from_context=submission.exclude_from_context
-        )
-        add_message(self.state, message)
-        self._scheduler.request()
-
-    def on_prompt_editor_quit_requested(self, message: PromptEditor.QuitRequested) -> None:
-        self.quit_with_hint()
-
-    # -- actions --------------------------------------------------------------------------------

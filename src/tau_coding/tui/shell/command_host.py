@@ -23,6 +23,11 @@ class CommandHost(App[str | None]):
     state: TuiState
     editor: PromptEditor
 
+    def has_port(self) -> bool:
+        """False only in the first frames of a start that paints before the session is open
+        (``port`` is set from then on; port_opening.py)."""
+        return True
+
     @property
     def keymap(self) -> dict[str, str]:
         """The user's remapped keys (action -> comma-separated keys)."""

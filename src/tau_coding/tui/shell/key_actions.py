@@ -72,6 +72,9 @@ class KeyActions(CommandHost):
         self.editor.call_later(callback)
 
     def quit_with_hint(self) -> None:
+        if not self.has_port():  # quit while the session opens: nothing to resume yet
+            self.exit()
+            return
         if self.port.is_running:
             self.port.cancel()
         self.exit(self.port.resume_hint())
