@@ -13,11 +13,15 @@ from pathlib import Path
 
 import pytest
 from textual.app import App, ComposeResult
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.strip import Strip
 from textual.visual import Visual, visualize
 
+from tau_agent.content import TextContent
+from tau_agent.messages import AssistantMessage
+from tau_coding.tui.items import AssistantItem
 from tau_coding.tui.markdown_render import answer_markdown
+from tau_coding.tui.widgets.assistant_view import AssistantView
 from tau_coding.tui.widgets.markdown_stream import MarkdownStream
 
 ANSWERS = sorted((Path(__file__).parent / "golden" / "answers").glob("*.md"))
@@ -220,3 +224,26 @@ async def test_a_long_paragraph_keeps_its_finished_lines_as_it_grows() -> None:
         for end in range(1510, len(text), 37):  # and stays exact when rendered only from a cut
             stream.set_source(text[:end])
             assert stream.lines(WIDTH) == full_render(stream, stream.source)
+
+
+class _ReplyHost(App[None]):
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield AssistantView(AssistantItem(AssistantMessage([TextContent("")]), done=False))
+
+
+async def test_a_new_line_of_a_streaming_reply_lays_the_screen_out_once() -> None:
+    # Full-screen, each new line of an answer changes its height: one layout. Textual would
+    # follow it by a second, for the new virtual size of the answer and its reply view.
+    async with _ReplyHost().run_test(size=(60, 30)) as pilot:
+        view = pilot.app.query_one(AssistantView)
+        layouts: list[object] = []
+        pilot.app.screen.screen_layout_refresh_signal.subscribe(pilot.app.screen, layouts.append)
+        content = view.item.message.content
+        for n in range(12):
+            content[0] = TextContent(f"{content[0].text}line {n}\n")  # type: ignore[union-attr]
+            await view.sync()
+            await pilot.pause()
+            await pilot.pause()
+        assert view.query_one(MarkdownStream).size.height == 12
+        assert len(layouts) <= 12 + 1
