@@ -19,7 +19,8 @@ Pure functions over markdown-it tokens and strings.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -44,6 +45,7 @@ _CLOSED = frozenset(
         "link_close",
     }
 )
+_DESTINATION = re.compile(r"\](\([^()\s]*\))")  # a link's address, which is not drawn
 KEEP = 2  # the last rendered lines that are never cut off: the last word may still grow
 
 
@@ -84,10 +86,10 @@ def _counted(character: str) -> bool:
     return not character.isspace() and character not in SPECIAL
 
 
-def line_start(source: str, shown: Iterable[str]) -> int | None:
+def line_start(source: str, shown: Sequence[str]) -> int | None:
     """Where in ``source`` the text of the rendered lines ``shown`` (the last lines of its
     render) begins, if that place can be a cut: after whitespace, at a letter, whose word is
-    complete (whitespace follows it) and plain. None otherwise.
+    complete (whitespace follows it), plain, and the first word shown. None otherwise.
 
     Counted from the end, in characters that are neither whitespace nor special, which markup
     does not add or remove in plain text; a guess that ``MarkdownStream`` checks by rendering.
@@ -95,16 +97,23 @@ def line_start(source: str, shown: Iterable[str]) -> int | None:
     wanted = sum(1 for line in shown for character in line if _counted(character))
     if not wanted:
         return None
+    hidden = {n for match in _DESTINATION.finditer(source) for n in range(*match.span(1))}
     position = len(source)
     while wanted and position:
         position -= 1
-        if _counted(source[position]):
+        if _counted(source[position]) and position not in hidden:
             wanted -= 1
-    if wanted or not position or not source[position - 1].isspace() or not source[position].isalpha():
+    if wanted or not position or not source[position - 1].isspace():
         return None
     end = position
     while end < len(source) and not source[end].isspace():
         end += 1
-    if end == len(source) or not plain_source(source[position:end]):
+    word = source[position:end]
+    if end == len(source) or not plain_source(word):
         return None
+    # A letter begins no block; a number does only as a list's marker ("2." or "2)").
+    if not (word[0].isalpha() or (word[0].isdigit() and word.isalnum())):
+        return None
+    if not shown or not shown[0].lstrip().startswith(source[position:end]):
+        return None  # a link's address or an escape in the lines counted: the count is off
     return position

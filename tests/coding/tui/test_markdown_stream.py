@@ -211,8 +211,13 @@ async def test_a_growing_paragraph_rendered_from_its_last_lines_draws_what_a_ful
             await stream_and_compare(stream, lead + paragraph(rng, rng.randint(20, 160)), rng, width)
 
 
-async def test_a_long_paragraph_keeps_its_finished_lines_as_it_grows() -> None:
-    text = "".join(f"word{n} " + ("**bold** " if n % 7 == 0 else "") for n in range(400))
+@pytest.mark.parametrize(
+    "unit",
+    ["word{n} ", "word{n} **bold** ", "see [the docs](https://example.com/docs) {n} ", "call `f({n})` then "],
+    ids=["plain", "bold", "links", "code"],
+)
+async def test_a_long_paragraph_keeps_its_finished_lines_as_it_grows(unit: str) -> None:
+    text = "".join(unit.format(n=n) for n in range(400))
     async with _Host().run_test() as pilot:
         stream = pilot.app.query_one(MarkdownStream)
         stream.set_source(text[:1500])

@@ -53,6 +53,7 @@ class MarkdownStream(Widget):
         self._last: list[Strip] | None = None  # lines of the rest, when rendered
         self._cut = 0  # in a last block that is one paragraph: where its lines not kept begin
         self._head: list[Strip] = []  # the lines of the rest before ``_cut`` (paragraph_cut.py)
+        self._tried = 0  # how many lines the text after the cut had when a cut last failed
         self._lines: list[Strip] = []
         self._cap: int | None = None  # the most lines shown (max-height), as of the last layout
         self.set_source(source)
@@ -64,7 +65,7 @@ class MarkdownStream(Widget):
         if not source.startswith(self.source):
             self._blocks, self._rest, self._looked, self._whole = [], 0, 0, False
             self._done, self._drawn, self._key = [], 0, None
-            self._cut, self._head = 0, []
+            self._cut, self._head, self._tried = 0, [], 0
         self.source = source
         self._last = None
         self._repaint()
@@ -104,13 +105,13 @@ class MarkdownStream(Widget):
         style = self.visual_style  # one object until the styles change: compared by identity
         if self._key is None or self._key[0] != width or self._key[1] is not style:
             self._key, self._done, self._drawn, self._last = (width, style), [], 0, None
-            self._cut, self._head = 0, []
+            self._cut, self._head, self._tried = 0, [], 0
         elif self._last is not None:
             return self._lines
         rest = self._rest
         self._settle()
         if self._rest != rest or self._whole:
-            self._cut, self._head = 0, []
+            self._cut, self._head, self._tried = 0, [], 0
         for block in self._blocks[self._drawn :]:
             self._done.extend(self._render_source(block.source, width, self._gap_before(self._drawn)))
             self._drawn += 1
@@ -149,14 +150,20 @@ class MarkdownStream(Widget):
             first_line = tail.split("\n", 1)[0]
             lines, inline = self._render_text(tail, width, False)
             if inline is None or (rest[self._cut - 1] != "\n" and "\t" in first_line):
-                self._cut, self._head = 0, []  # the paragraph became something else: whole again
+                # the paragraph became something else (a heading, a table): whole again
+                self._cut, self._head, self._tried = 0, [], 0
         if not self._cut:
             tail = rest
             lines, inline = self._render_text(tail, width, self._gap_before(self._drawn))
-        if inline is None or self._whole or len(lines) < 2 * KEEP:
+        if inline is None or self._whole or len(lines) < 2 * KEEP or len(lines) == self._tried:
             return lines
-        kept = len(lines) - KEEP
-        start = line_start(tail, (strip.text for strip in lines[kept:]))
+        self._tried = len(lines)  # a cut that failed is tried again when a line is added
+        start = None
+        for kept in range(len(lines) - KEEP, max(0, len(lines) - KEEP - 4), -1):
+            # the newest of the last few lines whose beginning can be a cut
+            start = line_start(tail, [strip.text for strip in lines[kept:]])
+            if start is not None:
+                break
         if start is None or not no_controls(tail[:start]):
             return lines
         region, region_inline = self._render_text(
@@ -166,6 +173,7 @@ class MarkdownStream(Widget):
             return lines
         self._head.extend(lines[:kept])
         self._cut += start
+        self._tried = 0
         return lines[kept:]
 
     def _settle(self) -> None:
