@@ -5,25 +5,34 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from rich.console import RenderableType
-
 from tau_coding.common.escape_stripping import safe_text
 from tau_coding.tui.markdown_blocks import parser
 
 if TYPE_CHECKING:
+    from markdown_it.token import Token
     from rich.markdown import Markdown, MarkdownElement
 
 
-def answer_markdown(source: str) -> RenderableType:
+def answer_markdown(source: str) -> Markdown:
     """An answer's text as Rich Markdown, its single line breaks kept; tables and code blocks
     without Rich's blank edge rows, so one blank line separates blocks, as in the text."""
     markdown = _markdown_class()(safe_text(source), code_theme="ansi_dark", inline_code_theme="ansi_dark")
     # A single newline is a soft break in Markdown (drawn as a space); the model's
     # answers mean it as a line break, so it is kept as one.
     for block in markdown.parsed:
+        opened: list[Token] = []
         for token in block.children or ():
             if token.type == "softbreak":
                 token.type = "hardbreak"
+            elif token.type == "html_inline" and token.content in ("<kbd>", "</kbd>"):
+                if token.content == "<kbd>":
+                    opened.append(token)
+                elif opened:
+                    opened.pop()
+                else:  # Rich pops a style it never pushed and fails on the paragraph's end
+                    token.content = ""
+        for token in opened:  # else its style would run on past the paragraph
+            token.content = ""
     return markdown
 
 

@@ -13,11 +13,15 @@ from pathlib import Path
 
 import pytest
 from textual.app import App, ComposeResult
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.strip import Strip
 from textual.visual import Visual, visualize
 
+from tau_agent.content import TextContent
+from tau_agent.messages import AssistantMessage
+from tau_coding.tui.items import AssistantItem
 from tau_coding.tui.markdown_render import answer_markdown
+from tau_coding.tui.widgets.assistant_view import AssistantView
 from tau_coding.tui.widgets.markdown_stream import MarkdownStream
 
 ANSWERS = sorted((Path(__file__).parent / "golden" / "answers").glob("*.md"))
@@ -67,13 +71,15 @@ def pieces_of(text: str, rng: random.Random) -> list[str]:
     return out
 
 
-async def stream_and_compare(stream: MarkdownStream, text: str, rng: random.Random) -> None:
+async def stream_and_compare(
+    stream: MarkdownStream, text: str, rng: random.Random, width: int = WIDTH
+) -> None:
     stream.set_source("")
     shown = ""
     for piece in pieces_of(text, rng):
         shown += piece
         stream.set_source(shown)
-        assert stream.lines(WIDTH) == full_render(stream, shown), f"differs after {len(shown)} chars"
+        assert stream.lines(width) == full_render(stream, shown, width), f"differs after {len(shown)} chars"
 
 
 @pytest.mark.parametrize("answer", ANSWERS, ids=[a.stem for a in ANSWERS])
@@ -167,3 +173,82 @@ async def test_with_a_max_height_the_newest_lines_show_and_growth_past_it_lays_n
         # ~35 more lines came after the cap; without it each was a layout. (A style change, such
         # as the app losing focus on a loaded machine, may still bring one.)
         assert layouts_when_capped is not None and len(layouts) - layouts_when_capped <= 2
+
+
+# Words of a growing paragraph: plain ones (which a cut may follow) and every kind of inline
+# syntax that may pair with text after it, or change width, or change the block.
+WORDS = [
+    *("word", "streamed", "answer", "a", "longer", "Paragraph", "é", "naïve"),
+    *("**bold**", "**two words**", "*em*", "_em_", "`code`", "`a b`", "~~gone~~", "[link](http://x.y/z)"),
+    *("**", "*", "_", "`", "[", "]", "(", ")", "<", ">", "&amp;", "&", "\\*", "!", "|", "~~"),
+    *("漢字テキスト", "日本語の文", "emoji🙂", "https://example.com/" + "long" * 20, "x" * 70),
+    *("\t", "<kbd>", "</kbd>", "<http://a.b>", "a|b", "1.", "-", "#"),
+    *("x*y", "**lead", "trail**", "*open", "close*", "pre`", "`post", "sn_ake", "[open", "close](u)"),
+]
+BREAKS = [" ", " ", " ", " ", " ", "  ", "\n", "  \n", "\n   "]
+ENDINGS = ["", "\n===\n", "\n---\n", "\n|---|---|\n", "\n\nNext paragraph.\n", "\n- a list\n", "`", "**"]
+
+
+def paragraph(rng: random.Random, words: int) -> str:
+    weights = [12] * 8 + [3] * 8 + [1] * 16 + [1] * 5 + [1] * 8 + [2] * 10
+    chosen = rng.choices(WORDS, weights, k=words)
+    return "".join(word + rng.choice(BREAKS) for word in chosen).rstrip(" ") + rng.choice(ENDINGS)
+
+
+@pytest.mark.parametrize("width", [60, 23])
+async def test_a_growing_paragraph_rendered_from_its_last_lines_draws_what_a_full_render_draws(
+    width: int,
+) -> None:
+    # A paragraph's finished lines are kept and only what follows them is rendered again
+    # (paragraph_cut.py): wide characters, folded long words, soft and hard breaks, every
+    # inline construct opened before a cut and closed after it, a paragraph that becomes a
+    # setext heading or a table, all equal to one render of the whole text at every piece.
+    rng = random.Random(width)
+    async with _Host().run_test() as pilot:
+        stream = pilot.app.query_one(MarkdownStream)
+        for _ in range(40):
+            lead = rng.choice(["", "# Title\n\n", "Intro.\n\n", "- item\n\n"])
+            await stream_and_compare(stream, lead + paragraph(rng, rng.randint(20, 160)), rng, width)
+
+
+@pytest.mark.parametrize(
+    "unit",
+    ["word{n} ", "word{n} **bold** ", "see [the docs](https://example.com/docs) {n} ", "call `f({n})` then "],
+    ids=["plain", "bold", "links", "code"],
+)
+async def test_a_long_paragraph_keeps_its_finished_lines_as_it_grows(unit: str) -> None:
+    text = "".join(unit.format(n=n) for n in range(400))
+    async with _Host().run_test() as pilot:
+        stream = pilot.app.query_one(MarkdownStream)
+        stream.set_source(text[:1500])
+        first = stream.lines(WIDTH)
+        stream.set_source(text[:1510])
+        second = stream.lines(WIDTH)
+        assert len(first) > 6 and all(second[n] is first[n] for n in range(len(first) - 4))
+        assert second == full_render(stream, stream.source)
+        for end in range(1510, len(text), 37):  # and stays exact when rendered only from a cut
+            stream.set_source(text[:end])
+            assert stream.lines(WIDTH) == full_render(stream, stream.source)
+
+
+class _ReplyHost(App[None]):
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield AssistantView(AssistantItem(AssistantMessage([TextContent("")]), done=False))
+
+
+async def test_a_new_line_of_a_streaming_reply_lays_the_screen_out_once() -> None:
+    # Full-screen, each new line of an answer changes its height: one layout. Textual would
+    # follow it by a second, for the new virtual size of the answer and its reply view.
+    async with _ReplyHost().run_test(size=(60, 30)) as pilot:
+        view = pilot.app.query_one(AssistantView)
+        layouts: list[object] = []
+        pilot.app.screen.screen_layout_refresh_signal.subscribe(pilot.app.screen, layouts.append)
+        content = view.item.message.content
+        for n in range(12):
+            content[0] = TextContent(f"{content[0].text}line {n}\n")  # type: ignore[union-attr]
+            await view.sync()
+            await pilot.pause()
+            await pilot.pause()
+        assert view.query_one(MarkdownStream).size.height == 12
+        assert len(layouts) <= 12 + 1

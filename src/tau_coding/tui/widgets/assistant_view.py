@@ -10,6 +10,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.geometry import Size
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -61,6 +62,12 @@ class AssistantView(Vertical):
             self._parts[index] = widget
             yield widget
         self._finished = True
+
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        # As MarkdownStream's: a reply grows as it streams; its new size needs no second layout.
+        return super()._size_updated(size, virtual_size, container_size, layout=False)
 
     def sources(self) -> list[str]:
         """The text of every Markdown block, in order (what the reply shows)."""

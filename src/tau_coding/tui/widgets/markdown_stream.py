@@ -19,6 +19,8 @@ previous one starts over.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.visual import Visual, visualize
@@ -27,6 +29,10 @@ from textual.widget import Widget
 from tau_coding.common.escape_stripping import safe_text
 from tau_coding.tui.markdown_blocks import Block, split_finished
 from tau_coding.tui.markdown_render import answer_markdown
+from tau_coding.tui.paragraph_cut import KEEP, line_start, no_controls, paragraph_inline, self_contained
+
+if TYPE_CHECKING:
+    from markdown_it.token import Token
 
 _LEAD = "x\n\n"  # a paragraph of one line, which Rich follows by a blank line
 
@@ -39,12 +45,15 @@ class MarkdownStream(Widget):
         self.source = ""
         self._blocks: list[Block] = []  # finished blocks, in order
         self._rest = 0  # where the text after them begins
-        self._looked = 0  # no block can have begun before this offset that was not seen
+        self._looked = 0  # the lines before this offset were split into blocks (plus one: and a begun one)
         self._whole = False  # link references: render the text in one piece
         self._key: tuple[int, object] | None = None  # (width, style) the lines are for
         self._done: list[Strip] = []  # lines of the first ``_drawn`` finished blocks
         self._drawn = 0
         self._last: list[Strip] | None = None  # lines of the rest, when rendered
+        self._cut = 0  # in a last block that is one paragraph: where its lines not kept begin
+        self._head: list[Strip] = []  # the lines of the rest before ``_cut`` (paragraph_cut.py)
+        self._tried = 0  # how many lines the text after the cut had when a cut last failed
         self._lines: list[Strip] = []
         self._cap: int | None = None  # the most lines shown (max-height), as of the last layout
         self.set_source(source)
@@ -56,6 +65,7 @@ class MarkdownStream(Widget):
         if not source.startswith(self.source):
             self._blocks, self._rest, self._looked, self._whole = [], 0, 0, False
             self._done, self._drawn, self._key = [], 0, None
+            self._cut, self._head, self._tried = 0, [], 0
         self.source = source
         self._last = None
         self._repaint()
@@ -66,6 +76,14 @@ class MarkdownStream(Widget):
         limit = self.styles.max_height
         self._cap = None if limit is None else max(0, int(limit.resolve(container, viewport)))
         return self._shown(len(self.lines(width)))
+
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        # Textual gives a widget its virtual size after a layout and, when that changed, asks for
+        # a second layout of the whole screen (the size is reactive with layout=True); nothing
+        # scrolls inside this widget, so that pass would find nothing to do, at 3-5 ms a line.
+        return super()._size_updated(size, virtual_size, container_size, layout=False)
 
     def _shown(self, count: int) -> int:
         """How many of ``count`` lines are shown (the newest ones)."""
@@ -87,48 +105,100 @@ class MarkdownStream(Widget):
         style = self.visual_style  # one object until the styles change: compared by identity
         if self._key is None or self._key[0] != width or self._key[1] is not style:
             self._key, self._done, self._drawn, self._last = (width, style), [], 0, None
+            self._cut, self._head, self._tried = 0, [], 0
         elif self._last is not None:
             return self._lines
+        rest = self._rest
         self._settle()
+        if self._rest != rest or self._whole:
+            self._cut, self._head, self._tried = 0, [], 0
         for block in self._blocks[self._drawn :]:
             self._done.extend(self._render_source(block.source, width, self._gap_before(self._drawn)))
             self._drawn += 1
-        self._last = self._render_source(self.source[self._rest :], width, self._gap_before(self._drawn))
-        self._lines = [*self._done, *self._last]
+        self._last = self._render_rest(width)
+        self._lines = [*self._done, *self._head, *self._last]
         return self._lines
 
     def _gap_before(self, index: int) -> bool:
         return index > 0 and self._blocks[index - 1].gap
 
     def _render_source(self, source: str, width: int, after_gap: bool) -> list[Strip]:
-        """``source`` rendered as it renders after a block Rich follows by a blank line, or not.
+        return self._render_text(source, width, after_gap)[0]
+
+    def _render_text(self, source: str, width: int, after_gap: bool) -> tuple[list[Strip], Token | None]:
+        """``source`` rendered as it renders after a block Rich follows by a blank line, or not;
+        and the inline token of its paragraph when it is one paragraph.
 
         Whether Rich writes that blank line depends on the block before and, for a block with
         blocks inside (a list, a quote, a table), on its own last inner block. Rendering it
         after a one-line paragraph and dropping that line gets both right without knowing how.
         """
         if not safe_text(source).strip():
-            return []
+            return [], None
         lead = _LEAD if after_gap else ""
-        visual = visualize(self, answer_markdown(lead + source))
-        strips = Visual.to_strips(self, visual, width, None, self.visual_style)
-        return strips[1:] if after_gap else strips
+        markdown = answer_markdown(lead + source)
+        strips = Visual.to_strips(self, visualize(self, markdown), width, None, self.visual_style)
+        inline = paragraph_inline(markdown.parsed, 3 if after_gap else 0)
+        return (strips[1:] if after_gap else strips), inline
+
+    def _render_rest(self, width: int) -> list[Strip]:
+        """The lines of the last block not in ``_head``: after the cut, or all of them; and a
+        new cut when the block is one paragraph and enough of it is final (paragraph_cut.py)."""
+        rest = self.source[self._rest :]
+        if self._cut:
+            tail = rest[self._cut :]
+            first_line = tail.split("\n", 1)[0]
+            lines, inline = self._render_text(tail, width, False)
+            if inline is None or (rest[self._cut - 1] != "\n" and "\t" in first_line):
+                # the paragraph became something else (a heading, a table): whole again
+                self._cut, self._head, self._tried = 0, [], 0
+        if not self._cut:
+            tail = rest
+            lines, inline = self._render_text(tail, width, self._gap_before(self._drawn))
+        if inline is None or self._whole or len(lines) < 2 * KEEP or len(lines) == self._tried:
+            return lines
+        self._tried = len(lines)  # a cut that failed is tried again when a line is added
+        start = None
+        for kept in range(len(lines) - KEEP, max(0, len(lines) - KEEP - 4), -1):
+            # the newest of the last few lines whose beginning can be a cut
+            start = line_start(tail, [strip.text for strip in lines[kept:]])
+            if start is not None:
+                break
+        if start is None or not no_controls(tail[:start]):
+            return lines
+        region, region_inline = self._render_text(
+            tail[:start], width, not self._cut and self._gap_before(self._drawn)
+        )
+        if region_inline is None or not self_contained(region_inline) or region != lines[:kept]:
+            return lines
+        self._head.extend(lines[:kept])
+        self._cut += start
+        self._tried = 0
+        return lines[kept:]
 
     def _settle(self) -> None:
         """Move the blocks finished since the last look out of the text still rendered whole."""
         text = self.source
-        # A block begins at a line start, decided by that line's first character: look again
-        # only once a character follows a line feed not looked past yet.
-        if self._whole or text.find("\n", self._looked, len(text) - 1) < 0:
+        # How a line begins may change what it is until it is finished ("   *" is a list item,
+        # "   *em*" a lazy line of the paragraph before it); a finished line, or one that begins
+        # with a letter (paragraph text, whatever follows), plays its part for good.
+        last = text.rfind("\n") + 1
+        end = len(text) if text[last:].lstrip()[:1].isalpha() else last
+        looked = last + (end > last)
+        if self._whole:
             return
-        split = split_finished(text[self._rest :])
-        if split.references:
+        # A link reference is defined as soon as its line says so, and changes the links before it.
+        references = "]:" in text[end:] and split_finished(text[self._rest :]).references
+        if looked <= self._looked and not references:
+            return
+        split = split_finished(text[self._rest : end])
+        if split.references or references:
             self._whole = True
             self._blocks, self._rest, self._done, self._drawn = [], 0, [], 0
             return
         self._blocks.extend(split.blocks)
         self._rest += split.rest
-        self._looked = text.rfind("\n", 0, len(text) - 1) + 1
+        self._looked = looked
 
     def _repaint(self) -> None:
         """Ask Textual for the least work: the last block's lines, or a layout when the height changed."""
@@ -136,10 +206,11 @@ class MarkdownStream(Widget):
         if not self.is_mounted or self._key is None or self._key[0] != width or not width:
             self.refresh(layout=True)
             return
-        key, count, top = self._key, len(self._lines), len(self._done)
+        key, count, done, kept = self._key, len(self._lines), len(self._done), len(self._head)
         lines = self.lines(width)
         height = self._shown(len(lines))
-        if self._key is not key or height != self._shown(count) or len(self._done) < top:
+        top = done + min(kept, len(self._head))  # the lines before it are as they were drawn
+        if self._key is not key or height != self._shown(count) or len(self._done) < done:
             self.refresh(layout=True)
         elif len(lines) != count:  # as tall as before, the newest lines: all of them moved up
             self.refresh()
