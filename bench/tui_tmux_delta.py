@@ -2,8 +2,8 @@
 
 A local server streams a reply of n one-character deltas, one HTTP chunk per SSE event and no
 pause between them (a burst, as bench_stream sends it). The ``tau`` process's CPU time (user +
-system, from /proc) is read from the moment the prompt is sent to the moment the footer no
-longer says "working…"; the figure is (an n-delta run − a one-delta run) / (n − 1). Unlike
+system, from /proc) is read from the moment the prompt is sent until the footer no longer
+says "working…" and the process is idle; the figure is (an n-delta run − a one-delta run) / (n − 1). Unlike
 bench_stream it includes the frames the TUI paints while the burst lasts (paced by their cost,
 so a few dozen a second), which is what a user's terminal gets; start-up is not counted at all.
 
@@ -43,11 +43,32 @@ def _wait(socket: Path, check: str, present: bool = True, timeout: float = 120.0
     raise TimeoutError(f"{check!r} {'never showed' if present else 'never left'}")
 
 
+def _settled_cpu(socket: Path, pid: int, timeout: float = 300.0) -> float:
+    """The process's CPU time once the reply has ended: the footer no longer says "working…" and
+    the CPU time stood still for two looks in a row. (Waiting to see "working…" first does not
+    work: a TUI busy with a burst may paint its first frame after the reply has ended.)"""
+    start, last, still = time.perf_counter(), -1.0, 0
+    while time.perf_counter() - start < timeout:
+        time.sleep(0.2)
+        if "working…" in _tmux(socket, "capture-pane", "-p", "-t", "b"):
+            still = 0
+            continue
+        now = cpu_seconds(pid)
+        still = still + 1 if now - last < 0.005 else 0
+        if still >= 2:
+            return now
+        last = now
+    raise TimeoutError("the reply never ended")
+
+
 def stream_cpu(python: str, n: int, flags: tuple[str, ...] = ()) -> float:
     """Seconds of the TUI process's CPU from Enter until a reply of ``n`` deltas has ended."""
     from tau_ai.testing.replay_server import ReplayServerThread
 
-    with tempfile.TemporaryDirectory() as tmp, ReplayServerThread(scripted_stream(API, n)) as server:
+    with (
+        tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp,
+        ReplayServerThread(scripted_stream(API, n)) as server,
+    ):
         folder = Path(tmp)
         project, home = folder / "project", folder / "home"
         project.mkdir()
@@ -73,11 +94,13 @@ def stream_cpu(python: str, n: int, flags: tuple[str, ...] = ()) -> float:
             time.sleep(0.5)  # let start-up's deferred work settle before the count starts
             used = cpu_seconds(pid)
             _tmux(socket, "send-keys", "-t", "b", "Enter")
-            _wait(socket, "working…")
-            _wait(socket, "working…", present=False)
-            return cpu_seconds(pid) - used
+            return _settled_cpu(socket, pid) - used
         finally:
             subprocess.run(["tmux", "-S", str(socket), "kill-server"], capture_output=True)
+            for _ in range(100):  # let tau go before its folder does
+                if not pid_file.exists() or not Path(f"/proc/{pid_file.read_text().strip()}").exists():
+                    break
+                time.sleep(0.05)
 
 
 def main() -> int:
