@@ -15,10 +15,12 @@ the collector cost ~1.4 µs per delta, a third of the whole per-delta budget, fo
   generation of 20,000 holds a whole read's events, so they die before any pass sees them.
 
 What a caller may rely on: on leaving the block the collector's thresholds are what they were;
-the freeze is not undone (frozen objects are still freed by reference counting when they go;
-only a reference cycle that was already garbage at that moment is never collected, a price the
-session loader pays as well); nothing else about the collector changes (it stays enabled or
-disabled as it was).
+the freeze is not undone; nothing else about the collector changes (it stays enabled or
+disabled as it was). The price of the freeze, the one the session loader pays as well
+(``tau_agent/session/bulk.py``): a frozen object is still freed by reference counting when
+its last reference goes, but one caught in a reference cycle is never collected. Start-up's
+objects live as long as the process anyway; what may stay behind is the first session's
+cyclic garbage when an RPC client replaces that session.
 """
 
 from __future__ import annotations
