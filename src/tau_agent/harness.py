@@ -223,9 +223,10 @@ class AgentHarness:
             async with aclosing(loop) as events:
                 async for item in events:
                     if type(item) is EventBatch:
-                        for event in item.events:
-                            for listener in self._listeners:
-                                listener(event)
+                        if self._listeners:  # most runs have none: no walk over the deltas then
+                            for event in item.events:
+                                for listener in self._listeners:
+                                    listener(event)
                     else:
                         for listener in self._listeners:
                             listener(item)  # type: ignore[arg-type]  # not a batch: an event

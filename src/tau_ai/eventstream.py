@@ -33,7 +33,11 @@ _PRELUDE = struct.Struct(">III")
 _FIXED = {0: 0, 1: 0, 2: 1, 3: 2, 4: 4, 5: 8, 8: 8, 9: 16}
 
 
-_seen: dict[bytes, dict[str, str]] = {}  # decoded header blocks, never changed once made
+# What a header block says of its message, by the block's bytes: (event, id) for an event or an
+# exception message, whose SseEvent is that and the payload. A stream repeats a handful of
+# blocks (one per event type), so a message's headers are decoded once per type, not per delta.
+_named: dict[bytes, tuple[str, str]] = {}
+_new_event = tuple.__new__  # SseEvent's own __new__ is a Python function: one frame per message
 
 
 class FramingError(ValueError):
@@ -121,12 +125,16 @@ class EventStreamDecoder:
                     )
                 start = at + PRELUDE
                 raw = buffer[start : start + headers_length]
-                headers = _seen.get(raw)
-                if headers is None:
-                    headers = decode_headers(raw)
-                    if len(_seen) < 64:  # a stream repeats a handful of header blocks
-                        _seen[raw] = headers
-                events.append(event_of(headers, buffer[start + headers_length : at + total - 4]))
+                payload = buffer[start + headers_length : at + total - 4]
+                named = _named.get(raw)
+                if named is not None:
+                    data = payload.decode("utf-8", "replace")
+                    events.append(_new_event(SseEvent, (named[0], data, named[1], None)))
+                else:
+                    event = event_of(decode_headers(raw), payload)
+                    if event.id != "error" and len(_named) < 64:  # an error's text is in its headers
+                        _named[raw] = (event.event, event.id or "")
+                    events.append(event)
                 at += total
         except FramingError as error:
             self._broken, self._buffer = True, b""

@@ -30,6 +30,9 @@ class SseEvent(NamedTuple):
     retry: int | None = None
 
 
+_new_event = tuple.__new__  # SseEvent's own __new__ is a Python function: a frame per event
+
+
 class SseDecoder:
     __slots__ = ("_buffer", "_data", "_decoder", "_event", "_id", "_pending_cr", "_retry")
 
@@ -107,19 +110,22 @@ class SseDecoder:
         blocks = buffer.split("\n\n")
         self._buffer = blocks.pop()
         events: list[SseEvent] = []
+        last_id = self._id
         for block in blocks:
             if block.startswith("data: "):
                 if "\n" not in block:
-                    events.append(SseEvent("message", block[6:], self._id))
+                    events.append(_new_event(SseEvent, ("message", block[6:], last_id, None)))
                     continue
             elif block.startswith("event: "):
                 end = block.find("\n")
                 if end > 0 and block.startswith("data: ", end + 1) and block.find("\n", end + 1) < 0:
-                    events.append(SseEvent(block[7:end] or "message", block[end + 7 :], self._id))
+                    name = block[7:end] or "message"
+                    events.append(_new_event(SseEvent, (name, block[end + 7 :], last_id, None)))
                     continue
             for line in block.split("\n"):
                 self._line(line, events)
             self._line("", events)
+            last_id = self._id  # an id: line sets the id of the events after it
         return events
 
     def _line(self, line: str, events: list[SseEvent]) -> None:

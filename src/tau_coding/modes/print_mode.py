@@ -23,6 +23,7 @@ from tau_agent.events import MessageEndEvent, MessageUpdateEvent
 from tau_agent.messages import AssistantMessage
 from tau_agent.session.codec import header_to_dict
 from tau_coding.modes.event_lines import event_line, update_lines, value_line
+from tau_coding.modes.heap import settled_heap
 from tau_coding.modes.line_output import LineOutput
 from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.control import SessionControl
@@ -148,11 +149,12 @@ async def run_print(
 
         control.run_from_record = ask
     try:
-        for prompt, images in prompts:
-            await _drain(session.prompt_batches(prompt, images), relay)
-            while asked:
-                asked.clear()
-                await _drain(session.continue_batches(), relay)
+        with settled_heap():
+            for prompt, images in prompts:
+                await _drain(session.prompt_batches(prompt, images), relay)
+                while asked:
+                    asked.clear()
+                    await _drain(session.continue_batches(), relay)
     except asyncio.CancelledError:
         session.cancel()
         raise

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from tau_agent.content import ImageContent
+from tau_agent.event_batch import EventBatch
 from tau_agent.events import AgentEvent
 from tau_agent.messages import AgentMessage, BashExecutionMessage, CustomMessage
 from tau_coding.tui.items import RunNotice
@@ -124,10 +125,14 @@ class ConversationPort(Protocol):
     @property
     def is_running(self) -> bool: ...
 
-    def prompt(self, text: str, images: Sequence[ImageContent] = ()) -> AsyncIterator[AgentEvent | RunNotice]:
+    def prompt(
+        self, text: str, images: Sequence[ImageContent] = ()
+    ) -> AsyncIterator[AgentEvent | RunNotice | EventBatch]:
         """Start a run with ``text`` (and ``images``) as the user's message; events flow as the
         iterator is consumed (with a ``RunNotice`` where the session has something to say, e.g.
-        a retry, or images it did not send)."""
+        a retry, or images it did not send). A streaming reply's events may come as an
+        ``EventBatch`` (one network read's, ``tau_agent/event_batch.py``): one item, so one
+        message to the app, per read rather than per delta."""
         ...
 
     def steer(self, text: str) -> None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tau_agent.content import ImageContent, ToolCall, text_of
+from tau_agent.event_batch import EventBatch
 from tau_agent.events import (
     AgentEndEvent,
     AgentEvent,
@@ -207,9 +208,16 @@ def set_status(state: TuiState, status: RunStatus) -> None:
     state._footer_changed = True
 
 
-def apply(state: TuiState, event: AgentEvent | RunNotice, now: float) -> None:
-    """Fold one event into ``state`` in O(1) (amortised; a finished reply walks its own blocks once)."""
-    if isinstance(event, RunNotice):
+def apply(state: TuiState, event: AgentEvent | RunNotice | EventBatch, now: float) -> None:
+    """Fold one event into ``state`` in O(1) (amortised; a finished reply walks its own blocks
+    once); a batch's events one by one, in order, as if each had come alone."""
+    if type(event) is EventBatch:
+        for each in event.events:
+            if type(each) is MessageUpdateEvent:  # nearly every event of a batch
+                _on_update(state, each, now)
+            else:
+                apply(state, each, now)
+    elif isinstance(event, RunNotice):
         failed = state.items[-1] if state.items else None
         if event.retry_in is not None and isinstance(failed, ErrorItem):
             failed.hint = ""  # it is being retried: there is nothing for the user to do

@@ -61,7 +61,12 @@ class BedrockParser(BuilderParser):
             return self.builder.fail("error", f"malformed event from provider: {one_line(event.data, 200)}")
         kind, b = event.event, self.builder
         if kind == "contentBlockDelta":
-            return self._delta(as_int(data.get("contentBlockIndex")), as_dict(data.get("delta")))
+            index, delta = data.get("contentBlockIndex"), data.get("delta")
+            if type(delta) is dict and type(index) is int and index == self._open:
+                text = delta.get("text")
+                if type(text) is str:  # more text in the open block: nearly every event of a reply
+                    return b.text_delta(text)
+            return self._delta(as_int(index), as_dict(delta))
         if kind == "contentBlockStart":
             index = as_int(data.get("contentBlockIndex"))
             call = as_dict(as_dict(data.get("start")).get("toolUse"))

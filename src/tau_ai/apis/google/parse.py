@@ -49,7 +49,12 @@ class GoogleParser(BuilderParser):
                 return out + b.fail("error", f"Prompt blocked by Gemini: {feedback}")
             return out
         candidate = as_dict(candidates[0])
-        for part in as_dict(candidate.get("content")).get("parts") or []:
+        content = candidate.get("content")
+        for part in (content.get("parts") if type(content) is dict else None) or ():
+            if type(part) is dict and len(part) == 1 and type(text := part.get("text")) is str:
+                if text:  # a plain text part, nearly every event of a reply
+                    out += b.text_delta(text)
+                continue
             out += self._part(as_dict(part))
         finish = candidate.get("finishReason")
         if isinstance(finish, str) and finish:

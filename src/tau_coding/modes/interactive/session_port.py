@@ -16,6 +16,7 @@ from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequen
 from typing import Any
 
 from tau_agent.content import ImageContent, text_of
+from tau_agent.event_batch import EventBatch
 from tau_agent.events import AgentEvent
 from tau_agent.messages import AgentMessage, BashExecutionMessage, CustomMessage, UserMessage
 from tau_agent.provider import THINKING_LEVELS, ThinkingLevel
@@ -80,7 +81,7 @@ class CodingSessionPort(ControlPort, RewindPortMixin):
 
     async def prompt(
         self, text: str, images: Sequence[ImageContent] = ()
-    ) -> AsyncGenerator[AgentEvent | RunNotice, None]:
+    ) -> AsyncGenerator[AgentEvent | RunNotice | EventBatch, None]:
         """The run's events, with a retry announced the moment its wait begins.
 
         The session yields a retry's start with the next event it streams, which comes only
@@ -91,7 +92,7 @@ class CodingSessionPort(ControlPort, RewindPortMixin):
         images, problems = images_to_send(images, self._settings(), text_only) if images else ([], [])
         for problem in problems:
             yield RunNotice(problem, "warning")
-        heard: asyncio.Queue[SessionEvent | None] = asyncio.Queue()
+        heard: asyncio.Queue[SessionEvent | EventBatch | None] = asyncio.Queue()
         early: list[SessionEvent] = []
 
         def listen(event: SessionEvent) -> None:
@@ -101,16 +102,19 @@ class CodingSessionPort(ControlPort, RewindPortMixin):
 
         async def pump() -> None:
             try:
-                async for event in self.session.prompt(text, images):
+                async for event in self.session.prompt_batches(text, images):
                     if not any(event is seen for seen in early):
                         heard.put_nowait(event)
             finally:
                 heard.put_nowait(None)
 
-        unsubscribe = self.session.subscribe(listen)
+        unsubscribe = self.session.subscribe(listen, deltas=False)
         task = asyncio.create_task(pump())
         try:
             while (event := await heard.get()) is not None:
+                if isinstance(event, EventBatch):  # a reply's start and deltas: all shown, as they are
+                    yield event
+                    continue
                 shown = _shown(event)
                 if shown is not None:
                     yield shown

@@ -6,6 +6,7 @@ import asyncio
 from typing import BinaryIO
 
 from tau_coding.extensions.ui import LateBoundUI
+from tau_coding.modes.heap import settled_heap
 from tau_coding.modes.rpc import make_server
 from tau_coding.modes.rpc.extension_ui import RpcUI
 from tau_coding.modes.rpc.output import RpcOutput
@@ -35,7 +36,8 @@ async def run_rpc(control: SessionControl, protocol_out: BinaryIO, ui: LateBound
     control.shutdown = shutdown
     reader = await stdin_reader()
     try:
-        await server.serve(reader)
+        with settled_heap():
+            await server.serve(reader)
     except asyncio.CancelledError:
         return 130
     return 0
