@@ -116,7 +116,7 @@ async def test_a_plain_answer_imports_none_of_the_parts_it_does_not_use(project:
     ]
     assert loaded == []
     # the collector was off during start-up and is on for the run, start-up's objects frozen
-    # (common/startup_collector.py)
+    # (common/collector.py)
     collector = report["collector"]
     assert isinstance(collector, list)
     enabled, frozen = collector

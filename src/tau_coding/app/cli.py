@@ -11,7 +11,7 @@ import os
 import sys
 
 from tau_coding import __version__
-from tau_coding.common import startup_collector
+from tau_coding.common import collector
 from tau_coding.common.exit_codes import EXIT_INTERRUPTED, EXIT_OK
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~10 ms); mypy knows the name
@@ -26,10 +26,10 @@ def main(argv: list[str] | None = None) -> int:
     if argv in (["--version"], ["-v"]):  # the common case answers before argparse is even built
         sys.stdout.write(f"tau {__version__}\n")
         return EXIT_OK
-    startup_collector.pause()  # the modes resume it once set up (common/startup_collector.py)
+    collector.pause()  # the modes resume it once set up (common/collector.py)
     _compile_dataclasses_once()
     if argv[:1] and argv[0] in SUBCOMMANDS:  # a `tau batch` may run for hours: collect as usual
-        startup_collector.resume()
+        collector.resume()
     if argv[:1] == ["mcp"]:  # `tau mcp add|remove|list|get ...`
         from tau_coding.mcp.cli import main as mcp_main
 

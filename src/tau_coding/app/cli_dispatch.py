@@ -6,7 +6,7 @@ import os
 import sys
 from pathlib import Path
 
-from tau_coding.common import startup_collector
+from tau_coding.common import collector
 from tau_coding.common.diagnostics import warning_line
 from tau_coding.common.exit_codes import EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE
 
@@ -221,27 +221,23 @@ def _rpc_mode(args: Any) -> int:
     control.session.input_source = "rpc"
     for warning in _scope_models(control, args.models, _enabled_models(args)):
         _warn(warning)
-    startup_collector.resume()
+    collector.resume()
     return asyncio.run(run_rpc(control, protect_stdout(), ui))
 
 
 def _interactive_mode(args: Any) -> int:
     """``tau``, ``tau "prompt"`` or ``tau -r`` in a terminal: the TUI over a real, persisted session.
     Keys typed while it starts are kept for the editor (modes/interactive/type_ahead.py).
-    The cyclic collector is off until the app has shown the session (it turns it back on): what
-    start-up makes (modules, the TUI, the session) lives on, so its passes found next to nothing
-    and cost about a sixth of the imports' time."""
-    import gc
-
+    The cyclic collector stays off (``main`` paused it) until the app has shown the session and
+    resumes it: what start-up makes (modules, the TUI, the session) lives on, so its passes
+    found next to nothing and cost about a sixth of the imports' time."""
     from tau_coding.modes.interactive.type_ahead import TypeAhead
 
-    gc.disable()
     type_ahead = TypeAhead.start(sys.stdin)  # first: the sooner, the fewer keys in line mode
     try:
         return _run_interactive(args, type_ahead)
     finally:
         type_ahead.restore()
-        gc.enable()
 
 
 def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
@@ -379,7 +375,7 @@ def _print_mode(args: Any, stdin_text: str | None) -> int:
         control = open_controlled_session(_options(args), os.environ, cwd, warn=_warn)
     except ConfigurationError as exc:
         return _fail(str(exc))
-    startup_collector.resume()
+    collector.resume()
     try:
         ok = asyncio.run(
             run_print(

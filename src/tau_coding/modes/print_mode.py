@@ -22,8 +22,8 @@ from tau_agent.event_batch import EventBatch
 from tau_agent.events import MessageEndEvent, MessageUpdateEvent
 from tau_agent.messages import AssistantMessage
 from tau_agent.session.codec import header_to_dict
+from tau_coding.common.collector import settled_heap
 from tau_coding.modes.event_lines import event_line, update_lines, value_line
-from tau_coding.modes.heap import settled_heap
 from tau_coding.modes.line_output import LineOutput
 from tau_coding.session.coding_session import CodingSession
 from tau_coding.session.control import SessionControl

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import BinaryIO
 
+from tau_coding.common.collector import settled_heap
 from tau_coding.extensions.ui import LateBoundUI
-from tau_coding.modes.heap import settled_heap
 from tau_coding.modes.rpc import make_server
 from tau_coding.modes.rpc.extension_ui import RpcUI
 from tau_coding.modes.rpc.output import RpcOutput

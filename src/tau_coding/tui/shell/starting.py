@@ -12,12 +12,12 @@ session is open only the editor's keys and Ctrl+C work; an Enter waits for the h
 from __future__ import annotations
 
 import asyncio
-import gc
 from collections.abc import Sequence
 from pathlib import Path
 
 from tau_agent.content import text_of
 from tau_agent.messages import UserMessage
+from tau_coding.common import collector
 from tau_coding.tui.history import PromptHistory
 from tau_coding.tui.port_opening import PortOpener, PortUnavailable
 from tau_coding.tui.shell import commands, session_commands, settings_command
@@ -127,9 +127,8 @@ class Starting(Sending):
                     await write_in_slices(self._feed, self.state.items, self._look, self._writer)
                 await self.paint()
         finally:
-            # What exists now lives as long as the app: frozen, full passes skip it (gc is off until here)
-            gc.freeze()
-            gc.enable()
+            # What exists now lives as long as the app: frozen, full passes skip it (off until here)
+            collector.resume()
         self.set_interval(1.0, self._tick)
         for text in self._startup_notices:
             self.notice(text, "warning")

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tau_coding.modes.heap import YOUNG, settled_heap
+from tau_coding.common.collector import YOUNG, settled_heap
 
 
 @pytest.fixture
