@@ -54,19 +54,19 @@ def test_items_read_as_the_transcript_shows_them_with_line_breaks_kept() -> None
     )
     text = "\n".join(lines)
     for shown in (
-        "▌ Which port?",
-        " The port is 9090.",
-        " Second line.",
-        " ▌ ✓ read config.py",
-        " ▌ PORT = 9090",
-        " ▌ ! ls  (exit 2)",
-        "  Cancelled.",
-        " ▌ Error: boom",
-        " ▌ Try again.",
+        " ▌ Which port?",
+        "  The port is 9090.",
+        "  Second line.",
+        "  ▌ ✓ read config.py",
+        "  ▌ PORT = 9090",
+        "  ▌ ! ls  (exit 2)",
+        "   Cancelled.",
+        "  ▌ Error: boom",
+        "  ▌ Try again.",
     ):
         assert any(line.startswith(shown) for line in lines), (shown, text)
     assert lines[-1] == ""  # ends with a line break: the region is drawn below
-    assert all(line == line.rstrip() or line.startswith("▌") for line in lines)  # no padding kept
+    assert all(line == line.rstrip() or line.startswith(" ▌") for line in lines)  # no padding kept
 
 
 def test_lines_fit_the_width_and_end_in_crlf_for_a_raw_mode_terminal() -> None:

@@ -122,3 +122,22 @@ def test_fullscreen_by_flag_or_setting_keeps_the_whole_screen_app(tmp_path: Path
         rig.keys("C-d")
         rig.tmux.wait_for("TAU-EXITED-0")
         assert "Full answer." not in _history(rig)  # the alternate screen took it away
+
+
+def test_an_answer_keeps_its_columns_and_wrapping_when_it_moves_into_the_scrollback(tmp_path: Path) -> None:
+    (tmp_path / "project").mkdir()
+    words = [f"word{i:02d} " for i in range(40)] + ["END-OF-ANSWER"]  # wraps at the terminal's width
+    slow = sse_body(API, ScriptedReply(chunks=tuple(words)))
+    with tau(tmp_path, [Scripted(body=slow, chunk_size=max(1, len(slow) // 40), delay=0.08)]) as rig:
+        _prompt(rig, "Say the words")
+        rig.tmux.wait_for("word30")
+        live = [line for line in rig.tmux("capture-pane", "-p", "-t", "tau").split("\n") if "word" in line]
+        rig.tmux.wait_for("END-OF-ANSWER")
+        deadline = time.monotonic() + 20
+        while "working…" in rig.tmux.screen() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.3)  # the run has ended: the answer is settled and written above the region
+        written = [line for line in _history(rig).split("\n") if "word" in line]
+    assert len(live) >= 2, live  # it wrapped while live
+    # The lines finished while live are the ones written to the scrollback, column for column.
+    assert written[: len(live) - 1] == live[:-1], (live, written)

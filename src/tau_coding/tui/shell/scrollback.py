@@ -164,6 +164,9 @@ def scrollback_text(
         renderable = item_renderable(
             item, palette, show_thinking=show_thinking, expand_tools=expand_tools, thinking_hint=thinking_hint
         )
+        # The transcript's own margin (app.tcss: #transcript), so an item written here keeps the
+        # columns and the wrapping it had while it was live in the region below.
+        renderable = Padding(renderable, (0, 1))
         for line in console.render_lines(renderable, console.options, pad=False):
             segments += _rstrip(line)
             segments.append(Segment.line())
