@@ -5,9 +5,12 @@ top mounts the previous ``PAGE``. New items are appended without touching the ot
 changed item is re-synced alone. While the view follows the newest item, a live run that
 pushes the mounted count past ``WINDOW + PAGE`` unmounts the oldest views back down to
 ``WINDOW`` (scrolling up mounts them again): Textual lays out every child of the column on
-each repaint, so without this cap the cost of a turn grew with the session. Unmounting also
-lets go of Textual's memo of the removed views' rendered lines (style_cache.py), which would
-otherwise keep up to 1,024 dead views' lines alive and grow the process by ~10 MiB.
+each repaint, so without this cap the cost of a turn grew with the session. Every removal
+(trimming, inline mode's scrollback, clearing) also lets go of what Textual still holds of the
+removed views (style_cache.py): its memo of their rendered lines, which would otherwise keep
+up to 1,024 dead views' lines alive and grow the process by ~10 MiB, and the column's list of
+displayed children from the last frame, which would keep a window's worth of them alive
+until some later frame (never, while idle).
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from tau_coding.tui.state import (
     ToolItem,
     UserItem,
 )
-from tau_coding.tui.style_cache import release_style_caches
+from tau_coding.tui.style_cache import release_removed_children
 from tau_coding.tui.widgets.assistant_view import AssistantView
 from tau_coding.tui.widgets.notice_view import BashView, ErrorView, NoticeView
 from tau_coding.tui.widgets.tool_row import ToolRow
@@ -113,7 +116,7 @@ class Transcript(VerticalScroll, can_focus=False):
             await self.mount(self._earlier, before=0)
         self._update_earlier()
         await self.remove_children(old)
-        release_style_caches()
+        release_removed_children(self)
 
     async def forget_before(self, stop: int) -> None:
         """Unmount the views of the items before ``stop`` (inline mode wrote them to the scrollback)."""
@@ -121,7 +124,7 @@ class Transcript(VerticalScroll, can_focus=False):
         self._first = max(self._first, stop)
         if old:
             await self.remove_children(old)
-            release_style_caches()
+            release_removed_children(self)
 
     async def update(self, indices: Iterable[int]) -> None:
         """Re-sync the mounted views of changed items (unmounted ones render fresh when mounted)."""
@@ -186,7 +189,7 @@ class Transcript(VerticalScroll, can_focus=False):
 
     async def clear_all(self) -> None:
         await self.remove_children()
-        release_style_caches()
+        release_removed_children(self)
         self._views.clear()
         self._first = 0
         self._earlier = Static("", classes="earlier")
