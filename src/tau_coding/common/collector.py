@@ -39,10 +39,29 @@ def pause() -> None:
     gc.disable()
 
 
-def resume() -> None:
-    """Freeze what is alive now and turn the collector on: call when start-up is done."""
+def resume() -> int:
+    """Freeze what is alive now and turn the collector on: call when start-up is done. Returns
+    how many objects are frozen, for ``thaw``."""
     gc.freeze()
     gc.enable()
+    return gc.get_freeze_count()
+
+
+def thaw(since: int) -> int:
+    """Give the frozen objects back to the collector if anything was frozen after ``since`` was
+    counted (``resume``'s or the last ``thaw``'s result); returns the new count (0 when thawed).
+
+    A freeze takes whatever is alive, and a session read freezes (``gc_paused``): views on the
+    TUI's screen at that moment are reference cycles that no pass would look at once they are
+    removed. Call this when such views were removed (a session switch cleared the transcript):
+    the next passes free them. Freezing again would not do, since it would take the new
+    session's views with it; from then on the collector's full passes scan everything again,
+    as in any Python program, until the next session read freezes it. ``gc.unfreeze`` itself
+    costs nothing."""
+    if gc.get_freeze_count() == since:
+        return since
+    gc.unfreeze()
+    return 0
 
 
 @contextmanager
@@ -59,4 +78,4 @@ def settled_heap() -> Iterator[None]:
         gc.set_threshold(*before)
 
 
-__all__ = ["YOUNG", "pause", "resume", "settled_heap"]
+__all__ = ["YOUNG", "pause", "resume", "settled_heap", "thaw"]

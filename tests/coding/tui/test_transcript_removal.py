@@ -16,10 +16,12 @@ import weakref
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 
+from tau_agent.testing import FakeProvider
 from tau_coding.tui.state import Item, NoticeItem
 from tau_coding.tui.widgets.transcript import PAGE, WINDOW, Transcript
 
-from .test_app import SIZE
+from .helpers import adapter
+from .test_app import SIZE, make_app
 
 
 class _Host(App[None]):
@@ -84,3 +86,23 @@ async def test_clearing_the_transcript_frees_every_view_by_the_next_frame() -> N
         views = [weakref.ref(view) for view in transcript.views()]
         await transcript.clear_all()
         assert await freed(pilot, views) == 0
+
+
+async def test_views_on_screen_when_a_session_read_froze_them_are_freed_after_a_switch() -> None:
+    """A session read freezes whatever is alive (tau_agent/session/bulk.py), the views on
+    screen included; the switch that removes them must still let them be collected."""
+    app = make_app(adapter(FakeProvider([])), inline=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for i in range(10):
+            app.notice(f"note {i}", "info")
+        await app.paint()
+        await pilot.pause()
+        views = [weakref.ref(view) for view in app.transcript.views()]
+        assert views
+        gc.freeze()  # what reading the session switched to does
+        try:
+            await app.reset_transcript()
+            assert await freed(pilot, views) == 0
+        finally:
+            gc.unfreeze()

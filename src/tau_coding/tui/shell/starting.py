@@ -40,6 +40,7 @@ class Starting(Sending):
     _type_ahead: str
     _start_with_resume: bool
     _feed: ScrollbackFeed | None
+    _frozen: int  # objects the collector had frozen when the transcript was last emptied
     _writer: HeldWriter
 
     def _look(self, width: int | None = None) -> Look:
@@ -112,23 +113,22 @@ class Starting(Sending):
         """After the first paint: the session's history (rendering a long one's newest items
         for the scrollback takes longer than starting), then what starts with the app.
         A prompt sent before this ran waits for it (``on_prompt_editor_submitted``)."""
-        try:
-            if not self._session_shown.is_set():  # (a session switched to already showed its own)
-                early, status = self.state.items, self.state.status  # what the first frames did follows
-                self.state = from_messages(self.port.messages, self.port.render_custom)
-                set_status(self.state, status)  # (a prompt sent meanwhile waits: start_run)
-                for item in early:
-                    self.state.add(item)
-                if early:
-                    await self.transcript.clear_all()
-                self._session_shown.set()
-                if self._feed is not None:
-                    self._feed.start(len(self.state.items))
-                    await write_in_slices(self._feed, self.state.items, self._look, self._writer)
-                await self.paint()
-        finally:
-            # What exists now lives as long as the app: frozen, full passes skip it (off until here)
-            collector.resume()
+        # What exists now lives as long as the app: frozen, full passes skip it (off until here).
+        # Before the history's views are mounted: frozen, they could never be collected once removed.
+        self._frozen = collector.resume()
+        if not self._session_shown.is_set():  # (a session switched to already showed its own)
+            early, status = self.state.items, self.state.status  # what the first frames did follows
+            self.state = from_messages(self.port.messages, self.port.render_custom)
+            set_status(self.state, status)  # (a prompt sent meanwhile waits: start_run)
+            for item in early:
+                self.state.add(item)
+            if early:
+                await self.transcript.clear_all()
+            self._session_shown.set()
+            if self._feed is not None:
+                self._feed.start(len(self.state.items))
+                await write_in_slices(self._feed, self.state.items, self._look, self._writer)
+            await self.paint()
         self.set_interval(1.0, self._tick)
         for text in self._startup_notices:
             self.notice(text, "warning")
