@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tau_agent.event_batch import EventBatch
 from tau_agent.events import MessageUpdateEvent
 from tau_agent.testing import fail
 from tau_coding.session.reply_retry import RetrySettings
@@ -53,6 +54,7 @@ async def test_the_footer_stops_counting_down_once_the_retried_reply_streams(tmp
     async for event in rig.port.prompt("question"):
         apply(state, event, 0.0)
         retried = retried or (isinstance(event, RunNotice) and event.retry_in is not None)
-        if retried and isinstance(event, MessageUpdateEvent):
+        updates = event.events if isinstance(event, EventBatch) else (event,)  # one network read's
+        if retried and any(isinstance(update, MessageUpdateEvent) for update in updates):
             counting_while_answering.append(state.retry_at is not None)
     assert counting_while_answering and not any(counting_while_answering)
