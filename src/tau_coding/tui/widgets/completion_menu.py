@@ -25,6 +25,8 @@ class CompletionMenu(OptionList, can_focus=False):
         return bool(self.candidates)
 
     def show(self, candidates: Sequence[Candidate]) -> None:
+        if not candidates and not self.candidates:
+            return  # closed and staying closed: the common case of a key typed, nothing to redraw
         self.candidates = list(candidates)
         self.clear_options()
         width = min(LABEL_WIDTH, max((len(c.label) for c in self.candidates), default=0))
