@@ -23,15 +23,9 @@ import time
 from pathlib import Path
 
 from bench.bench_stream import scripted_stream
-from bench.tui_tmux_latency import cpu_seconds
+from bench.tui_tmux_latency import _tmux, cpu_seconds
 
 API = "openai-completions"
-
-
-def _tmux(socket: Path, *args: str) -> str:
-    return subprocess.run(
-        ["tmux", "-S", str(socket), *args], capture_output=True, text=True, check=True
-    ).stdout
 
 
 def _wait(socket: Path, check: str, present: bool = True, timeout: float = 120.0) -> None:
