@@ -72,6 +72,8 @@ def footer_lines(
     if state.retry_at is not None and state.status == "running":
         seconds = math.ceil(state.retry_at - now)
         status = f"  retrying in {seconds}s · Esc cancels" if seconds > 0 else "  retrying…"
+    elif state.compacting and state.status == "running":
+        status = "  compacting… · Esc cancels"
     if status:
         stats.append((status, "warn"))
     for text in extras:  # extensions' entries (tau.set_status), such as the task list's count

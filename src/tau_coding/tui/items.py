@@ -22,9 +22,16 @@ class RunNotice:
     tone: NoticeTone = "info"
     retry_in: float | None = None  # a retry starts in this many seconds (the footer counts down)
     retry_over: bool = False  # the retry under way ended (an empty ``text`` adds no line)
+    recovers: bool = False  # the failure shown last is being dealt with: its hint goes
+    compacting: bool | None = None  # a compaction started (True) or ended (False); None: neither
 
 
 RETRY_HINT = "Send a message to retry, or switch model with /model."
+
+
+def compacted_line(tokens_before: int) -> str:
+    """The line a compaction leaves in the transcript, live or read back from the history."""
+    return f"Context compacted ({tokens_before:,} tokens before)"
 
 
 @dataclass(slots=True)

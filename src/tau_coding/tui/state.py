@@ -53,6 +53,7 @@ from tau_coding.tui.items import (
     ToolItem,
     UsageTotals,
     UserItem,
+    compacted_line,
 )
 from tau_coding.tui.terminal_images import image_line, placeholder
 
@@ -65,6 +66,7 @@ class TuiState:
     status: RunStatus = "idle"
     context_tokens: int | None = None  # from the latest reply's usage; None until one arrives
     retry_at: float | None = None  # when the retry waited for starts (clock time), if one is
+    compacting: bool = False  # the session is compacting the context within the run
     turns: int = 0
     tool_calls: int = 0
     _tools: dict[str, int] = field(default_factory=dict)  # call id -> item index
@@ -134,7 +136,7 @@ def add_message(state: TuiState, message: AgentMessage) -> None:
             )
         )
     elif isinstance(message, CompactionSummaryMessage):
-        state.add(NoticeItem(f"Context compacted ({message.tokens_before:,} tokens before)", "compaction"))
+        state.add(NoticeItem(compacted_line(message.tokens_before), "compaction"))
     elif isinstance(message, BranchSummaryMessage):
         state.add(NoticeItem("Returned from another branch: " + message.summary, "branch"))
     elif isinstance(message, CustomMessage) and message.display:
@@ -204,7 +206,7 @@ def take_queue(state: TuiState) -> list[QueuedMessage]:
 def set_status(state: TuiState, status: RunStatus) -> None:
     state.status = status
     if status == "idle":
-        state.retry_at = None
+        state.retry_at, state.compacting = None, False
     state._footer_changed = True
 
 
@@ -219,13 +221,18 @@ def apply(state: TuiState, event: AgentEvent | RunNotice | EventBatch, now: floa
                 apply(state, each, now)
     elif isinstance(event, RunNotice):
         failed = state.items[-1] if state.items else None
-        if event.retry_in is not None and isinstance(failed, ErrorItem):
+        if event.recovers and isinstance(failed, ErrorItem):
             failed.hint = ""  # it is being retried: there is nothing for the user to do
             state.touch(len(state.items) - 1)
         if event.text:
             add_notice(state, event.text, event.tone)
         if event.retry_in is not None or event.retry_over:
             state.retry_at = now + event.retry_in if event.retry_in is not None else None
+            state._footer_changed = True
+        if event.compacting is not None:
+            state.compacting = event.compacting
+            if event.compacting:  # between the loop's runs: the session is still at work
+                set_status(state, "running")
             state._footer_changed = True
     elif isinstance(event, MessageUpdateEvent):
         _on_update(state, event, now)

@@ -31,11 +31,13 @@ from tau_coding.session.control import PLAN_APPROVED, ControlError, SessionContr
 from tau_coding.session.events import (
     AutoRetryEndEvent,
     AutoRetryStartEvent,
+    CompactionEndEvent,
+    CompactionStartEvent,
     InputHandledEvent,
     SessionEvent,
     is_agent_event,
 )
-from tau_coding.tui.items import RunNotice
+from tau_coding.tui.items import RunNotice, compacted_line
 from tau_coding.tui.port import CommandResult, CommandSpec, QueuedMessages, SessionInfo
 
 
@@ -261,8 +263,23 @@ class CodingSessionPort(ControlPort, RewindPortMixin):
         return f"Resume this session with: tau --session {self.session.session_id[:8]}"
 
 
+_COMPACTING = {
+    "overflow": "The context window overflowed: compacting it, then retrying",
+    "threshold": "The context is nearly full: compacting it",
+    "manual": "Compacting the context",
+}
+
+
+def _compacted(event: CompactionEndEvent) -> RunNotice:
+    if event.result is not None:
+        return RunNotice(compacted_line(event.result.tokens_before), "compaction", compacting=False)
+    failed = "Compaction cancelled" if event.aborted else f"Compaction failed: {event.error_message}"
+    return RunNotice(failed, "warning", compacting=False)
+
+
 def _shown(event: SessionEvent) -> AgentEvent | RunNotice | None:
-    """What of a session event the transcript shows: agent events, retries, command output."""
+    """What of a session event the transcript shows: agent events, retries, compactions (with
+    the history's own line for one), command output."""
     if is_agent_event(event):
         return event
     if isinstance(event, AutoRetryStartEvent):
@@ -271,7 +288,13 @@ def _shown(event: SessionEvent) -> AgentEvent | RunNotice | None:
             f"{event.error_message}; retrying in {seconds:.1f}s ({event.attempt}/{event.max_attempts})",
             "warning",
             retry_in=seconds,
+            recovers=True,
         )
+    if isinstance(event, CompactionStartEvent):
+        overflow = event.reason == "overflow"
+        return RunNotice(_COMPACTING[event.reason], "compaction", recovers=overflow, compacting=True)
+    if isinstance(event, CompactionEndEvent):
+        return _compacted(event)
     if isinstance(event, AutoRetryEndEvent):
         failed = f"Retry stopped: {event.final_error or 'failed'}"
         return RunNotice("" if event.success else failed, "warning", retry_over=True)
