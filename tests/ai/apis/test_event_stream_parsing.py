@@ -175,3 +175,35 @@ def test_mistral_typed_text_and_thinking_chunks() -> None:
     assert isinstance(thinking, ThinkingContent) and thinking.thinking == "hm"
     assert isinstance(text, TextContent) and text.text == "Yes"
     assert message.api == "mistral-conversations"
+
+
+def test_responses_reasoning_sent_only_with_its_finished_item_is_the_thinking() -> None:
+    """Found in real use against a local server: no summary deltas, the summary only in the
+    item itself. The thinking block kept an empty text (the TUI showed no thinking at all)."""
+    item = {"type": "reasoning", "id": "rs_1", "summary": [{"type": "summary_text", "text": "one"}]}
+    body = sse(
+        {"type": "response.output_item.added", "item": item},
+        {"type": "response.output_item.done", "item": item},
+        {"type": "response.completed", "response": {"status": "completed"}},
+    )
+    events, message = run(RESPONSES, body, finish=False)
+    block = message.content[0]
+    assert isinstance(block, ThinkingContent) and block.thinking == "one"
+    assert types(events) == ["start", "thinking_start", "thinking_delta", "thinking_end", "done"]
+
+
+def test_responses_raw_reasoning_text_of_a_finished_item_is_the_thinking() -> None:
+    item = {
+        "type": "reasoning",
+        "id": "rs_1",
+        "summary": [],
+        "content": [{"type": "reasoning_text", "text": "raw"}],
+    }
+    body = sse(
+        {"type": "response.output_item.done", "item": item},
+        {"type": "response.completed", "response": {"status": "completed"}},
+    )
+    events, message = run(RESPONSES, body, finish=False)
+    block = message.content[0]
+    assert isinstance(block, ThinkingContent) and block.thinking == "raw"
+    assert types(events).count("thinking_start") == types(events).count("thinking_end") == 1

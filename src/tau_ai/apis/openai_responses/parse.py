@@ -22,6 +22,18 @@ from tau_ai.sse import SseEvent
 API = "openai-responses"
 
 
+def _reasoning_text(item: dict[str, Any]) -> str:
+    """A finished reasoning item's text: its summary parts joined by blank lines (as their deltas
+    are), else its raw reasoning text (open-weight models served with the Responses API)."""
+    for field in ("summary", "content"):
+        parts = item.get(field)
+        if isinstance(parts, list):
+            texts = [string(as_dict(part).get("text")) for part in parts]
+            if any(texts):
+                return "\n\n".join(text for text in texts if text)
+    return ""
+
+
 class ResponsesParser(BuilderParser):
     """A Responses stream; its messages name ``api`` (Azure serves the same stream)."""
 
@@ -29,6 +41,7 @@ class ResponsesParser(BuilderParser):
         super().__init__(api, model)
         self._item_type: str | None = None
         self._args_seen = False
+        self._thinking_seen = False  # the reasoning item's text came in deltas
 
     def _feed(self, event: SseEvent) -> list[AssistantMessageEvent]:
         data = load_object(event.data)
@@ -41,7 +54,9 @@ class ResponsesParser(BuilderParser):
         if kind == "response.output_text.delta" or kind == "response.refusal.delta":
             return b.text_delta(string(data.get("delta")))
         if kind in ("response.reasoning_summary_text.delta", "response.reasoning_text.delta"):
-            return b.thinking_delta(string(data.get("delta")))
+            delta = string(data.get("delta"))
+            self._thinking_seen = self._thinking_seen or bool(delta)
+            return b.thinking_delta(delta)
         if kind == "response.function_call_arguments.delta":
             self._args_seen = True
             return b.tool_call_delta(string(data.get("delta")))
@@ -79,6 +94,7 @@ class ResponsesParser(BuilderParser):
         kind = item.get("type")
         self._item_type = kind if isinstance(kind, str) else None
         if kind == "reasoning":
+            self._thinking_seen = False
             return b.thinking_delta("")
         if kind == "function_call":
             self._args_seen = False
@@ -96,9 +112,13 @@ class ResponsesParser(BuilderParser):
     def _item_done(self, item: dict[str, Any]) -> list[AssistantMessageEvent]:
         b = self.builder
         kind = item.get("type")
+        events: list[AssistantMessageEvent] = []
         if kind == "reasoning":
             if self._item_type != "reasoning":
-                b.thinking_delta("")
+                self._thinking_seen = False
+                events += b.thinking_delta("")
+            if not self._thinking_seen:  # a server that sends the text only with the finished item
+                events += b.thinking_delta(_reasoning_text(item))
             b.set_signature(json.dumps(item, separators=(",", ":")))
         elif kind == "message":
             signature: dict[str, Any] = {"id": item.get("id")}
@@ -109,10 +129,9 @@ class ResponsesParser(BuilderParser):
             arguments = item.get("arguments")
             if not self._args_seen and isinstance(arguments, str) and arguments:
                 self._args_seen = True
-                events = b.tool_call_delta(arguments)
-                return events + b.close_block()
+                events += b.tool_call_delta(arguments)
         self._item_type = None
-        return b.close_block()
+        return events + b.close_block()
 
     def _completed(self, response: dict[str, Any]) -> list[AssistantMessageEvent]:
         b = self.builder
