@@ -97,3 +97,25 @@ async def test_a_session_that_cannot_open_closes_the_app_with_its_reason() -> No
         await until(pilot, lambda: not app.is_running)
     assert app.start_error == "no model named 'nope'"
     assert app.return_code == 2
+
+
+async def test_the_openers_notices_are_not_repeated_after_a_session_switch() -> None:
+    """Found in real use: with no key, ``tau -r`` then a session with a model showed "no model
+    configured" again under the resumed history. What opening said belongs to that moment; the
+    problems in the user's files (given to the app) are shown again."""
+    opener = Opener(adapter(FakeProvider(["ok"])), notices=["no model configured: ..."])
+    app = TauApp(
+        None,
+        open_port=opener,
+        cwd="/work/project",
+        home="/home/user",
+        list_files=None,
+        startup_notices=["keybindings.json: oops"],
+    )  # type: ignore[arg-type]
+    async with app.run_test(size=SIZE) as pilot:
+        opener.gate.set()
+        await until(pilot, lambda: any(isinstance(i, NoticeItem) for i in app.state.items))
+        shown = [i.text for i in app.state.items if isinstance(i, NoticeItem)]
+        assert shown == ["no model configured: ...", "keybindings.json: oops"]
+        await app.reset_transcript()
+        assert [i.text for i in app.state.items if isinstance(i, NoticeItem)] == ["keybindings.json: oops"]

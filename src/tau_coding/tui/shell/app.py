@@ -117,6 +117,7 @@ class TauApp(Starting):
         self._save_settings = save_settings
         self._keymap = dict(keymap or {})
         self._startup_notices = list(startup_notices)
+        self._opening_notices: Sequence[str] = ()
         self._environ = os.environ if environ is None else environ
         self._start_with_resume = start_with_resume
         self._last_escape = float("-inf")

@@ -34,7 +34,8 @@ class Starting(Sending):
     _open_port: PortOpener | None
     _port_open: bool
     start_error: str | None
-    _startup_notices: list[str]
+    _startup_notices: list[str]  # problems in the user's files: shown again after a session switch
+    _opening_notices: Sequence[str]  # what opening the first session said: shown with it, once
     _initial_prompt: str | None
     _more_prompts: list[str]
     _type_ahead: str
@@ -76,7 +77,7 @@ class Starting(Sending):
                 self.exit(return_code=2)
                 return
             self.port, self._port_open = port, True
-            self._startup_notices[:0] = notices
+            self._opening_notices = notices
             self._port_opened()
         await self._show_session()
 
@@ -130,7 +131,7 @@ class Starting(Sending):
                 await write_in_slices(self._feed, self.state.items, self._look, self._writer)
             await self.paint()
         self.set_interval(1.0, self._tick)
-        for text in self._startup_notices:
+        for text in [*self._opening_notices, *self._startup_notices]:
             self.notice(text, "warning")
         if self._start_with_resume:  # tau -r "prompt": the prompt goes to the session picked
             await session_commands.resume(self, "", then=self._send_initial_prompt)
