@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tau_agent.testing.fake_provider import call, fail, reply
+from tau_agent.testing.fake_provider import ReplyLike, call, fail, reply
 from tau_coding.session.compaction.settings import CompactionSettings
 from tau_coding.tui.footer_format import footer_lines
 from tau_coding.tui.items import ErrorItem, NoticeItem, RunNotice
@@ -19,7 +19,7 @@ INFO = SessionInfo(cwd="/p", model_label="m", context_window=1000)
 KEEP_LITTLE = CompactionSettings(enabled=True, reserve_tokens=1_000, keep_recent_tokens=10)
 
 
-def _rig(tmp_path: Path) -> Rig:
+def _rig(tmp_path: Path, summary: ReplyLike = "Summary: the user listed the folder.") -> Rig:
     (tmp_path / "project").mkdir()
     (tmp_path / "project" / "notes.txt").write_text("notes\n" * 200)
     rig = Rig(
@@ -27,7 +27,7 @@ def _rig(tmp_path: Path) -> Rig:
         [
             reply(call("ls", {})),  # progress first: an overflow after it is recovered
             fail(OVERFLOW),
-            "Summary: the user listed the folder.",  # the compaction's summary
+            summary,  # the compaction's
             "Here is the folder.",  # the retried request
         ],
     )
@@ -64,3 +64,11 @@ def test_the_footer_says_compacting_and_that_esc_cancels() -> None:
     apply(state, RunNotice("Context compacted (1,000 tokens before)", "compaction", compacting=False), 0.0)
     _, stats = footer_lines(INFO, state, "~")
     assert not any("compacting" in text for text, _ in stats)
+
+
+async def test_a_compaction_that_fails_after_an_overflow_says_what_is_left_to_do(tmp_path: Path) -> None:
+    rig = _rig(tmp_path, summary=fail("HTTP 500: the summary broke"))
+    notices = [e async for e in rig.port.prompt("list the folder") if isinstance(e, RunNotice)]
+    end = notices[-1]
+    assert end.compacting is False and end.tone == "warning"
+    assert end.text.startswith("Compaction failed: ") and "not retried: /compact" in end.text

@@ -274,6 +274,8 @@ def _compacted(event: CompactionEndEvent) -> RunNotice:
     if event.result is not None:
         return RunNotice(compacted_line(event.result.tokens_before), "compaction", compacting=False)
     failed = "Compaction cancelled" if event.aborted else f"Compaction failed: {event.error_message}"
+    if event.reason == "overflow":  # the request that overflowed was not retried: say what is left
+        failed += ". The request was not retried: /compact, then send a message, or /model"
     return RunNotice(failed, "warning", compacting=False)
 
 
