@@ -351,6 +351,19 @@ def _tool_item(state: TuiState, call: ToolCall) -> int:
     return index
 
 
+def discount_wait(state: TuiState, seconds: float) -> None:
+    """The running tools' clocks skip ``seconds`` the person took to answer a dialog: a call
+    asked about waits for the answer before it runs (it counted the wait as its own time), and a
+    tool that asks the person mid-run is not working while they think."""
+    for call_id in state._open_tools:
+        index = state._tools[call_id]
+        item = state.items[index]
+        assert isinstance(item, ToolItem)
+        if item.started is not None:
+            item.started += seconds
+            state.touch(index)
+
+
 def _on_agent_end(state: TuiState, now: float) -> None:
     for call_id in state._open_tools:
         index = state._tools[call_id]
@@ -384,6 +397,7 @@ __all__ = [
     "add_message",
     "add_notice",
     "apply",
+    "discount_wait",
     "from_messages",
     "queue_message",
     "set_status",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tau_agent.content import TextContent, ToolCall
-from tau_agent.events import AgentEndEvent, MessageEndEvent, ToolExecutionStartEvent
+from tau_agent.events import AgentEndEvent, MessageEndEvent, ToolExecutionEndEvent, ToolExecutionStartEvent
 from tau_agent.harness import AgentHarness
 from tau_agent.messages import (
     AssistantMessage,
@@ -17,6 +17,7 @@ from tau_agent.messages import (
     UserMessage,
 )
 from tau_agent.testing import FakeProvider, call, fail, reply, text, thinking
+from tau_agent.tools import AgentToolResult
 from tau_coding.tui.state import (
     AssistantItem,
     BashItem,
@@ -26,6 +27,7 @@ from tau_coding.tui.state import (
     TuiState,
     UserItem,
     apply,
+    discount_wait,
     from_messages,
     queue_message,
     take_queue,
@@ -86,6 +88,19 @@ async def test_tool_row_goes_from_pending_to_ok_with_output_and_times(tmp_path: 
     assert tool.args == {"command": "printf 'one\\ntwo\\n'"}
     assert tool.started is not None and tool.ended is not None and tool.ended > tool.started
     assert state.tool_calls == 1 and state.turns == 2
+
+
+def test_a_dialogs_wait_is_left_out_of_the_running_tools_times_only() -> None:
+    state = TuiState()
+    apply(state, ToolExecutionStartEvent("a", "bash", {"command": "x"}), 10.0)
+    apply(state, ToolExecutionStartEvent("b", "bash", {"command": "y"}), 10.0)
+    apply(state, ToolExecutionEndEvent("b", "bash", AgentToolResult.text("done"), False), 11.0)
+    state.take_changes()
+    discount_wait(state, 5.0)
+    running, done = (state.items[state.tool_index(i) or 0] for i in "ab")
+    assert isinstance(running, ToolItem) and isinstance(done, ToolItem)
+    assert running.started == 15.0 and done.started == 10.0 and done.ended == 11.0
+    assert state.take_changes().updated == {state.tool_index("a")}
 
 
 async def test_partial_tool_output_replaces_the_previous_one() -> None:

@@ -5,7 +5,9 @@ Skips without tmux."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -58,9 +60,12 @@ def test_each_approval_answer_does_what_it_says(tmp_path: Path) -> None:
         _prompt(tmux, "first")
         screen = tmux.wait_for("Allow bash: touch once.txt?")
         assert "Yes, and add Bash(touch once.txt) to .tau/settings.json" in screen
+        time.sleep(1.5)  # the person thinks: the command's time leaves that out
         _choose(tmux, "Yes, once", 0)
-        tmux.wait_for("Made once.")
+        screen = tmux.wait_for("Made once.")
         assert (project / "once.txt").exists()
+        (row,) = [line for line in screen.splitlines() if "$ touch once.txt" in line]
+        assert not re.search(r"\d\.\ds", row), row  # (a quick command shows no time at all)
 
         _prompt(tmux, "second")
         _choose(tmux, "Yes, and add Bash(touch kept.txt) to .tau/settings.json", 2)

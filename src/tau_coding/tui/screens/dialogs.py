@@ -8,7 +8,8 @@ Each dialog's screen is imported when first asked for, not when the TUI starts.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
@@ -17,8 +18,11 @@ if TYPE_CHECKING:
 
 
 class TuiDialogs:
-    def __init__(self, app: App[Any]) -> None:
+    """``waited`` hears how long (seconds) each question waited for the person's answer."""
+
+    def __init__(self, app: App[Any], waited: Callable[[float], object] | None = None) -> None:
         self._app = app
+        self._waited = waited
 
     async def _ask(self, screen: Screen[Any]) -> Any:
         answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
@@ -27,8 +31,13 @@ class TuiDialogs:
             if not answer.done():
                 answer.set_result(value)
 
-        await self._app.push_screen(screen, done)
-        return await answer
+        asked = time.monotonic()
+        try:
+            await self._app.push_screen(screen, done)
+            return await answer
+        finally:
+            if self._waited is not None:
+                self._waited(time.monotonic() - asked)
 
     async def show_screen(self, screen: Screen[Any]) -> Any:
         """An extension's own screen, until it is dismissed; the value it was dismissed with."""

@@ -16,7 +16,7 @@ from tau_agent.content import ImageContent
 from tau_coding.tui.bridge import AgentEventMessage, RunFinished, start_run
 from tau_coding.tui.shell import commands, permission_mode
 from tau_coding.tui.shell.extension_surface import ExtensionSurface
-from tau_coding.tui.state import add_error, add_message, apply, queue_message, set_status
+from tau_coding.tui.state import add_error, add_message, apply, discount_wait, queue_message, set_status
 from tau_coding.tui.submission import Submission, classify
 from tau_coding.tui.widgets.prompt_editor import PromptEditor
 
@@ -29,6 +29,12 @@ class Sending(ExtensionSurface):
 
     def on_agent_event_message(self, message: AgentEventMessage) -> None:
         apply(self.state, message.event, self._clock())
+        self._scheduler.request()
+
+    def dialog_waited(self, seconds: float) -> None:
+        """A dialog (an approval, an extension's question) waited ``seconds`` for the person:
+        the running tools' times leave that out."""
+        discount_wait(self.state, seconds)
         self._scheduler.request()
 
     def on_run_finished(self, message: RunFinished) -> None:
