@@ -118,8 +118,12 @@ def plan_compaction(
         return None
     turn_start = cut
     if not isinstance(messages[cut], _TURN_STARTS):
+        # A turn that began before an earlier compaction (its start is in that summary) is not
+        # split again: what of it is cut now is folded into the summary as history. Made a
+        # "beginning of the current turn" each time, a long run's summary grew by a section
+        # per compaction and was never rewritten.
         turn_start = next(
-            (i for i in range(cut - 1, start - 1, -1) if isinstance(messages[i], _TURN_STARTS)), start
+            (i for i in range(cut - 1, start - 1, -1) if isinstance(messages[i], _TURN_STARTS)), cut
         )
     history = list(messages[start:turn_start])
     prefix = list(messages[turn_start:cut])

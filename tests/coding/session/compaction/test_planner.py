@@ -108,3 +108,17 @@ def test_synthetic_results_without_entries_are_never_cut_points() -> None:
     assert not is_safe_cut(UserMessage("x"), None)
     assert not is_safe_cut(CompactionSummaryMessage("s"), "e0")
     assert is_safe_cut(AssistantMessage([]), "e1")
+
+
+def test_a_turn_already_split_by_an_earlier_compaction_is_folded_into_its_summary() -> None:
+    """Found in a long run: each compaction inside one turn of many tool calls added another
+    "beginning of the current turn" section to the summary instead of updating it."""
+    summary = "## Goal\nrefactor\n\n---\n\n## Beginning of the current turn\n\nread big0..big9"
+    messages: list[AgentMessage] = [CompactionSummaryMessage(summary)]
+    for i in range(10, 50):  # the same turn goes on: its user message is in the summary
+        call = ToolCall(f"k{i}", "read", {"path": f"big{i}.py"})
+        messages += [AssistantMessage([call]), ToolResultMessage(call.id, "read", [TextContent("y" * 2_000)])]
+    plan = plan_compaction(messages, _ids(messages), keep_recent_tokens=3_000, tokens_before=1)
+    assert plan is not None and not plan.is_split_turn
+    assert plan.previous_summary == summary
+    assert plan.history == messages[1 : plan.first_kept_index]
