@@ -53,6 +53,10 @@ class BuiltinHost:
         self._registry = Registry()
         self._session: CodingSession | None = None
         activate(ExtensionAPI(self, BUILTIN))
+        if renderers := self._registry.tool_renderers:  # Tau's own tools drawn their own way
+            from tau_coding.common.tool_renderers import publish
+
+            publish({name: renderer for name, (_, renderer) in renderers.items()})
 
     # -- ExtensionHostPort ------------------------------------------------------------------
 

@@ -222,7 +222,10 @@ class ExtensionHost:
         if renderers or self._published:
             from tau_coding.common.tool_renderers import publish
 
-            publish({name: r for name, (owner, r) in renderers.items() if owner in self.extensions})
+            shown = {
+                name: r for name, (owner, r) in renderers.items() if owner in (*self.extensions, BUILTIN)
+            }
+            publish(shown)
             self._published = bool(renderers)
         for callback in list(self.on_change):
             callback()

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from tau_coding.subagents.definitions import AgentDefinition
 from tau_coding.subagents.discovery import load_agents
 from tau_coding.subagents.factory import ChildFactory, Parent
-from tau_coding.subagents.task_tool import create_task_tool
+from tau_coding.subagents.task_tool import create_task_tool, task_call_line
 
 if TYPE_CHECKING:
     from tau_coding.extensions.api import ExtensionAPI
@@ -68,7 +68,9 @@ def subagents_extension(
             tau.append_entry(ENTRY_TYPE, data)
 
         spawner = factory.spawner(agents, record)
-        tau.register_tool(create_task_tool(spawner, 0, description_agents=agents()))
+        tau.register_tool(
+            create_task_tool(spawner, 0, description_agents=agents()), render_call=task_call_line
+        )
 
         def list_agents(args: str) -> str:
             del args

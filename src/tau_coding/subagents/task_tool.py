@@ -65,6 +65,14 @@ PARAMETERS: dict[str, Any] = {
 }
 
 
+def task_call_line(args: Mapping[str, Any]) -> str:
+    """A task row's line in the TUI: the call's label (its prompt's start when it has none), and
+    the agent when it is not the default one (the arguments' JSON said nothing at a glance)."""
+    label = str(args.get("description") or "").strip() or " ".join(str(args.get("prompt") or "").split())[:60]
+    agent = args.get("agent")
+    return f"{label} ({agent})" if isinstance(agent, str) and agent and agent != DEFAULT_AGENT else label
+
+
 def create_task_tool(
     spawner: Spawner, depth: int, *, description_agents: Mapping[str, AgentDefinition]
 ) -> AgentTool:

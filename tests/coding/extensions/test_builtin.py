@@ -105,7 +105,7 @@ def test_the_host_refuses_a_second_owner_but_lets_an_extension_replace_a_builtin
 
 
 def test_the_builtin_extension_registers_the_catalogue_and_models_json_providers(project: Project) -> None:
-    session = build(project, [], tools="read")
+    session = build(project, [], tools="read,task")
     try:
         assert isinstance(session.hooks, BuiltinHooks)
         providers = session.hooks.registry.providers
@@ -134,3 +134,29 @@ async def test_an_extension_provider_of_a_builtin_name_replaces_it(project: Proj
         assert not any("already registered" in w for w in warnings)
     finally:
         session.close()
+
+
+def test_tau_s_own_tools_are_drawn_their_own_way_with_or_without_other_extensions(
+    project: Project,
+) -> None:
+    """Found in real use: the task row showed its arguments' JSON, since only third-party
+    extensions' renderers reached the TUI. Tau's own tools register theirs the same way."""
+    from tau_coding.common.tool_renderers import publish, rendered_call
+
+    publish({})
+    try:
+        session = build(project, [], tools="read,task")
+        try:
+            line = rendered_call("task", {"description": "find the word", "prompt": "p", "agent": "explore"})
+            assert line == "find the word (explore)"
+        finally:
+            session.close()
+        publish({})
+        other = write_extension(project.root, "other", "def activate(tau):\n    pass\n")
+        session = build(project, [], tools="read,task", extensions=[str(other)])
+        try:
+            assert rendered_call("task", {"description": "d", "prompt": "p"}) == "d"
+        finally:
+            session.close()
+    finally:
+        publish({})
