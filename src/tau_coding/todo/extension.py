@@ -9,7 +9,7 @@ the editor is the extension widget ``todo`` and the footer count the status ``to
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
@@ -23,6 +23,7 @@ from tau_coding.todo.items import (
     TodoError,
     TodoItem,
     count_text,
+    from_claude_code,
     parse_items,
     render_lines,
 )
@@ -69,6 +70,19 @@ def show_todos(ui: UIBridge, items: Sequence[TodoItem]) -> None:
     ui.set_status(WIDGET, count_text(items))
 
 
+def todo_call_line(args: Mapping[str, Any]) -> str:
+    """A todo row's line in the TUI: how far the list is and what is under way, not its JSON."""
+    try:
+        items = parse_items(from_claude_code(args).get("items"))
+    except TodoError:
+        return "(a list that is not valid)"
+    if not items:
+        return "clear the list"
+    done = sum(1 for item in items if item.status == "done")
+    current = next((item.text for item in items if item.status == "in_progress"), None)
+    return f"{done}/{len(items)} done" + (f" · {current}" if current else "")
+
+
 def create_todo_tool(on_change: Callable[[list[TodoItem]], None]) -> AgentTool:
     """The ``todo`` tool; ``on_change`` hears every list it accepts."""
 
@@ -92,6 +106,7 @@ def create_todo_tool(on_change: Callable[[list[TodoItem]], None]) -> AgentTool:
         description=DESCRIPTION,
         parameters=PARAMETERS,
         execute=execute,
+        prepare_arguments=from_claude_code,
         prompt_snippet="Keep a task list the user can see",
         prompt_guidelines=(
             "For work of three or more steps keep a todo list: one item in_progress, done at once.",
@@ -103,7 +118,9 @@ def todo_extension() -> Callable[[ExtensionAPI], None]:
     """The built-in extension's part for the task list: registers the ``todo`` tool."""
 
     def activate(tau: ExtensionAPI) -> None:
-        tau.register_tool(create_todo_tool(lambda items: show_todos(tau.ui, items)))
+        tau.register_tool(
+            create_todo_tool(lambda items: show_todos(tau.ui, items)), render_call=todo_call_line
+        )
 
     return activate
 

@@ -40,6 +40,30 @@ class TodoError(ValueError):
     """The ``items`` argument is not a valid list; the message says what to change."""
 
 
+# Claude Code's TodoWrite names (``todos``, ``content``, ``completed``): models trained on it
+# write them here too, and a list they send that way is the same list.
+_STATUS_ALIASES = {"completed": "done", "in-progress": "in_progress"}
+
+
+def from_claude_code(args: Mapping[str, Any]) -> dict[str, Any]:
+    """``args`` in this tool's names: ``todos`` becomes ``items``, an item's ``content`` its
+    ``text``, status ``completed`` ``done`` (anything else is left for ``parse_items`` to judge)."""
+    raw = args["todos"] if "items" not in args and "todos" in args else args.get("items")
+    if not isinstance(raw, list):
+        return dict(args)
+    items = []
+    for item in raw:
+        if isinstance(item, Mapping):
+            item = dict(item)
+            if "text" not in item and "content" in item:
+                item["text"] = item.pop("content")
+            status = item.get("status")
+            if isinstance(status, str) and status in _STATUS_ALIASES:
+                item["status"] = _STATUS_ALIASES[status]
+        items.append(item)
+    return {**{k: v for k, v in args.items() if k != "todos"}, "items": items}
+
+
 def parse_items(value: Any) -> list[TodoItem]:
     """``items`` as the model sent it, checked: a list of ``{text, status}`` objects."""
     if not isinstance(value, list):

@@ -102,3 +102,35 @@ def test_a_plans_steps_become_a_fresh_list() -> None:
         TodoItem("read the code"),
         TodoItem("change it"),
     ]
+
+
+async def test_a_list_in_claude_codes_todowrite_names_is_the_same_list() -> None:
+    """Found in real use: a model that wrote ``"status": "completed"`` (Claude Code's word) had
+    its call refused. ``todos``/``content``/``completed`` are taken as ``items``/``text``/``done``."""
+    from tau_agent.cancellation import CancellationToken
+    from tau_agent.validation import validate_arguments
+
+    seen: list[list[TodoItem]] = []
+    tool = create_todo_tool(seen.append)
+    assert tool.prepare_arguments is not None
+    claude = {
+        "todos": [
+            {"content": "read", "status": "completed", "activeForm": "Reading"},
+            {"content": "fix", "status": "in_progress", "activeForm": "Fixing"},
+        ]
+    }
+    args = validate_arguments("todo", tool.parameters, tool.prepare_arguments(claude))
+    result = await tool.execute("c1", args, CancellationToken(), lambda _: None)
+    assert not result.is_error and seen == [[TodoItem("read", "done"), TodoItem("fix", "in_progress")]]
+    ours = {"items": [{"text": "a", "status": "done"}]}
+    assert tool.prepare_arguments(ours) == ours
+
+
+def test_a_todo_row_says_how_far_the_list_is_and_what_is_under_way() -> None:
+    from tau_coding.todo.extension import todo_call_line
+
+    items = [{"text": "read", "status": "done"}, {"text": "fix it", "status": "in_progress"}, {"text": "c"}]
+    assert todo_call_line({"items": items}) == "1/3 done · fix it"
+    assert todo_call_line({"todos": [{"content": "x", "status": "completed"}]}) == "1/1 done"
+    assert todo_call_line({"items": []}) == "clear the list"
+    assert todo_call_line({"items": "nonsense"}) == "(a list that is not valid)"
