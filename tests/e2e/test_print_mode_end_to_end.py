@@ -251,3 +251,43 @@ async def test_reload_in_print_mode_re_reads_settings_resources_and_extensions(c
     assert result.stdout == "Reloaded settings, models and resources.\n"
     warnings = [line for line in result.stderr.splitlines() if "steeringMode" in line]
     assert len(warnings) == 2, result.stderr  # at start-up, and again by the reload
+
+
+async def test_a_session_open_in_another_process_is_one_line_saying_how_to_carry_it_on(
+    chat_project: Project,
+) -> None:
+    """Two terminals on one session: the second is refused in one line that names the way on."""
+    import asyncio
+
+    async with server(chat_project.api, [ScriptedReply(text="First answer.")]) as srv:
+        chat_project.configure(srv.url)
+        first = await chat_project.tau("-p", "--model", MODEL, "first question")
+        assert first.code == 0, first.stderr
+        (session,) = chat_project.session_files()
+        holder = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "tau_coding",
+            "--mode",
+            "rpc",
+            "--model",
+            MODEL,
+            "--session",
+            str(session),
+            cwd=chat_project.root,
+            env=chat_project.env(),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.DEVNULL,
+        )
+        try:
+            assert holder.stdin is not None and holder.stdout is not None
+            holder.stdin.write(b'{"id": "1", "type": "get_state"}\n')
+            await holder.stdin.drain()
+            await asyncio.wait_for(holder.stdout.readline(), 30)  # it has the session open
+            second = await chat_project.tau("-p", "--model", MODEL, "--session", str(session), "again")
+        finally:
+            holder.stdin.close()
+            await asyncio.wait_for(holder.wait(), 30)
+    assert second.code == 2 and second.stdout == "" and second.stderr.count("\n") == 1
+    assert "open in another Tau process" in second.stderr and f"tau --fork {session}" in second.stderr

@@ -61,7 +61,11 @@ _PIECE = 1 << 20
 
 
 class SessionLockedError(RuntimeError):
-    """Another process holds the session file open for writing."""
+    """Another process holds the session file ``path`` open for writing."""
+
+    def __init__(self, message: str, path: Path) -> None:
+        super().__init__(message)
+        self.path = path
 
 
 def encode_line(value: dict[str, Any]) -> bytes:
@@ -176,7 +180,8 @@ class JsonlSessionStorage:
                 os.close(fd)
                 raise SessionLockedError(
                     f"{target}: the session is open in another Tau process; "
-                    "open it read-only or fork it instead"
+                    "open it read-only or fork it instead",
+                    target,
                 ) from None
         try:
             loaded, size = _load(target, fd)

@@ -376,7 +376,12 @@ def _open_log(options: Options, manager: SessionManager) -> SessionLog:
             return manager.open(options.session)
         if options.continue_session:
             return manager.continue_recent()
-    except (SessionNotFoundError, SessionLockedError, SessionFileError) as exc:
+    except SessionLockedError as exc:  # say how, in this program's words (tau_agent's are general)
+        raise ConfigurationError(
+            f"{exc.path}: the session is open in another Tau process; "
+            f"tau --fork {exc.path} carries it on in a new session"
+        ) from exc
+    except (SessionNotFoundError, SessionFileError) as exc:
         raise ConfigurationError(str(exc)) from exc
     except OSError as exc:
         what = f"session {options.session}" if options.session else f"the sessions in {manager.directory}"
