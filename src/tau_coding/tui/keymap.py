@@ -36,6 +36,8 @@ ACTIONS: dict[str, str] = {
     "page_down": "scroll the conversation down a page (PageDown, Shift+PageDown)",
     "scroll_top": "scroll to the start of the conversation (Ctrl+Home)",
     "scroll_bottom": "scroll to the end of the conversation and follow it (Ctrl+End)",
+    "suspend": "suspend Tau to the shell; fg brings it back (Ctrl+Z)",
+    "undo": "undo the last change in the editor (Ctrl+-)",
 }
 
 

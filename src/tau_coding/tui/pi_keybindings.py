@@ -20,6 +20,8 @@ PI_ACTIONS: dict[str, str] = {
     "app.message.followUp": "follow_up",
     "app.message.dequeue": "pull_queue",
     "tui.input.newLine": "newline",
+    "app.suspend": "suspend",
+    "tui.editor.undo": "undo",
 }
 
 # Pi 0.73's other ids: accepted, with no Tau binding to change.
@@ -29,11 +31,11 @@ PI_UNMAPPED = frozenset(
             "cursorUp", "cursorDown", "cursorLeft", "cursorRight", "cursorWordLeft",
             "cursorWordRight", "cursorLineStart", "cursorLineEnd", "jumpForward", "jumpBackward",
             "pageUp", "pageDown", "deleteCharBackward", "deleteCharForward", "deleteWordBackward",
-            "deleteWordForward", "deleteToLineStart", "deleteToLineEnd", "yank", "yankPop", "undo",
+            "deleteWordForward", "deleteToLineStart", "deleteToLineEnd", "yank", "yankPop",
         )),
         "tui.input.submit", "tui.input.tab", "tui.input.copy",
         *(f"tui.select.{name}" for name in ("up", "down", "pageUp", "pageDown", "confirm", "cancel")),
-        "app.exit", "app.suspend", "app.clipboard.pasteImage", "app.model.cycleBackward",
+        "app.exit", "app.clipboard.pasteImage", "app.model.cycleBackward",
         *(f"app.session.{name}" for name in (
             "new", "tree", "fork", "resume", "togglePath", "toggleSort", "toggleNamedFilter",
             "rename", "delete", "deleteNoninvasive",

@@ -118,6 +118,7 @@ def run_interactive(
         startup_notices=[*notices, *problems, *key_problems],
         start_with_resume=resume,
         type_ahead=type_ahead.take() if type_ahead is not None else "",
+        shell_modes=type_ahead.restore if type_ahead is not None else None,
         load_themes=load_themes if theme_places else None,
         mentions=mentions,
         save_settings=(lambda changes: update_settings(tau_home / "settings.json", changes))

@@ -97,6 +97,7 @@ class TauApp(Starting):
         save_settings: Callable[[Mapping[str, object]], str | None] | None = None,
         inline: bool = False,
         write_above: Callable[[str], None] | None = None,
+        shell_modes: Callable[[], object] | None = None,
     ) -> None:
         """``user_themes``, ``keymap`` and ``startup_notices`` (problems found loading them) come
         from the mode, which reads the user's files (``load_themes`` reads the themes again, on
@@ -105,6 +106,8 @@ class TauApp(Starting):
         (theme, model) to the user's settings, returning a problem line or None. ``inline``: the
         app runs inline (``run(inline=True)``) and writes settled items into the terminal's
         scrollback, through ``write_above`` (default: above Textual's inline region; inline.py).
+        ``shell_modes`` puts the terminal in the modes the shell left it in (the mode changed
+        them to keep keys typed while it started), for a program it is handed to (Ctrl+G, Ctrl+Z).
         ``port`` None: the app paints its first screen (the editor and the footer, for ``cwd``),
         then opens the session with ``open_port`` (port_opening.py)."""
         super().__init__()
@@ -115,6 +118,7 @@ class TauApp(Starting):
         self._user_themes = list(user_themes)
         self._load_themes = load_themes
         self._save_settings = save_settings
+        self._shell_modes = shell_modes
         self._keymap = dict(keymap or {})
         self._startup_notices = list(startup_notices)
         self._opening_notices: Sequence[str] = ()

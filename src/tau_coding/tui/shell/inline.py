@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,6 +73,30 @@ def clear_resized_region(app: App[Any], old_width: int, new_width: int) -> None:
     up = f"\x1b[{rows}A" if rows > 0 else ""
     driver.write(f"{up}\r\x1b[J")
     _region_moved(app)
+
+
+@contextmanager
+def lent_terminal(app: App[Any]) -> Iterator[None]:
+    """The terminal goes to another program (``$EDITOR``, the shell after Ctrl+Z) and comes back.
+
+    Textual's inline driver cannot be suspended (``App.suspend`` raises), and a program started
+    anyway fought its input thread for the keys: what was typed in vi reached the prompt and
+    Enter sent it. Here the region is cleared from its top-left corner, the driver leaves
+    application mode (the keys and the terminal's modes are the other program's), and on the
+    way back it enters it again and the next frame draws the whole region where the cursor is.
+    """
+    driver = app._driver
+    if driver is None or not driver.is_inline:
+        yield
+        return
+    y = app._previous_cursor_position.y
+    driver.write((f"\x1b[{y}A" if y > 0 else "") + "\r\x1b[J")
+    driver.stop_application_mode()
+    try:
+        yield
+    finally:
+        driver.start_application_mode()
+        _region_moved(app)
 
 
 def _region_moved(app: App[Any]) -> None:

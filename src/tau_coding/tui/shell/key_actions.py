@@ -7,7 +7,10 @@ the attributes declared here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import os
+import signal
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import ClassVar
 
 from textual.actions import SkipAction
@@ -18,6 +21,7 @@ from tau_coding.tui.bridge import FrameScheduler
 from tau_coding.tui.external_editor import ExternalEditorError, edit_text, editor_command
 from tau_coding.tui.shell import commands, permission_mode, session_commands
 from tau_coding.tui.shell.command_host import CommandHost
+from tau_coding.tui.shell.inline import lent_terminal
 from tau_coding.tui.state import set_status, take_queue
 from tau_coding.tui.widgets.tool_row import ToolRow
 from tau_coding.tui.widgets.transcript import Transcript
@@ -52,6 +56,7 @@ class KeyActions(CommandHost):
         Binding("pagedown,shift+pagedown", "scroll_page(1)", show=False, priority=True, id="page_down"),
         Binding("ctrl+home", "scroll_top", show=False, priority=True, id="scroll_top"),
         Binding("ctrl+end", "scroll_bottom", show=False, priority=True, id="scroll_bottom"),
+        Binding("ctrl+z", "suspend", "Suspend", show=False, priority=True, id="suspend"),
     ]
 
     transcript: Transcript
@@ -62,6 +67,7 @@ class KeyActions(CommandHost):
     _last_escape: float
     _show_thinking: bool
     _expand_tools: bool
+    _shell_modes: Callable[[], object] | None
 
     def after_typed(self, callback: Callable[[], object]) -> None:
         """Run ``callback`` once the keys already sent to the editor are in it.
@@ -204,12 +210,34 @@ class KeyActions(CommandHost):
         """Ctrl+G: hand the terminal to $VISUAL/$EDITOR on the prompt; its result replaces it."""
         self.after_typed(self._external_editor)
 
+    def action_suspend(self) -> None:
+        """Ctrl+Z: stop Tau and give the terminal back to the shell; ``fg`` brings it back as it
+        was (a run under way waits, stopped with the process)."""
+        if not hasattr(signal, "SIGSTOP"):  # no job control (Windows)
+            self.notice("Suspending needs a terminal with job control.", "warning")
+            return
+        try:
+            with self._terminal_handed_over():
+                os.kill(os.getpid(), signal.SIGSTOP)
+        except SuspendNotSupported:  # no terminal (headless)
+            self.notice("There is no terminal to give back.", "warning")
+
+    @contextmanager
+    def _terminal_handed_over(self) -> Iterator[None]:
+        """The terminal to another program and back: Textual's own suspend full-screen, the
+        inline region's (inline.py) otherwise; in the shell's modes, not the ones Textual found
+        (those the mode set to keep early keys: no echo, no line editing)."""
+        with lent_terminal(self) if self.is_inline else self.suspend():
+            if self._shell_modes is not None:
+                self._shell_modes()
+            yield
+
     def _external_editor(self) -> None:
         editor = self.editor
         try:
             command = editor_command(self._environ)
             try:
-                with self.suspend():
+                with self._terminal_handed_over():
                     text = edit_text(editor.text, command)
             except SuspendNotSupported:  # no terminal to hand over (headless): run it as it is
                 text = edit_text(editor.text, command)

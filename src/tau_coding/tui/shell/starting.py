@@ -106,9 +106,9 @@ class Starting(Sending):
         return self.port.thinking_levels() if self.has_port() else ()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Until the session is open only the editor's keys and Ctrl+C work (Tau's others act
-        on the session)."""
-        return self.has_port() or action == "interrupt"
+        """Until the session is open only the editor's keys, Ctrl+C and Ctrl+Z work (Tau's others
+        act on the session)."""
+        return self.has_port() or action in ("interrupt", "suspend")
 
     async def _show_session(self) -> None:
         """After the first paint: the session's history (rendering a long one's newest items

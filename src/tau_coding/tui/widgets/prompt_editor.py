@@ -72,6 +72,9 @@ class PromptEditor(TextArea):
         Binding("escape", "close_menu", show=False),
         Binding("ctrl+d", "quit_if_empty", show=False),
         Binding("ctrl+y", "yank", "Yank", show=False, id="yank"),
+        # Ctrl+Z suspends (the app's key, as in Pi and a shell); undo is Pi's Ctrl+-, which
+        # most terminals send as Ctrl+_.
+        Binding("ctrl+minus,ctrl+underscore", "undo", "Undo", show=False, id="undo"),
         Binding("ctrl+v", "paste_image", "Paste image", show=False, id="paste_image"),
     ]
 
