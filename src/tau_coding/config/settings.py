@@ -277,19 +277,30 @@ def _decode(
 
 
 def _expected(kind: Any) -> str:
-    """``must be a int`` / ``must be one of a, b`` for a field's type."""
+    """``must be a whole number`` / ``must be one of a, b`` for a field's type, in the words of
+    the JSON the user wrote (not Python's type names)."""
     if get_origin(kind) is Literal:
         return "must be one of " + ", ".join(str(a) for a in get_args(kind))
-    return "must be a " + _name(kind)
+    return "must be " + _name(kind)
+
+
+_JSON_NAMES = {
+    int: "a whole number",
+    float: "a number",
+    bool: "true or false",
+    str: "a string",
+    list: "a list",
+    dict: "an object",
+}
 
 
 def _name(kind: Any) -> str:
     origin = get_origin(kind)
     if origin is list or origin is dict:
-        return str(origin.__name__)
+        return _JSON_NAMES[origin]
     if isinstance(kind, type):
-        return kind.__name__
-    return "/".join(_name(a) for a in get_args(kind))
+        return _JSON_NAMES.get(kind, kind.__name__)
+    return " or ".join(_name(a) for a in get_args(kind))
 
 
 def merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:

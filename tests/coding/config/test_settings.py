@@ -44,10 +44,10 @@ def test_missing_files_mean_defaults(tmp_path: Path) -> None:
         ('{"defaultThinkingLevel": "extreme"}', "defaultThinkingLevel must be one of off, minimal"),
         (
             '{"compaction": {"reserveTokens": "lots"}}',
-            'compaction.reserveTokens must be a int, got "lots"; ignored',
+            'compaction.reserveTokens must be a whole number, got "lots"; ignored',
         ),
-        ('{"compaction": {"enabled": 1}}', "compaction.enabled must be a bool, got 1; ignored"),
-        ('{"retry": {"maxRetries": true}}', "retry.maxRetries must be a int, got true; ignored"),
+        ('{"compaction": {"enabled": 1}}', "compaction.enabled must be true or false, got 1; ignored"),
+        ('{"retry": {"maxRetries": true}}', "retry.maxRetries must be a whole number, got true; ignored"),
         ('{"compaction": true}', "compaction must be an object; ignored"),
         ('{"colour": "blue"}', "unknown setting 'colour'; ignored"),
     ],
@@ -86,7 +86,7 @@ def test_retry_provider_settings_are_read_and_checked_key_by_key(tmp_path: Path)
     assert settings.get("retry.provider.maxRetryDelayMs") == 0
     assert settings.get("retry.provider.maxRetries") is None
     messages = [str(d) for d in diagnostics]
-    assert any("retry.provider.maxRetries must be a int" in m for m in messages), messages
+    assert any("retry.provider.maxRetries must be a whole number" in m for m in messages), messages
     assert any("unknown setting 'retry.provider.extra'" in m for m in messages), messages
 
 
@@ -100,8 +100,8 @@ def test_null_is_a_wrong_value_and_numbers_of_either_kind_are_a_timeout(tmp_path
     assert settings.get("extensionTimeout") == 2.5
     assert settings.get("retry.provider.timeoutMs") is None
     assert [d.message for d in diagnostics] == [
-        "theme must be a str, got null; ignored",
-        "retry.provider.timeoutMs must be a int, got 1.5; ignored",
+        "theme must be a string, got null; ignored",
+        "retry.provider.timeoutMs must be a whole number, got 1.5; ignored",
     ]
 
 
@@ -113,7 +113,7 @@ def test_every_declared_object_is_checked_key_by_key(tmp_path: Path) -> None:
     settings, diagnostics = load_settings(user, tmp_path / "none.json")
     assert settings.get("toolOutput.maxLines") == 10 and settings.get("toolOutput.maxBytes") is None
     assert [d.message for d in diagnostics] == [
-        'toolOutput.maxBytes must be a int, got "x"; ignored',
+        'toolOutput.maxBytes must be a whole number, got "x"; ignored',
         "branchSummary must be an object; ignored",
     ]
 
