@@ -291,6 +291,7 @@ _JSON_NAMES = {
     str: "a string",
     list: "a list",
     dict: "an object",
+    type(None): "null",
 }
 
 
