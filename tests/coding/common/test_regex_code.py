@@ -32,6 +32,12 @@ class Holder:
 def later(text):
     return re.compile(text + r"\d{3}")
 
+class Expect:  # as Textual's CSS tokenizer: a constant object whose constructor compiles
+    def __init__(self, *words):
+        self.pattern = re.compile("|".join(f"(?P<{w}>{w})" for w in words))
+
+EXPECT = Expect("red", "green")
+
 def describe(p):
     return [p.pattern if isinstance(p.pattern, str) else p.pattern.hex(), p.flags, p.groups,
             dict(p.groupindex)]
@@ -47,6 +53,8 @@ print(json.dumps({
     "class": Holder.IN_CLASS.findall("déjà vu 42 ok"),
     "later": bool(later("x").fullmatch("x123")),
     "later_kept": bool(table) and ("re", r"x\d{3}", 0) in table.table,
+    "expect": EXPECT.pattern.search("a green one").lastgroup,
+    "expect_kept": bool(table) and ("re", "(?P<red>red)|(?P<green>green)", 0) in table.table,
     "hits": table.hits if table else None, "misses": table.misses if table else None,
 }))
 """
@@ -63,7 +71,7 @@ def _probe(tau_home: Path | None) -> dict[str, object]:
 
 
 def _behaviour(result: dict[str, object]) -> dict[str, object]:
-    return {k: v for k, v in result.items() if k not in ("hits", "misses")}
+    return {k: v for k, v in result.items() if k not in ("hits", "misses", "later_kept", "expect_kept")}
 
 
 def test_patterns_from_the_table_behave_as_compiled_and_a_later_run_compiles_none(tmp_path: Path) -> None:
@@ -85,3 +93,11 @@ def test_a_pattern_compiled_inside_a_function_is_not_kept(tmp_path: Path) -> Non
     _probe(tmp_path)
     again = _probe(tmp_path)
     assert again["later"] is True and again["later_kept"] is False
+
+
+def test_a_pattern_compiled_by_a_constructor_at_import_is_kept(tmp_path: Path) -> None:
+    plain = _probe(None)
+    _probe(tmp_path)
+    again = _probe(tmp_path)
+    assert again["expect_kept"] is True
+    assert again["expect"] == plain["expect"] == "green"

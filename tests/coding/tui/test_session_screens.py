@@ -468,6 +468,18 @@ async def test_themes_high_contrast_and_a_users_own() -> None:
         )
 
 
+async def test_the_start_theme_is_in_place_before_the_css_is_first_parsed() -> None:
+    app = make_app(adapter(FakeProvider([])), theme="light")
+    assert app.theme == "tau-light" and app.has_class("-light-mode")  # before the app runs
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        light = app.get_theme("tau-light")
+        assert light is not None and app.screen.styles.background.hex == light.background.upper()
+        # Textual counts each invalidation of the app's CSS (a re-parse and re-style of every
+        # widget): none at start, where setting the theme in on_mount made one.
+        assert app._css_update_count == 0
+
+
 async def test_an_unknown_theme_falls_back_to_dark_and_says_so() -> None:
     app = make_app(adapter(FakeProvider([])), theme="missing")
     async with app.run_test(size=SIZE) as pilot:

@@ -169,6 +169,27 @@ class TauApp(Starting):
         self._key_watchers = []  # extensions' (on_terminal_input), asked before Tau sees a key
         self._after_run: list[Callable[[], object]] = []  # what extensions asked for mid-run
         self._session_shown = asyncio.Event()  # set once the session's history is in the state
+        self._apply_start_theme()
+
+    def _apply_start_theme(self) -> None:
+        """The start's theme, in place before Textual first parses the CSS (``run`` reads it).
+
+        Setting ``App.theme`` runs its watcher, which re-parses every stylesheet and restyles
+        every widget once the app runs: a tenth of the instructions before the first paint
+        when done in ``on_mount`` (callgrind). Here nothing is parsed or mounted yet, so the
+        theme's variables and classes are set without the watcher, as it would set them."""
+        for theme in (*THEMES, *self._user_themes):
+            self.register_theme(theme)
+        if self._theme_name not in self.available_themes:
+            self._startup_notices.append(f"Unknown theme {self._theme_name[4:]!r}; using dark.")
+            self._theme_name = "tau-dark"
+        self.set_reactive(TauApp.theme, self._theme_name)
+        dark = self.current_theme.dark
+        classes = {name: False for name in self.classes if name.startswith("-theme-")}
+        classes |= {f"-theme-{self._theme_name}": True, "-dark-mode": dark, "-light-mode": not dark}
+        self.update_classes(classes, update=False)
+        self._refresh_truecolor_filter(self.ansi_theme)  # (Textual's watcher does the same)
+        self.stylesheet.set_variables(self.get_css_variables())
 
     # -- composition ----------------------------------------------------------------------------
 
@@ -205,17 +226,10 @@ class TauApp(Starting):
             yield self._own_footer
 
     async def on_mount(self) -> None:
-        for theme in (*THEMES, *self._user_themes):
-            self.register_theme(theme)
-        if self._theme_name not in self.available_themes:
-            self._startup_notices.append(f"Unknown theme {self._theme_name[4:]!r}; using dark.")
-            self._theme_name = "tau-dark"
-        self.theme = self._theme_name
         if self._keymap:
             self.set_keymap(self._keymap)
         self.editor.menu = self.query_one(CompletionMenu)
         if self._feed is not None:
-            self.screen.add_class("-inline")
             self.theme_changed_signal.subscribe(self, self._theme_changed)
         self.editor.focus()
         await self.first_paint()
@@ -272,12 +286,13 @@ class TauApp(Starting):
             reprint_soon(self, self._feed, self.state.items, self._look())
 
     def _theme_changed(self, theme: Theme) -> None:
-        if theme.name != self._theme_name:  # not the start's own, announced after on_mount
+        if theme.name != self._theme_name:  # (the start's own is set without an announcement)
             self._theme_name = theme.name
             self.restyle_scrollback()
 
     def get_default_screen(self) -> RowsScreen:
-        return RowsScreen(id="_default")  # inline, a frame redraws the changed rows only
+        # inline, a frame redraws the changed rows only; its class is there before it is styled
+        return RowsScreen(id="_default", classes="-inline" if self._feed is not None else None)
 
     def _build_driver(
         self, headless: bool, inline: bool, mouse: bool, size: tuple[int, int] | None

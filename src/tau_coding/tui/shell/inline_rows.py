@@ -51,8 +51,8 @@ class ChangedRows(CompositorUpdate):
 class RowsScreen(Screen[None]):
     """The app's main screen; inline, a frame redraws the changed rows only (module docstring)."""
 
-    def __init__(self, id: str | None = None) -> None:
-        super().__init__(id=id)
+    def __init__(self, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
         self._drawn: Size | None = None  # the region as last drawn whole; None: draw it whole
 
     def _on_screen_resume(self, event: events.ScreenResume) -> None:
