@@ -107,8 +107,8 @@ class Transcript(VerticalScroll, can_focus=False):
 
     async def _trim(self) -> None:
         """Unmount the oldest views beyond ``WINDOW + PAGE`` while the view is at the bottom."""
-        if len(self._views) <= WINDOW + PAGE or self.scroll_y < self.max_scroll_y - 1:
-            return
+        if self._loading or len(self._views) <= WINDOW + PAGE or self.scroll_y < self.max_scroll_y - 1:
+            return  # (loading: the user went up for the earlier page; trimming it would undo that)
         stop = max(self._views) + 1 - WINDOW
         old = [self._views.pop(i) for i in range(self._first, stop) if i in self._views]
         self._first = stop
@@ -141,14 +141,13 @@ class Transcript(VerticalScroll, can_focus=False):
             return 0
         self._loading = True
         try:
-            start = max(0, self._first - PAGE)
-            anchor_view = self._views[self._first]
-            views = [
-                view_for(self._items[i], self._images, self.thinking_hint) for i in range(start, self._first)
-            ]
-            self._views.update(zip(range(start, self._first), views, strict=True))
+            first = self._first
+            start = max(0, first - PAGE)
+            anchor_view = self._views[first]
+            views = [view_for(self._items[i], self._images, self.thinking_hint) for i in range(start, first)]
+            self._views.update(zip(range(start, first), views, strict=True))
             await self.mount_all(views, before=anchor_view)
-            count, self._first = self._first - start, start
+            count, self._first = first - start, start
             self._update_earlier()
             self.call_after_refresh(self.scroll_to_widget, anchor_view, top=True, animate=False)
             return count
