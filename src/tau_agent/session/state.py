@@ -140,13 +140,13 @@ def settings_on_path(path: Sequence[SessionEntry]) -> PathSettings:
     Python loop over a long path is not), and only the messages after the latest model
     change are looked at for a reply naming its model."""
     kinds = list(map(type, path))
+    present = set(kinds)
     backwards = kinds[::-1]
 
     def last(kind: type) -> int:
-        try:
-            return len(kinds) - 1 - backwards.index(kind)
-        except ValueError:
+        if kind not in present:  # most paths hold no such entry: no scan of the whole of it
             return -1
+        return len(kinds) - 1 - backwards.index(kind)
 
     thinking_level = "off"
     thinking_at = last(ThinkingLevelChangeEntry)
@@ -243,6 +243,26 @@ class _Context:
                 state.repaired_tool_calls += 1
 
 
+def answer_cut_short(state: SessionState) -> None:
+    """Append to ``state``, a replay whose last messages were cut off, the error results a
+    replay ending at its last message adds: for each tool call of its last reply that no
+    result after that reply answers (none when anything but results follows the reply)."""
+    messages = state.messages
+    at = len(messages) - 1
+    while at >= 0 and isinstance(messages[at], ToolResultMessage):
+        at -= 1
+    reply = messages[at] if at >= 0 else None
+    if not isinstance(reply, AssistantMessage):
+        return
+    unanswered = {block.id for block in reply.content if type(block) is ToolCall}
+    for result in messages[at + 1 :]:
+        assert isinstance(result, ToolResultMessage)
+        unanswered.discard(result.tool_call_id)
+    context = _Context(state)
+    context.reply, context.unanswered = reply, unanswered
+    context.finish()
+
+
 def resume_leaf(entries: Sequence[SessionEntry]) -> str | None:
     """The leaf a resume starts from: the last entry, or the target of a trailing leaf marker."""
     if not entries:
@@ -283,6 +303,7 @@ __all__ = [
     "ModelRef",
     "PathSettings",
     "SessionState",
+    "answer_cut_short",
     "collect_labels_and_name",
     "resume_leaf",
     "settings_on_path",
