@@ -44,13 +44,14 @@ from tau_agent.session.fastjson import dumps_line
 from tau_agent.session.fileio import (
     PartialWrite,
     Release,
+    copy_from,
     copy_range,
     fsync_dir,
     mapped,
     read_all,
     write_all,
 )
-from tau_agent.session.line_copy import LinesMoved, StoredLines, copied_pieces
+from tau_agent.session.line_copy import LinesMoved, SourceBytes, StoredLines, copied_pieces
 from tau_agent.session.reader import LoadedSession, SessionFileError, read_session
 from tau_agent.session.storage import SessionReadOnlyError
 
@@ -139,11 +140,13 @@ class JsonlSessionStorage:
         target = storage._path
         target.parent.mkdir(parents=True, exist_ok=True)
         temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND | os.O_CLOEXEC, 0o600)
+        # Not opened for appending until written: the kernel copies lines only into such a file.
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             if source is None or not source._copy_lines(fd, header, storage._entries):
                 storage._write_content(fd)
+            fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_APPEND)
             os.fsync(fd)
             os.link(temp, target)
         except BaseException:
@@ -356,9 +359,13 @@ class JsonlSessionStorage:
                     data, stored, self._entries, entries, encode_entry, release, locked=locked
                 )
                 for piece in pieces:
-                    write_all(fd, piece)
+                    if isinstance(piece, SourceBytes):
+                        copy_from(source, fd, piece.start, piece.end, data)
+                    else:
+                        write_all(fd, piece)
         except LinesMoved:
             os.ftruncate(fd, 0)
+            os.lseek(fd, 0, os.SEEK_SET)
             return False
         finally:
             os.close(source)
