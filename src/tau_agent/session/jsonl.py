@@ -95,6 +95,7 @@ class JsonlSessionStorage:
         self._fd = fd
         self._read_only = read_only
         self._fsync = fsync
+        self._unsynced = False  # this process wrote lines the disk may not hold yet
         self._warnings = warnings or []
         self._buffered = fd is None and not read_only  # entries wait for the first assistant message
         self._truncate_at: int | None = None
@@ -278,6 +279,7 @@ class JsonlSessionStorage:
             self._truncate_at = None
         if self._needs_newline:
             line = b"\n" + line
+        self._unsynced = True
         try:
             write_all(fd, line)
         except PartialWrite as partial:  # cut the fragment off, or at least end it
@@ -302,12 +304,15 @@ class JsonlSessionStorage:
         return True
 
     def close(self) -> None:
-        """Release the lock; fsync first unless the policy is ``never``. Idempotent."""
+        """Release the lock; fsync first what this storage appended, unless the policy is
+        ``never`` (a file only read, or written whole and fsynced, is not synced again: for a
+        session opened to be forked, that could mean waiting for another program's writes to
+        reach the disk). Idempotent."""
         fd, self._fd = self._fd, None
         if fd is None:
             return
         try:
-            if self._fsync != "never":
+            if self._fsync != "never" and self._unsynced:
                 os.fsync(fd)
         finally:
             os.close(fd)
