@@ -22,10 +22,16 @@ from tau_agent.session.entries import (
     CustomEntry,
     LabelEntry,
     SessionEntry,
+    SessionInfoEntry,
     is_leaf_marker,
     new_entry_id,
 )
-from tau_agent.session.state import SessionState, answer_cut_short, settings_on_path
+from tau_agent.session.state import (
+    SessionState,
+    answer_cut_short,
+    collect_labels_and_name,
+    settings_on_path,
+)
 from tau_agent.session.tree import SessionTree
 
 _ID = attrgetter("id")
@@ -35,11 +41,13 @@ _ID = attrgetter("id")
 class Branch:
     """``entries``: what the new session holds, in file order. ``tree``: a SessionTree of
     exactly those entries, or None. ``replay``: their replay at the last of them (labels and
-    name aside, which the new session collects itself), or None."""
+    name aside), or None. ``labels_and_name``: what ``collect_labels_and_name`` of the entries
+    gives, or None."""
 
     entries: list[SessionEntry]
     tree: SessionTree | None = None
     replay: SessionState | None = None
+    labels_and_name: tuple[dict[str, str], str | None] | None = None  # as entries collect them
 
 
 def branch(
@@ -60,6 +68,8 @@ def branch(
             replay = None  # its first kept entry may be one left out: the copy's replay differs
     out = path
     index = None if rewired else tree.chain_prefix(leaf_id)
+    name = collect_labels_and_name(path)[1] if SessionInfoEntry in kinds else None
+    kept_labels: dict[str, str] = {}
     if labels:
         ids = set(map(_ID, path))
         out = list(path)
@@ -70,12 +80,13 @@ def branch(
                 ids.add(new_id)
                 entry = LabelEntry(id=new_id, parent_id=parent, target_id=target, label=label)
                 out.append(entry)
+                kept_labels[target] = label
                 if index is not None:
                     index.add(entry)
                 parent = new_id
     if replay is not None:
         replay.leaf_id = out[-1].id if out else None
-    return Branch(out, index, replay)
+    return Branch(out, index, replay, (kept_labels, name))
 
 
 def _cut(tree: SessionTree, replayed: SessionState | None, path: list[SessionEntry]) -> SessionState | None:

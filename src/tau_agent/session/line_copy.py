@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import islice
+from operator import is_
 
 from tau_agent.session.entries import SessionEntry
 from tau_agent.session.fileio import Data, Release
@@ -94,9 +96,7 @@ def copied_pieces(
                 pos = _after_lines(data, pos, at - line, stored.end)
                 if release is not None:
                     release(pos)
-            run = 1
-            while k + run < total and at + run < count and entries[k + run] is loaded[at + run]:
-                run += 1
+            run = _same_run(entries, k, loaded, at, min(total - k, count - at))
             first = pos
             if locked:  # the run's lines as one range; its first and last lines checked
                 _check(data, first, entries[k])
@@ -120,6 +120,19 @@ def copied_pieces(
             pieces, size = [], 0
     if pieces:
         yield b"".join(pieces)
+
+
+def _same_run(
+    entries: Sequence[SessionEntry], k: int, loaded: Sequence[SessionEntry], at: int, most: int
+) -> int:
+    """How many of ``entries`` from ``k`` are ``loaded``'s from ``at`` (the same objects), up
+    to ``most``; at least 1 (the first two are). Compared at C speed: a fork's run is most of
+    a long session."""
+    same = list(map(is_, islice(entries, k, k + most), islice(loaded, at, at + most)))
+    try:
+        return same.index(False)
+    except ValueError:
+        return most
 
 
 def _run_end(data: Data, stored: StoredLines, pos: int, lines: int, behind: int) -> int:

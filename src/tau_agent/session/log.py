@@ -72,7 +72,8 @@ class SessionLog:
         self._replayed = made_from.replay if made_from is not None else None
         self._leaf = resume_leaf(entries)
         self._stored_leaf = self._leaf
-        self._labels, self._name = collect_labels_and_name(entries)
+        known = made_from.labels_and_name if made_from is not None else None
+        self._labels, self._name = known if known is not None else collect_labels_and_name(entries)
 
     # -- reading ------------------------------------------------------------------------------
 

@@ -115,6 +115,7 @@ def test_a_fork_made_from_its_source_is_the_fork_built_afresh(steps: list[Op], a
     )
     same_tree(made.tree, built.tree)
     assert made.leaf_id == built.leaf_id
+    assert (made.labels, made.name) == (built.labels, built.name)
     assert made.state() == built.state()
     assert made.state() == built.state()  # the kept replay is not handed out to be changed
     # both go on alike
