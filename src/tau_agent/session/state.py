@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 
 from tau_agent.content import TextContent, ToolCall
 from tau_agent.messages import (
@@ -188,12 +189,11 @@ class _Context:
         self.unanswered: set[str] = set()
 
     def take(self, path: list[SessionEntry], start: int, stop: int) -> None:
-        messages = self.state.messages
-        ids = self.state.message_entry_ids
+        add_message = self.state.messages.append
+        add_id = self.state.message_entry_ids.append
         reply, unanswered = self.reply, self.unanswered
-        for i in range(start, stop):
-            entry = path[i]
-            message: AgentMessage
+        message: AgentMessage
+        for entry in islice(path, start, stop):
             if type(entry) is MessageEntry:
                 message = entry.message
             elif isinstance(entry, CustomMessageEntry):
@@ -204,17 +204,20 @@ class _Context:
                 message = BranchSummaryMessage(entry.summary, entry.from_id, iso_to_ms(entry.timestamp))
             else:
                 continue
+            kind = type(message)  # exact types: no message class has subclasses
             if reply is not None:
-                if isinstance(message, ToolResultMessage):
+                if kind is ToolResultMessage:
+                    assert isinstance(message, ToolResultMessage)
                     unanswered.discard(message.tool_call_id)
                     if not unanswered:
                         reply = None
                 else:
                     self._answer(reply, unanswered)
                     reply = None
-            messages.append(message)
-            ids.append(entry.id)
-            if isinstance(message, AssistantMessage):
+            add_message(message)
+            add_id(entry.id)
+            if kind is AssistantMessage:
+                assert isinstance(message, AssistantMessage)
                 calls = [block.id for block in message.content if type(block) is ToolCall]
                 if calls:
                     reply, unanswered = message, set(calls)
