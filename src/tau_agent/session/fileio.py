@@ -7,6 +7,7 @@ cut the fragment off again.
 
 from __future__ import annotations
 
+import errno
 import mmap
 import os
 from collections.abc import Callable, Iterator
@@ -95,6 +96,40 @@ def write_all(fd: int, data: bytes) -> None:
             raise PartialWrite(written, exc) from exc
 
 
+_NO_KERNEL_COPY = frozenset({errno.EXDEV, errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP, errno.EBADF})
+
+
+def copy_from(source: int, fd: int, start: int, end: int, data: Data) -> None:
+    """Write bytes ``start:end`` of the file ``source`` at ``fd``'s position (``fd`` must not
+    be opened for appending): copied inside the kernel (``copy_file_range``) where the file
+    systems allow it, so they never pass through this process; else, and for whatever the
+    kernel did not copy, taken from ``data`` (the same file's bytes or map). A failure after
+    some bytes raises PartialWrite."""
+    offset = start
+    try:
+        while offset < end:
+            copied = os.copy_file_range(source, fd, end - offset, offset)
+            if not copied:
+                break
+            offset += copied
+    except OSError as exc:
+        if exc.errno not in _NO_KERNEL_COPY:
+            if offset == start:
+                raise
+            raise PartialWrite(offset - start, exc) from exc
+    while offset < end:
+        piece = data[offset : min(end, offset + (1 << 20))]
+        try:
+            write_all(fd, piece)
+        except PartialWrite as exc:
+            raise PartialWrite(offset - start + exc.written, exc.error) from exc
+        except OSError as exc:
+            if offset == start:
+                raise
+            raise PartialWrite(offset - start, exc) from exc
+        offset += len(piece)
+
+
 def copy_range(fd: int, start: int, end: int, target: Path) -> None:
     """Copy bytes ``start:end`` of ``fd`` into a new file ``target`` (temp file, fsync, rename),
     in bounded chunks; refuses to replace an existing file."""
@@ -128,4 +163,14 @@ def fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
-__all__ = ["Data", "PartialWrite", "Release", "copy_range", "fsync_dir", "mapped", "read_all", "write_all"]
+__all__ = [
+    "Data",
+    "PartialWrite",
+    "Release",
+    "copy_from",
+    "copy_range",
+    "fsync_dir",
+    "mapped",
+    "read_all",
+    "write_all",
+]

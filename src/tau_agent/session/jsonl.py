@@ -44,13 +44,14 @@ from tau_agent.session.fastjson import dumps_line
 from tau_agent.session.fileio import (
     PartialWrite,
     Release,
+    copy_from,
     copy_range,
     fsync_dir,
     mapped,
     read_all,
     write_all,
 )
-from tau_agent.session.line_copy import LinesMoved, StoredLines, copied_pieces
+from tau_agent.session.line_copy import LinesMoved, SourceBytes, StoredLines, copied_pieces
 from tau_agent.session.reader import LoadedSession, SessionFileError, read_session
 from tau_agent.session.storage import SessionReadOnlyError
 
@@ -98,6 +99,7 @@ class JsonlSessionStorage:
         self._fd = fd
         self._read_only = read_only
         self._fsync = fsync
+        self._unsynced = False  # this process wrote lines the disk may not hold yet
         self._warnings = warnings or []
         self._buffered = fd is None and not read_only  # entries wait for the first assistant message
         self._truncate_at: int | None = None
@@ -143,11 +145,13 @@ class JsonlSessionStorage:
         target = storage._path
         target.parent.mkdir(parents=True, exist_ok=True)
         temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND | os.O_CLOEXEC, 0o600)
+        # Not opened for appending until written: the kernel copies lines only into such a file.
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             if source is None or not source._copy_lines(fd, header, storage._entries):
                 storage._write_content(fd)
+            fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_APPEND)
             os.fsync(fd)
             os.link(temp, target)
         except BaseException:
@@ -280,6 +284,7 @@ class JsonlSessionStorage:
             self._truncate_at = None
         if self._needs_newline:
             line = b"\n" + line
+        self._unsynced = True
         try:
             write_all(fd, line)
         except PartialWrite as partial:  # cut the fragment off, or at least end it
@@ -304,12 +309,15 @@ class JsonlSessionStorage:
         return True
 
     def close(self) -> None:
-        """Release the lock; fsync first unless the policy is ``never``. Idempotent."""
+        """Release the lock; fsync first what this storage appended, unless the policy is
+        ``never`` (a file only read, or written whole and fsynced, is not synced again: for a
+        session opened to be forked, that could mean waiting for another program's writes to
+        reach the disk). Idempotent."""
         fd, self._fd = self._fd, None
         if fd is None:
             return
         try:
-            if self._fsync != "never":
+            if self._fsync != "never" and self._unsynced:
                 os.fsync(fd)
         finally:
             os.close(fd)
@@ -361,9 +369,13 @@ class JsonlSessionStorage:
                     data, stored, self._entries, entries, encode_entry, release, locked=locked
                 )
                 for piece in pieces:
-                    write_all(fd, piece)
+                    if isinstance(piece, SourceBytes):
+                        copy_from(source, fd, piece.start, piece.end, data)
+                    else:
+                        write_all(fd, piece)
         except LinesMoved:
             os.ftruncate(fd, 0)
+            os.lseek(fd, 0, os.SEEK_SET)
             return False
         finally:
             os.close(source)

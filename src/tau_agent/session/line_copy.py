@@ -5,7 +5,11 @@ them again costs as much as reading them did (and allocates as much); their line
 in the source file, and Tau's readers give back the same entry for a line, wherever it sits. So
 ``copied_pieces`` makes the new file's lines from byte ranges of the source where it can and
 encodes only the entries made since the source was read (new labels, new replies), a
-megabyte or so at a time, in one pass over the source.
+megabyte or so at a time, in one pass over the source. From a file held locked since it was
+read, a run of adjacent lines is handed out as its range (``SourceBytes``), for the writer to
+copy inside the kernel without reading it; the run's end is found by walking back from the
+end of the lines read when fewer lines follow the run than are in it (a fork near the end
+of a long session looks at a few lines, not at every one).
 
 What a caller may rely on: the pieces read back as the entries given, entry for entry, as
 writing ``encode`` of each would (tests hold the two ways to equal results). A line is copied
@@ -20,6 +24,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import islice
+from operator import is_
 
 from tau_agent.session.entries import SessionEntry
 from tau_agent.session.fileio import Data, Release
@@ -37,6 +43,14 @@ class StoredLines:
     count: int
 
 
+@dataclass(frozen=True, slots=True)
+class SourceBytes:
+    """Bytes ``start:end`` of the source file, whole lines, to be written as they are."""
+
+    start: int
+    end: int
+
+
 class LinesMoved(ValueError):
     """A line is not where ``StoredLines`` says (the file changed under its reader)."""
 
@@ -50,10 +64,10 @@ def copied_pieces(
     release: Release | None = None,
     *,
     locked: bool = True,
-) -> Iterator[bytes]:
-    """The lines of ``entries``, in pieces of about a megabyte: copied from ``data`` (the
-    source file) for entries that are ``loaded`` ones (the same objects, the first
-    ``stored.count`` entries of the source, in file order), ``encode``d for the others.
+) -> Iterator[bytes | SourceBytes]:
+    """The lines of ``entries``, in pieces of about a megabyte (or ranges of the source): copied
+    from ``data`` (the source file) for entries that are ``loaded`` ones (the same objects, the
+    first ``stored.count`` entries of the source, in file order), ``encode``d for the others.
     ``entries`` must be in the source's file order (a path, or a copy of the whole).
     ``release`` is told the offset of ``data`` before which nothing more is read. Raises
     LinesMoved, part way through, if a line is not where ``stored`` says it is: the first
@@ -82,26 +96,19 @@ def copied_pieces(
                 pos = _after_lines(data, pos, at - line, stored.end)
                 if release is not None:
                     release(pos)
-            run = 1
-            while k + run < total and at + run < count and entries[k + run] is loaded[at + run]:
-                run += 1
+            run = _same_run(entries, k, loaded, at, min(total - k, count - at))
             first = pos
-            if locked:  # the run's lines, a megabyte at a time; its first and last lines checked
+            if locked:  # the run's lines as one range; its first and last lines checked
                 _check(data, first, entries[k])
-                left = run
-                while left:
-                    piece, found = _lines_from(data, pos, left, stored.end)
-                    pieces.append(piece)
-                    size += len(piece)
-                    pos += len(piece)
-                    left -= found
-                    if size >= _PIECE:
-                        yield b"".join(pieces)
-                        pieces, size = [], 0
-                        if release is not None:
-                            release(pos)
+                pos = _run_end(data, stored, first, run, count - at - run)
                 last = data.rfind(b"\n", first, pos - 1)  # the end of the line before the last
                 _check(data, first if last < 0 else last + 1, entries[k + run - 1])
+                if pieces:
+                    yield b"".join(pieces)
+                    pieces, size = [], 0
+                yield SourceBytes(first, pos)
+                if release is not None:
+                    release(pos)
             else:  # every line checked before any is copied
                 for entry in entries[k : k + run]:
                     pos = _check(data, pos, entry) + 1
@@ -113,6 +120,35 @@ def copied_pieces(
             pieces, size = [], 0
     if pieces:
         yield b"".join(pieces)
+
+
+def _same_run(
+    entries: Sequence[SessionEntry], k: int, loaded: Sequence[SessionEntry], at: int, most: int
+) -> int:
+    """How many of ``entries`` from ``k`` are ``loaded``'s from ``at`` (the same objects), up
+    to ``most``; at least 1 (the first two are). Compared at C speed: a fork's run is most of
+    a long session."""
+    same = list(map(is_, islice(entries, k, k + most), islice(loaded, at, at + most)))
+    try:
+        return same.index(False)
+    except ValueError:
+        return most
+
+
+def _run_end(data: Data, stored: StoredLines, pos: int, lines: int, behind: int) -> int:
+    """Where the ``lines`` lines from ``pos`` end, ``behind`` lines before the end of the
+    stored lines: found from whichever end is fewer lines away. LinesMoved if they are not
+    all there."""
+    if behind >= lines:
+        return _after_lines(data, pos, lines, stored.end)
+    end = stored.end
+    if end <= pos or data[end - 1 : end] != b"\n":
+        raise LinesMoved("the stored lines do not end where they did")
+    for _ in range(behind):  # back over the lines after the run, one line end at a time
+        end = data.rfind(b"\n", pos, end - 1) + 1
+        if end <= pos:
+            raise LinesMoved(f"{behind} lines are missing")
+    return end
 
 
 def _after_lines(data: Data, pos: int, lines: int, end: int) -> int:
@@ -150,4 +186,4 @@ def _check(data: Data, start: int, entry: SessionEntry) -> int:
     return stop
 
 
-__all__ = ["LinesMoved", "StoredLines", "copied_pieces"]
+__all__ = ["LinesMoved", "SourceBytes", "StoredLines", "copied_pieces"]

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
-from operator import attrgetter
 from typing import Any
 
 from tau_agent.content import ImageContent, TextContent
 from tau_agent.messages import AgentMessage, BranchSummaryMessage, CompactionSummaryMessage
+from tau_agent.session.branch import Branch, branch
 from tau_agent.session.entries import (
     LEAF_MARKER,
     BranchSummaryEntry,
@@ -53,17 +53,27 @@ class SessionLog:
         *,
         new_id: Callable[[], str] | None = None,
         clock: Callable[[], str] = iso_now,
+        made_from: Branch | None = None,
     ) -> None:
         """``new_id`` and ``clock`` make ids and timestamps predictable (golden files, tests);
-        by default ids are random 8-hex strings checked against the tree, times are now."""
+        by default ids are random 8-hex strings checked against the tree, times are now.
+        ``made_from``: the branch of another session that ``storage`` was made to hold (its
+        entries, the same objects): its index and replay are used instead of building them."""
         self.storage = storage
         self._id_source = new_id
         self._clock = clock
         entries = storage.entries
-        self.tree = SessionTree(entries)
+        if made_from is not None and not _holds(entries, made_from.entries):
+            made_from = None
+        tree = made_from.tree if made_from is not None else None
+        self.tree = tree if tree is not None else SessionTree(entries)
+        # The latest replay (its own lists): the path to a leaf never changes, so it is the
+        # replay at its leaf for as long as the session is open, labels and name aside.
+        self._replayed = made_from.replay if made_from is not None else None
         self._leaf = resume_leaf(entries)
         self._stored_leaf = self._leaf
-        self._labels, self._name = collect_labels_and_name(entries)
+        known = made_from.labels_and_name if made_from is not None else None
+        self._labels, self._name = known if known is not None else collect_labels_and_name(entries)
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -92,10 +102,24 @@ class SessionLog:
         return self.tree.path(self._leaf if leaf_id is None else leaf_id)
 
     def state(self) -> SessionState:
-        """Replay at the current leaf."""
-        return SessionState.from_entries(
-            self.storage.entries, self._leaf, self.tree, (self._labels, self._name)
-        )
+        """Replay at the current leaf (a fresh object each time: the caller may change it)."""
+        replayed = self._replayed
+        if replayed is None or replayed.leaf_id != self._leaf:
+            replayed = SessionState.from_entries(
+                self.storage.entries, self._leaf, self.tree, (self._labels, self._name)
+            )
+            self._replayed = _copied(replayed)
+            return replayed
+        state = _copied(replayed)
+        state.labels, state.name = dict(self._labels), self._name
+        return state
+
+    def branch(self, leaf_id: str | None) -> Branch:
+        """What a new session forked at ``leaf_id`` holds (None: nothing): the path without
+        label entries and leaf markers, then fresh label entries for the labelled entries on
+        it, chained after the last; with its index and replay when they can be made from
+        this session's (branch.py). Give it to the new session's ``SessionLog``."""
+        return branch(self.tree, leaf_id, self._labels, self._replayed)
 
     def settings(self) -> PathSettings:
         """The model and thinking level the current path records (O(depth), no replay)."""
@@ -266,42 +290,21 @@ class SessionLog:
 
 
 def branch_entries(log: SessionLog, leaf_id: str | None) -> list[SessionEntry]:
-    """What a new session forked at ``leaf_id`` holds: the path (no labels, no leaf markers)
-    followed by fresh label entries for the labelled entries on it, chained after the last."""
-    path = log.path(leaf_id) if leaf_id is not None else []
-    kinds = set(map(type, path))
-    if LabelEntry in kinds or CustomEntry in kinds:
-        path = _without_labels(path)
-    labels = log.labels
-    if not labels:
-        return path
-    ids = set(map(_ID, path))
-    out: list[SessionEntry] = list(path)
-    parent = path[-1].id if path else None
-    for target, label in labels.items():
-        if target in ids:
-            new_id = new_entry_id(ids.__contains__)
-            ids.add(new_id)
-            out.append(LabelEntry(id=new_id, parent_id=parent, target_id=target, label=label))
-            parent = new_id
-    return out
+    """What a new session forked at ``leaf_id`` holds (``SessionLog.branch``'s entries)."""
+    return log.branch(leaf_id).entries
 
 
-_ID = attrgetter("id")
+def _holds(entries: Sequence[SessionEntry], branched: Sequence[SessionEntry]) -> bool:
+    return len(entries) == len(branched) and (not entries or entries[-1] is branched[-1])
 
 
-def _without_labels(path: list[SessionEntry]) -> list[SessionEntry]:
-    """``path`` without its label entries and leaf markers, each entry that hung from one
-    hanging from the entry kept before it instead (a copy: the source's entry is not changed).
-    Without that, the copy's next message would name a parent it does not hold, and a reader
-    would stop there."""
-    kept: list[SessionEntry] = []
-    for entry in path:
-        if isinstance(entry, LabelEntry) or is_leaf_marker(entry):
-            continue
-        parent = kept[-1].id if kept else None
-        kept.append(entry if entry.parent_id == parent else dataclasses.replace(entry, parent_id=parent))
-    return kept
+def _copied(state: SessionState) -> SessionState:
+    return dataclasses.replace(
+        state,
+        messages=list(state.messages),
+        message_entry_ids=list(state.message_entry_ids),
+        labels=dict(state.labels),
+    )
 
 
 __all__ = ["SessionLog", "branch_entries"]

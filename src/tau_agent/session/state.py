@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 
 from tau_agent.content import TextContent, ToolCall
 from tau_agent.messages import (
@@ -140,13 +141,13 @@ def settings_on_path(path: Sequence[SessionEntry]) -> PathSettings:
     Python loop over a long path is not), and only the messages after the latest model
     change are looked at for a reply naming its model."""
     kinds = list(map(type, path))
+    present = set(kinds)
     backwards = kinds[::-1]
 
     def last(kind: type) -> int:
-        try:
-            return len(kinds) - 1 - backwards.index(kind)
-        except ValueError:
+        if kind not in present:  # most paths hold no such entry: no scan of the whole of it
             return -1
+        return len(kinds) - 1 - backwards.index(kind)
 
     thinking_level = "off"
     thinking_at = last(ThinkingLevelChangeEntry)
@@ -188,12 +189,11 @@ class _Context:
         self.unanswered: set[str] = set()
 
     def take(self, path: list[SessionEntry], start: int, stop: int) -> None:
-        messages = self.state.messages
-        ids = self.state.message_entry_ids
+        add_message = self.state.messages.append
+        add_id = self.state.message_entry_ids.append
         reply, unanswered = self.reply, self.unanswered
-        for i in range(start, stop):
-            entry = path[i]
-            message: AgentMessage
+        message: AgentMessage
+        for entry in islice(path, start, stop):
             if type(entry) is MessageEntry:
                 message = entry.message
             elif isinstance(entry, CustomMessageEntry):
@@ -204,17 +204,20 @@ class _Context:
                 message = BranchSummaryMessage(entry.summary, entry.from_id, iso_to_ms(entry.timestamp))
             else:
                 continue
+            kind = type(message)  # exact types: no message class has subclasses
             if reply is not None:
-                if isinstance(message, ToolResultMessage):
+                if kind is ToolResultMessage:
+                    assert isinstance(message, ToolResultMessage)
                     unanswered.discard(message.tool_call_id)
                     if not unanswered:
                         reply = None
                 else:
                     self._answer(reply, unanswered)
                     reply = None
-            messages.append(message)
-            ids.append(entry.id)
-            if isinstance(message, AssistantMessage):
+            add_message(message)
+            add_id(entry.id)
+            if kind is AssistantMessage:
+                assert isinstance(message, AssistantMessage)
                 calls = [block.id for block in message.content if type(block) is ToolCall]
                 if calls:
                     reply, unanswered = message, set(calls)
@@ -241,6 +244,26 @@ class _Context:
                 )
                 state.message_entry_ids.append(None)
                 state.repaired_tool_calls += 1
+
+
+def answer_cut_short(state: SessionState) -> None:
+    """Append to ``state``, a replay whose last messages were cut off, the error results a
+    replay ending at its last message adds: for each tool call of its last reply that no
+    result after that reply answers (none when anything but results follows the reply)."""
+    messages = state.messages
+    at = len(messages) - 1
+    while at >= 0 and isinstance(messages[at], ToolResultMessage):
+        at -= 1
+    reply = messages[at] if at >= 0 else None
+    if not isinstance(reply, AssistantMessage):
+        return
+    unanswered = {block.id for block in reply.content if type(block) is ToolCall}
+    for result in messages[at + 1 :]:
+        assert isinstance(result, ToolResultMessage)
+        unanswered.discard(result.tool_call_id)
+    context = _Context(state)
+    context.reply, context.unanswered = reply, unanswered
+    context.finish()
 
 
 def resume_leaf(entries: Sequence[SessionEntry]) -> str | None:
@@ -283,6 +306,7 @@ __all__ = [
     "ModelRef",
     "PathSettings",
     "SessionState",
+    "answer_cut_short",
     "collect_labels_and_name",
     "resume_leaf",
     "settings_on_path",

@@ -5,7 +5,7 @@ to date by ``add``, so a plain replay never pays for it. ``path`` walks parent l
 upwards and reverses once: O(depth), never the quadratic build-by-prepending. A session
 that never branched is one chain, each entry hanging under the one before it; the tree
 notices, and the path to any entry is then a prefix of the entries (a resume or a fork of a
-long session walks nothing). A broken file can hold a parent link to an id that does not exist
+long session walks nothing); ``chain_prefix`` gives a fork's own tree by copying the index. A broken file can hold a parent link to an id that does not exist
 (the path then starts at the orphan) or, in a hand-edited file, a cycle (the walk stops
 when it meets an entry twice).
 """
@@ -70,10 +70,10 @@ class SessionTree:
     def path(self, leaf_id: str | None) -> list[SessionEntry]:
         """Entries from the root down to ``leaf_id`` inclusive; empty for ``None`` or an unknown id."""
         by_id = self._by_id
-        if self._chain and leaf_id in by_id:  # the entries up to the leaf, found at C speed
+        if self._chain and leaf_id is not None and leaf_id in by_id:  # the entries up to the leaf, at C speed
             if leaf_id == self._last:
                 return list(by_id.values())
-            return list(islice(by_id.values(), list(by_id).index(leaf_id) + 1))
+            return list(islice(by_id.values(), self._position(leaf_id) + 1))
         out: list[SessionEntry] = []
         current = by_id.get(leaf_id) if leaf_id is not None else None
         limit = len(by_id)
@@ -85,6 +85,37 @@ class SessionTree:
             current = by_id.get(parent) if parent is not None and parent != current.id else None
         out.reverse()
         return out
+
+    def chain_prefix(self, leaf_id: str | None) -> SessionTree | None:
+        """The tree ``SessionTree(self.path(leaf_id))`` builds (None for ``leaf_id``: empty),
+        made by copying this tree's index at C speed, when this tree is one chain and holds
+        ``leaf_id``; None otherwise. A fork of a long session keeps most of it: indexing its
+        entries afresh would hash every id again."""
+        by_id = self._by_id
+        if not self._chain or (leaf_id is not None and leaf_id not in by_id):
+            return None
+        tree = SessionTree()
+        if leaf_id is None:
+            return tree
+        keep = self._position(leaf_id) + 1
+        drop = len(by_id) - keep
+        if drop <= keep:  # copy the whole index, then take the few entries after the leaf out
+            index = by_id.copy()
+            for key in list(islice(reversed(by_id), drop)):
+                del index[key]
+        else:
+            index = dict(islice(by_id.items(), keep))
+        tree._by_id, tree._last, tree._chain = index, leaf_id, True
+        return tree
+
+    def _position(self, entry_id: str) -> int:
+        """Where ``entry_id`` (which must be held) is in file order; looked for among the last
+        few entries first, where a resume, a fork or a move in the tree mostly points."""
+        by_id = self._by_id
+        for back, key in enumerate(islice(reversed(by_id), 32)):
+            if key == entry_id:
+                return len(by_id) - 1 - back
+        return list(by_id).index(entry_id)
 
     def _path_with_cycle(self, leaf: SessionEntry) -> list[SessionEntry]:
         out: list[SessionEntry] = []

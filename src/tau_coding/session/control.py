@@ -24,7 +24,7 @@ from tau_agent.messages import AssistantMessage, UserMessage
 from tau_agent.provider import THINKING_LEVELS, ThinkingLevel
 from tau_agent.session.entries import MessageEntry, SessionHeader
 from tau_agent.session.jsonl import JsonlSessionStorage
-from tau_agent.session.log import SessionLog, branch_entries
+from tau_agent.session.log import SessionLog
 from tau_agent.session.storage import InMemorySessionStorage
 from tau_ai.model import Model
 from tau_coding.checkpoints.changes import FileChange
@@ -221,7 +221,8 @@ class SessionControl(ChangeQuestions):
         self._ask_hooks(change)
         if self.in_memory:
             header = SessionHeader.new(self.manager.cwd, None)
-            cloned = SessionLog(InMemorySessionStorage(header, branch_entries(log, at)))
+            branch = log.branch(at)
+            cloned = SessionLog(InMemorySessionStorage(header, branch.entries), made_from=branch)
         else:
             cloned = self.manager.fork(log, at)
         self._replace_log(cloned, restore=True, leaving="fork")
@@ -242,7 +243,8 @@ class SessionControl(ChangeQuestions):
         log = self.session.log
         if self.in_memory:
             header = SessionHeader.new(self.manager.cwd, None)
-            forked = SessionLog(InMemorySessionStorage(header, branch_entries(log, entry.parent_id)))
+            branch = log.branch(entry.parent_id)
+            forked = SessionLog(InMemorySessionStorage(header, branch.entries), made_from=branch)
         else:
             forked = self.manager.fork(log, entry.parent_id)
         self._replace_log(forked, restore=True, leaving="fork")

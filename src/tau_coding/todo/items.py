@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import compress, repeat
+from operator import attrgetter, is_
 from typing import Any, Literal, TypeAlias, get_args
 
 from tau_agent.messages import ToolResultMessage
@@ -95,9 +97,13 @@ def items_from_details(details: Any) -> list[TodoItem] | None:
 
 
 def todos_on_path(entries: Iterable[SessionEntry]) -> list[TodoItem]:
-    """The list in force at the end of ``entries`` (a path, root first): the last one recorded."""
-    current: list[TodoItem] = []
-    for entry in entries:
+    """The list in force at the end of ``entries`` (a path, root first): the last one recorded.
+    Looked for from the end; a path with no ``todo`` result and no custom entry (most of a
+    long session's are such) is told apart at C speed first, without a step per entry."""
+    path = list(entries)
+    if not _may_record_lists(path):
+        return []
+    for entry in reversed(path):
         items = None
         if isinstance(entry, MessageEntry):
             message = entry.message
@@ -106,8 +112,21 @@ def todos_on_path(entries: Iterable[SessionEntry]) -> list[TodoItem]:
         elif isinstance(entry, CustomEntry) and entry.custom_type == ENTRY_TYPE:
             items = items_from_details(entry.data)
         if items is not None:
-            current = items
-    return current
+            return items
+    return []
+
+
+def _may_record_lists(path: list[SessionEntry]) -> bool:
+    kinds = list(map(type, path))
+    if CustomEntry in kinds:
+        return True
+    messages = list(map(_MESSAGE, compress(path, map(is_, kinds, repeat(MessageEntry)))))
+    results = compress(messages, map(is_, map(type, messages), repeat(ToolResultMessage)))
+    return TOOL_NAME in map(_TOOL_NAME, results)
+
+
+_MESSAGE = attrgetter("message")
+_TOOL_NAME = attrgetter("tool_name")
 
 
 _MARKS: dict[str, str] = {"pending": "[ ]", "in_progress": "[~]", "done": "[x]"}

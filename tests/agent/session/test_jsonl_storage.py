@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -339,3 +340,23 @@ def test_a_copy_is_written_whole_kept_locked_and_appendable_without_reading_it_b
     assert {p.name for p in tmp_path.iterdir()} == {"source.jsonl", "copy.jsonl"}, "no temporary file is left"
     with pytest.raises(FileExistsError):
         JsonlSessionStorage.create_from(tmp_path / "copy.jsonl", header, entries, fsync="never")
+
+
+def test_closing_syncs_what_was_appended_and_nothing_when_only_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    answered(tmp_path / "s.jsonl").close()
+    synced: list[int] = []
+    real_fsync = os.fsync
+
+    def counting_fsync(fd: int) -> None:
+        synced.append(fd)
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", counting_fsync)
+    JsonlSessionStorage.open(tmp_path / "s.jsonl").close()  # opened to be read or forked
+    assert synced == []
+    log = SessionLog(JsonlSessionStorage.open(tmp_path / "s.jsonl"))
+    log.append_message(UserMessage("one more"))
+    log.close()
+    assert len(synced) == 1

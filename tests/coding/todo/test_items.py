@@ -65,6 +65,18 @@ def test_the_list_in_force_is_the_last_one_recorded_on_the_path() -> None:
     assert todos_on_path(log.path()) == []
 
 
+def test_a_list_recorded_long_ago_is_found_past_other_results_and_none_without_one() -> None:
+    log = _log()
+    other = ToolResultMessage("r", "read", [TextContent("body")], details={"items": [{"text": "x"}]})
+    for _ in range(50):
+        log.append_message(other)
+    assert todos_on_path(log.path()) == []  # another tool's result is no list, whatever it holds
+    log.append_message(_result([{"text": "early", "status": "pending"}]))
+    for _ in range(50):
+        log.append_message(other)
+    assert todos_on_path(log.path()) == [TodoItem("early")]
+
+
 def test_panel_lines_and_footer_count() -> None:
     items = [TodoItem("a", "done"), TodoItem("b", "in_progress"), TodoItem("c")]
     assert render_lines(items) == ["[x] a", "[~] b", "[ ] c"]

@@ -12,9 +12,10 @@ import os
 from pathlib import Path
 
 from tau_agent.messages import AssistantMessage
-from tau_agent.session.entries import MessageEntry, SessionEntry, SessionHeader
+from tau_agent.session.branch import Branch
+from tau_agent.session.entries import MessageEntry, SessionHeader
 from tau_agent.session.jsonl import FsyncPolicy, JsonlSessionStorage
-from tau_agent.session.log import SessionLog, branch_entries
+from tau_agent.session.log import SessionLog
 from tau_agent.session.storage import InMemorySessionStorage
 from tau_coding.session.store.listing import (
     SessionInfo,
@@ -136,30 +137,29 @@ class SessionManager:
         ``parentSession`` in its header names the source file. The source is not changed."""
         parent = _storage_path(log)
         source = log.storage if isinstance(log.storage, JsonlSessionStorage) else None
-        return self._copy(branch_entries(log, entry_id), str(parent) if parent else None, source)
+        return self._copy(log.branch(entry_id), str(parent) if parent else None, source)
 
     def fork_from(self, source: str | Path) -> SessionLog:
         """Copy a whole session (say, from another project) into this folder, with this cwd."""
         path = self.resolve(source)
         with JsonlSessionStorage.open(path, read_only=True) as storage:
-            return self._copy(list(storage.entries), str(path), storage)
+            return self._copy(Branch(list(storage.entries)), str(path), storage)
 
     def _copy(
-        self,
-        entries: list[SessionEntry],
-        parent_session: str | None,
-        source: JsonlSessionStorage | None = None,
+        self, branch: Branch, parent_session: str | None, source: JsonlSessionStorage | None = None
     ) -> SessionLog:
         header = SessionHeader.new(self.cwd, parent_session)
         path = self.directory / session_file_name(header)
+        entries = branch.entries
         if any(isinstance(e, MessageEntry) and isinstance(e.message, AssistantMessage) for e in entries):
             return SessionLog(
-                JsonlSessionStorage.create_from(path, header, entries, fsync=self.fsync, source=source)
+                JsonlSessionStorage.create_from(path, header, entries, fsync=self.fsync, source=source),
+                made_from=branch,
             )
         storage = JsonlSessionStorage.create(path, header, fsync=self.fsync)
         for entry in entries:  # nothing worth a file yet: stays buffered, as for a new session
             storage.append(entry)
-        return SessionLog(storage)
+        return SessionLog(storage, made_from=branch)
 
     def delete(self, ref: str | Path) -> Path:
         """Remove a session file (refused while another Tau process has it open)."""
