@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import gc
+import weakref
 from typing import Any
 
 from textual._styles_cache import StylesCache
+from textual.app import App, ComposeResult
 
 from tau_agent.cancellation import CancellationToken
+from tau_agent.content import TextContent
+from tau_agent.messages import AssistantMessage
 from tau_agent.testing import FakeProvider, call, reply
 from tau_agent.tools import AgentTool, AgentToolResult, ToolUpdate
-from tau_coding.tui.state import ToolItem
+from tau_coding.tui.state import AssistantItem, Item, ToolItem
 from tau_coding.tui.widgets.tool_row import ToolRow
-from tau_coding.tui.widgets.transcript import PAGE, WINDOW
+from tau_coding.tui.widgets.transcript import PAGE, WINDOW, Transcript
 
 from .helpers import adapter
 from .test_app import SIZE, make_app, type_text, until
@@ -103,3 +107,45 @@ async def test_unmounted_views_leave_no_rendered_lines_behind() -> None:
             await pilot.pause(0.1)
             counts = settled()
         assert counts[0] <= counts[1] + 10, counts
+
+
+class TranscriptApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield Transcript()
+
+
+def items(count: int) -> list[Item]:
+    made: list[Item] = []
+    for i in range(count // 2):
+        made.append(
+            AssistantItem(AssistantMessage(content=[TextContent(f"Let me *look* at f{i}.py.")]), True)
+        )
+        made.append(ToolItem(f"call_{i}", "read", {"path": f"f{i}.py"}, "ok", output="contents"))
+    return made
+
+
+async def test_removed_views_are_freed_without_waiting_for_the_collector() -> None:
+    """A view the transcript removes goes when it is dropped, not at the collector's next full
+    pass: those grow rarer as a session's live objects grow, and meanwhile each dead view's
+    lines and caches stay resident (style_cache.detach_styles). The collector is off here, so
+    a removed view still alive is one that only a pass would free."""
+    app = TranscriptApp()
+    async with app.run_test(size=SIZE) as pilot:
+        transcript = app.query_one(Transcript)
+        shown = items(WINDOW)
+        await transcript.append(shown, range(len(shown)))
+        await pilot.pause()
+        await pilot.pause()
+        views = [weakref.ref(view) for index in range(PAGE) if (view := transcript.view(index))]
+        assert len(views) == PAGE
+        gc.collect()
+        gc.disable()
+        try:
+            await transcript.forget_before(PAGE)
+            for _ in range(5):  # the screen lets go of removed views at its next frame
+                await pilot.pause(0.05)
+            # Measured: 0-1 left (one may stay referenced by Textual's state of the last frame a
+            # while longer); without detach_styles, all 20.
+            assert sum(ref() is not None for ref in views) <= 1
+        finally:
+            gc.enable()

@@ -10,7 +10,8 @@ each repaint, so without this cap the cost of a turn grew with the session. Ever
 removed views (style_cache.py): its memo of their rendered lines, which would otherwise keep
 up to 1,024 dead views' lines alive and grow the process by ~10 MiB, and the column's list of
 displayed children from the last frame, which would keep a window's worth of them alive
-until some later frame (never, while idle).
+until some later frame (never, while idle); and each removed view's styles' references back
+to it, which made every trimmed view garbage that only a full pass of the collector frees.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from rich.console import RenderableType
 from textual import events
 from textual.containers import VerticalScroll
+from textual.widget import Widget
 from textual.widgets import Static
 
 from tau_coding.tui.state import (
@@ -55,6 +57,10 @@ def view_for(item: Item, images: ImagesFor | None = None, thinking_hint: str | N
     if isinstance(item, NoticeItem):
         return NoticeView(item)
     return ErrorView(item)
+
+
+def _with_descendants(views: Iterable[Widget]) -> list[Widget]:
+    return [node for view in views for node in view.walk_children(Widget, with_self=True)]
 
 
 class Transcript(VerticalScroll, can_focus=False):
@@ -115,16 +121,18 @@ class Transcript(VerticalScroll, can_focus=False):
         if self._earlier.parent is None:
             await self.mount(self._earlier, before=0)
         self._update_earlier()
+        removed = _with_descendants(old)
         await self.remove_children(old)
-        release_removed_children(self)
+        release_removed_children(self, removed)
 
     async def forget_before(self, stop: int) -> None:
         """Unmount the views of the items before ``stop`` (inline mode wrote them to the scrollback)."""
         old = [self._views.pop(i) for i in sorted(self._views) if i < stop]
         self._first = max(self._first, stop)
         if old:
+            removed = _with_descendants(old)
             await self.remove_children(old)
-            release_removed_children(self)
+            release_removed_children(self, removed)
 
     async def update(self, indices: Iterable[int]) -> None:
         """Re-sync the mounted views of changed items (unmounted ones render fresh when mounted)."""
@@ -187,8 +195,9 @@ class Transcript(VerticalScroll, can_focus=False):
         self.anchor()
 
     async def clear_all(self) -> None:
+        removed = _with_descendants(self.children)
         await self.remove_children()
-        release_removed_children(self)
+        release_removed_children(self, removed)
         self._views.clear()
         self._first = 0
         self._earlier = Static("", classes="earlier")
