@@ -9,10 +9,11 @@ appended so that resuming later, in Tau or in Pi, lands on the same path.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
 from operator import attrgetter
 from typing import Any
+
+import msgspec
 
 from tau_agent.content import ImageContent, TextContent
 from tau_agent.messages import AgentMessage, BranchSummaryMessage, CompactionSummaryMessage
@@ -300,7 +301,7 @@ def _without_labels(path: list[SessionEntry]) -> list[SessionEntry]:
         if isinstance(entry, LabelEntry) or is_leaf_marker(entry):
             continue
         parent = kept[-1].id if kept else None
-        kept.append(entry if entry.parent_id == parent else dataclasses.replace(entry, parent_id=parent))
+        kept.append(entry if entry.parent_id == parent else msgspec.structs.replace(entry, parent_id=parent))
     return kept
 
 
