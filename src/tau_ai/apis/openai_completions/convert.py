@@ -10,7 +10,6 @@ arrived in (its signature), or as text when the host requires it; tool-call ids 
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from tau_agent.content import TextContent, ThinkingContent, ToolCall, text_of
@@ -24,6 +23,7 @@ from tau_ai.apis._shared import (
     data_url,
     endpoint,
     images_of,
+    json_text,
     max_output_tokens,
     same_model,
 )
@@ -212,7 +212,7 @@ def assistant_message(model: Model, message: AssistantMessage, compat: Compat) -
                 {
                     "id": call_id(block.id),
                     "type": "function",
-                    "function": {"name": block.name, "arguments": json.dumps(block.arguments)},
+                    "function": {"name": block.name, "arguments": json_text(block.arguments)},
                 }
             )
     if not texts and not calls and not reasoning:
