@@ -103,11 +103,6 @@ class MessageEntry(_EntryBase, kw_only=True):
     type: ClassVar[str] = "message"
     message: AgentMessage
 
-    @classmethod
-    def read(cls, id: str, parent_id: str | None, timestamp: str, message: AgentMessage) -> MessageEntry:
-        """The same as the constructor (no ``extra``): the reader's way, one per line."""
-        return cls(id=id, parent_id=parent_id, timestamp=timestamp, message=message)
-
 
 class ModelChangeEntry(_EntryBase, kw_only=True):
     type: ClassVar[str] = "model_change"

@@ -188,11 +188,10 @@ class _Context:
         self.unanswered: set[str] = set()
 
     def take(self, path: list[SessionEntry], start: int, stop: int) -> None:
-        messages = self.state.messages
-        ids = self.state.message_entry_ids
+        add_message = self.state.messages.append
+        add_id = self.state.message_entry_ids.append
         reply, unanswered = self.reply, self.unanswered
-        for i in range(start, stop):
-            entry = path[i]
+        for entry in path[start:stop]:
             message: AgentMessage
             if type(entry) is MessageEntry:
                 message = entry.message
@@ -212,8 +211,8 @@ class _Context:
                 else:
                     self._answer(reply, unanswered)
                     reply = None
-            messages.append(message)
-            ids.append(entry.id)
+            add_message(message)
+            add_id(entry.id)
             if isinstance(message, AssistantMessage):
                 calls = [block.id for block in message.content if type(block) is ToolCall]
                 if calls:
