@@ -125,7 +125,7 @@ class ConvertedItems:
         self._out = ConvertedList(frozen)
 
     def __len__(self) -> int:
-        return len(self._out)
+        return len(self._out._items)  # (the cache asks twice per user message of a history)
 
     def items(self) -> list[Item]:
         """What was converted so far, without this API's finishing touches (``messages()``

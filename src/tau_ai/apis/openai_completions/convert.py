@@ -131,7 +131,7 @@ class Converter(ConvertedItems):
 
     def add(self, message: LlmMessage) -> None:
         model, compat, out = self._model, self._compat, self._out
-        if not isinstance(message, ToolResultMessage) and self._pending:
+        if self._pending and not isinstance(message, ToolResultMessage):
             _flush_images(out, self._pending, compat)
             self._pending = []
         if isinstance(message, UserMessage):
@@ -158,8 +158,10 @@ class Converter(ConvertedItems):
 
 def _before_user(out: ConvertedList, compat: Compat) -> None:
     """Some hosts (Mistral) refuse a user turn straight after tool results."""
+    if not compat.requires_assistant_after_tool_result:
+        return
     last = out.last
-    if compat.requires_assistant_after_tool_result and last is not None and last["role"] == "tool":
+    if last is not None and last["role"] == "tool":
         out.append({"role": "assistant", "content": AFTER_TOOLS})
 
 
