@@ -63,7 +63,10 @@ class Usage(_Value):
     cost: Cost = msgspec.field(default_factory=Cost)
 
 
-class _Message(msgspec.Struct, forbid_unknown_fields=True, rename="camel", tag_field="role"):
+# gc=False: a message holds strings, blocks (untracked too), usage and plain JSON details;
+# nothing in it leads back to the message, and a long session holds one per line, which the
+# cyclic collector then never has to scan (tau_agent/session/bulk.py).
+class _Message(msgspec.Struct, forbid_unknown_fields=True, rename="camel", tag_field="role", gc=False):
     pass
 
 

@@ -162,7 +162,7 @@ class Handoff:
     ``transform_messages([m1..mn])``, however the adds were spread over time.
     """
 
-    __slots__ = ("_answered", "_dropped_calls", "_id_map", "_model", "_pending")
+    __slots__ = ("_answered", "_dropped_calls", "_id_map", "_model", "_open", "_pending")
 
     def __init__(self, model: Model) -> None:
         self._model = model
@@ -170,6 +170,7 @@ class Handoff:
         self._dropped_calls: dict[str, None] = {}  # a set in insertion order (see ``memory``)
         self._pending: list[ToolCall] = []  # calls of the last assistant message still awaiting results
         self._answered: set[str] = set()
+        self._open = 0  # distinct ids among the pending calls: all answered when ``_answered`` has as many
 
     @classmethod
     def restored(cls, model: Model, memory: HandoffMemory) -> Handoff:
@@ -198,16 +199,24 @@ class Handoff:
 
     def _close_pending(self, out: list[LlmMessage]) -> None:
         if self._pending:
-            out.extend(self.closing())
+            if len(self._answered) < self._open:  # else closing() would be empty
+                out.extend(self.closing())
             self._pending = []
             self._answered = set()
 
     def add(self, message: LlmMessage) -> list[LlmMessage]:
         kind = type(message)
-        if kind is UserMessage and not self._pending:  # the usual case of a user message
-            return [_clean_user(message)]  # type: ignore[arg-type]  # told by its exact type
+        if kind is UserMessage:  # the usual case of a user message: no call left open before it
+            if not self._pending:
+                return [_clean_user(message)]  # type: ignore[arg-type]  # told by its exact type
+            if len(self._answered) == self._open:
+                self._pending = []
+                self._answered = set()
+                return [_clean_user(message)]  # type: ignore[arg-type]
         out: list[LlmMessage] = []
-        if isinstance(message, AssistantMessage):
+        if isinstance(message, ToolResultMessage):
+            self._result(message, out)
+        elif isinstance(message, AssistantMessage):
             self._close_pending(out)
             if message.stop_reason in ("error", "aborted"):
                 self._dropped_calls.update((call.id, None) for call in message.tool_calls)
@@ -220,34 +229,36 @@ class Handoff:
             if len(blocks) != len(content) or any(a is not b for a, b in zip(blocks, content, strict=True)):
                 kept = msgspec.structs.replace(message, content=blocks)
             out.append(kept)
-            self._pending = [block for block in blocks if type(block) is ToolCall]
-        elif isinstance(message, ToolResultMessage):
-            call_id = message.tool_call_id
-            if call_id in self._dropped_calls:
-                return out
-            new_id = self._id_map.get(call_id, call_id)
-            for call in self._pending:
-                if call.id == new_id:
-                    break
-            else:
-                return out  # a result with no call before it: every API refuses it
-            self._answered.add(new_id)
-            texts_clean = True
-            for b in message.content:
-                if type(b) is TextContent and not b.text.isascii() and _has_surrogate(b.text):
-                    texts_clean = False
-                    break
-            if new_id == call_id and texts_clean:
-                out.append(message)
-            else:
-                cleaned = [
-                    TextContent(_clean(b.text)) if isinstance(b, TextContent) else b for b in message.content
-                ]
-                out.append(msgspec.structs.replace(message, tool_call_id=new_id, content=cleaned))
+            pending = self._pending = [block for block in blocks if type(block) is ToolCall]
+            self._open = len({call.id for call in pending}) if len(pending) > 1 else len(pending)
         else:
             self._close_pending(out)
             out.append(_clean_user(message))
         return out
+
+    def _result(self, message: ToolResultMessage, out: list[LlmMessage]) -> None:
+        call_id = message.tool_call_id
+        if call_id in self._dropped_calls:
+            return
+        new_id = self._id_map.get(call_id, call_id)
+        for call in self._pending:
+            if call.id == new_id:
+                break
+        else:
+            return  # a result with no call before it: every API refuses it
+        self._answered.add(new_id)
+        texts_clean = True
+        for b in message.content:
+            if type(b) is TextContent and not b.text.isascii() and _has_surrogate(b.text):
+                texts_clean = False
+                break
+        if new_id == call_id and texts_clean:
+            out.append(message)
+        else:
+            cleaned = [
+                TextContent(_clean(b.text)) if isinstance(b, TextContent) else b for b in message.content
+            ]
+            out.append(msgspec.structs.replace(message, tool_call_id=new_id, content=cleaned))
 
 
 def transform_messages(messages: Sequence[LlmMessage], model: Model) -> list[LlmMessage]:

@@ -99,7 +99,10 @@ class RequestCache:
             for at in range(known, len(messages)):
                 message = messages[at]
                 out = add(message)  # closing results, then the message
-                if not _can_mark(message):
+                # _can_mark(message), inline (a call per message of a long history)
+                if not (
+                    type(message) is UserMessage and isinstance(message.content, str) and message.content
+                ):
                     for converted in out:
                         convert(converted)
                     continue

@@ -149,3 +149,36 @@ def test_transform_is_idempotent_and_pure() -> None:
     once = transform_messages(messages, CLAUDE)
     assert transform_messages(once, CLAUDE) == once
     assert messages == before
+
+
+def test_a_result_repeated_for_one_call_is_kept_and_nothing_is_closed_after_it() -> None:
+    """Every call answered (one twice): the user message after them needs no error result."""
+    messages: list[LlmMessage] = [
+        UserMessage("q"),
+        reply(CLAUDE, ToolCall("t1", "read"), ToolCall("t2", "read")),
+        result("t1", "first"),
+        result("t2"),
+        result("t1", "again"),
+        UserMessage("next"),
+    ]
+    out = transform_messages(messages, CLAUDE)
+    assert out == messages
+
+
+def test_calls_sharing_an_id_are_answered_by_one_result() -> None:
+    messages: list[LlmMessage] = [
+        UserMessage("q"),
+        reply(CLAUDE, ToolCall("t1", "read"), ToolCall("t1", "bash")),
+        result("t1"),
+        UserMessage("next"),
+        reply(CLAUDE, ToolCall("t3", "read"), ToolCall("t4", "read")),
+        result("t4"),
+        UserMessage("last"),
+    ]
+    out = transform_messages(messages, CLAUDE)
+    assert [m.role for m in out] == [
+        *["user", "assistant", "toolResult", "user"],
+        *["assistant", "toolResult", "toolResult", "user"],
+    ]
+    closed = out[6]
+    assert isinstance(closed, ToolResultMessage) and (closed.tool_call_id, closed.is_error) == ("t3", True)

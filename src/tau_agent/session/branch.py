@@ -12,10 +12,11 @@ ways to equal results).
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from operator import attrgetter, is_not
+
+import msgspec
 
 from tau_agent.session.entries import (
     CompactionEntry,
@@ -130,7 +131,7 @@ def _without_labels(path: list[SessionEntry]) -> list[SessionEntry]:
         if isinstance(entry, LabelEntry) or is_leaf_marker(entry):
             continue
         parent = kept[-1].id if kept else None
-        kept.append(entry if entry.parent_id == parent else dataclasses.replace(entry, parent_id=parent))
+        kept.append(entry if entry.parent_id == parent else msgspec.structs.replace(entry, parent_id=parent))
     return kept
 
 

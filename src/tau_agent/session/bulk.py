@@ -1,15 +1,17 @@
-"""``gc_paused``: run a bulk load with the cyclic garbage collector paused, then freeze what it made.
+"""``gc_paused``: run a bulk load with the cyclic garbage collector paused.
 
 Loading a long session allocates hundreds of thousands of small objects and no reference
-cycles. The collector's generational passes over them would cost more than the work itself
-(measured: 3.7 s instead of 1.6 s for 100k entries), and re-enabling it afterwards only
-moves the bill: the next young-generation pass scans everything allocated while it was off
-(170 ms after loading 100k entries), and every later full pass scans the whole history
-again, a pause in the middle of a streamed reply. So when the block succeeds, everything
-alive is moved to the permanent generation (``gc.freeze``): a session's history lives as
-long as the session, and reference counting still frees it when it goes. The price is that
-a reference cycle that was already garbage at that moment is never collected; the process
-makes few of those, and a bulk load happens once per opened session.
+cycles. Most of them are never tracked by the collector at all: entries, messages and
+content blocks are msgspec Structs declared ``gc=False``, and strings, numbers and dicts of
+plain values are not containers it watches. What it does track are the lists inside them (a
+message's content): about one per message, with nothing in them that it follows further. A
+pass over those is cheap (about 3 ms for the 67,000 lists of a 100,000-entry session), but
+a pass that starts while they are being made would scan the half-built history again and
+again, so the load runs with the collector off and turns it back on as it was.
+
+Nothing is frozen (``gc.freeze``) here: a freeze takes every object alive in the process, not
+only the session's (a TUI's views with it, which would then never be collected once they
+become garbage). With the bulk untracked there is no need for one.
 """
 
 from __future__ import annotations
@@ -25,7 +27,6 @@ def gc_paused() -> Iterator[None]:
     gc.disable()
     try:
         yield
-        gc.freeze()
     finally:
         if enabled:
             gc.enable()

@@ -1,4 +1,4 @@
-"""Session entries: the lines of a session file, as small dataclasses (Pi's v3 format).
+"""Session entries: the lines of a session file, as small structs (Pi's v3 format).
 
 A session is a header and then a tree of entries: each entry has an ``id`` (8 hex chars
 in files Tau and Pi write), the ``parent_id`` it hangs under (``None`` for a root) and an
@@ -11,15 +11,23 @@ this version does not know is kept as ``UnknownEntry`` so the tree stays whole.
 
 Every entry may carry ``extra``: fields a newer writer added that Tau does not read. They
 are written back unchanged wherever an entry is copied (fork, migration rewrite).
+
+Entries are msgspec Structs declared ``gc=False``: the cyclic collector never tracks them. A
+long session holds one per line, and what they hold (strings, messages, which are untracked
+too, plain JSON data) cannot lead back to an entry, so there is no cycle for the collector
+to find; untracked, they cost it nothing, however many a session has (see bulk.py). Build
+them with keywords; ``msgspec.structs.replace`` gives a changed copy.
 """
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar, TypeAlias
+
+import msgspec
 
 from tau_agent.content import ImageContent, TextContent
 from tau_agent.messages import AgentMessage
@@ -82,51 +90,32 @@ class SessionHeader:
         return cls(id=str(uuid.uuid4()), timestamp=iso_now(), cwd=cwd, parent_session=parent_session)
 
 
-@dataclass(slots=True, kw_only=True)
-class _EntryBase:
+class _EntryBase(msgspec.Struct, kw_only=True, gc=False):
     id: str
     parent_id: str | None
-    timestamp: str = field(default_factory=iso_now)
+    timestamp: str = msgspec.field(default_factory=iso_now)
     extra: dict[str, Any] | None = None
 
 
-@dataclass(slots=True, kw_only=True)
-class MessageEntry(_EntryBase):
+class MessageEntry(_EntryBase, kw_only=True):
     """A finished message on the record."""
 
     type: ClassVar[str] = "message"
     message: AgentMessage
 
-    @classmethod
-    def read(cls, id: str, parent_id: str | None, timestamp: str, message: AgentMessage) -> MessageEntry:
-        """The same as the constructor (no ``extra``), in half the time: a reader of a long
-        session builds one per line."""
-        entry = cls.__new__(cls)
-        entry.id, entry.parent_id, entry.timestamp, entry.extra, entry.message = (
-            id,
-            parent_id,
-            timestamp,
-            None,
-            message,
-        )
-        return entry
 
-
-@dataclass(slots=True, kw_only=True)
-class ModelChangeEntry(_EntryBase):
+class ModelChangeEntry(_EntryBase, kw_only=True):
     type: ClassVar[str] = "model_change"
     provider: str
     model_id: str
 
 
-@dataclass(slots=True, kw_only=True)
-class ThinkingLevelChangeEntry(_EntryBase):
+class ThinkingLevelChangeEntry(_EntryBase, kw_only=True):
     type: ClassVar[str] = "thinking_level_change"
     thinking_level: str
 
 
-@dataclass(slots=True, kw_only=True)
-class CompactionEntry(_EntryBase):
+class CompactionEntry(_EntryBase, kw_only=True):
     """History before ``first_kept_entry_id`` (on the path) is replaced by ``summary`` in context."""
 
     type: ClassVar[str] = "compaction"
@@ -137,8 +126,7 @@ class CompactionEntry(_EntryBase):
     from_hook: bool | None = None
 
 
-@dataclass(slots=True, kw_only=True)
-class BranchSummaryEntry(_EntryBase):
+class BranchSummaryEntry(_EntryBase, kw_only=True):
     """What happened on an abandoned branch (``from_id`` is where it left, or ``"root"``)."""
 
     type: ClassVar[str] = "branch_summary"
@@ -148,8 +136,7 @@ class BranchSummaryEntry(_EntryBase):
     from_hook: bool | None = None
 
 
-@dataclass(slots=True, kw_only=True)
-class CustomEntry(_EntryBase):
+class CustomEntry(_EntryBase, kw_only=True):
     """App or extension state; never part of a model's context."""
 
     type: ClassVar[str] = "custom"
@@ -161,8 +148,7 @@ class CustomEntry(_EntryBase):
         return self.custom_type == LEAF_MARKER
 
 
-@dataclass(slots=True, kw_only=True)
-class CustomMessageEntry(_EntryBase):
+class CustomMessageEntry(_EntryBase, kw_only=True):
     """An extension's message; reaches the model as a user message. ``display=False`` hides it."""
 
     type: ClassVar[str] = "custom_message"
@@ -172,8 +158,7 @@ class CustomMessageEntry(_EntryBase):
     details: Any = None
 
 
-@dataclass(slots=True, kw_only=True)
-class LabelEntry(_EntryBase):
+class LabelEntry(_EntryBase, kw_only=True):
     """Sets (or, with ``label=None``, clears) the bookmark on ``target_id``."""
 
     type: ClassVar[str] = "label"
@@ -181,16 +166,14 @@ class LabelEntry(_EntryBase):
     label: str | None = None
 
 
-@dataclass(slots=True, kw_only=True)
-class SessionInfoEntry(_EntryBase):
+class SessionInfoEntry(_EntryBase, kw_only=True):
     """Session metadata; the latest ``name`` is the session's display name."""
 
     type: ClassVar[str] = "session_info"
     name: str | None = None
 
 
-@dataclass(slots=True, kw_only=True)
-class UnknownEntry(_EntryBase):
+class UnknownEntry(_EntryBase, kw_only=True):
     """An entry of a type this version does not know; kept verbatim (``raw``), never in context."""
 
     type: ClassVar[str] = "unknown"

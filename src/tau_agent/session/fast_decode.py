@@ -153,7 +153,7 @@ def _entries(mirrors: list[Any], out: list[SessionEntry], started: int) -> None:
     clock running ahead only costs that batch some speed.)"""
     made: list[SessionEntry] = []
     append = made.append
-    read = MessageEntry.read
+    entry = MessageEntry
     last = None  # the previous entry's id: an entry's parent id is usually that same string
     names: dict[str, str] = {}
     for e in mirrors:
@@ -168,7 +168,14 @@ def _entries(mirrors: list[Any], out: list[SessionEntry], started: int) -> None:
             elif type(message) is ToolResultMessage:
                 message.tool_name = names.setdefault(message.tool_name, message.tool_name)
             parent = e.parent_id
-            append(read(e.id, last if parent == last else parent, e.timestamp, message))
+            append(
+                entry(
+                    id=e.id,
+                    parent_id=last if parent == last else parent,
+                    timestamp=e.timestamp,
+                    message=message,
+                )
+            )
         else:
             append(_to_entry(e))
         last = e.id

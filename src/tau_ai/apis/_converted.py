@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 Json = dict[str, Any]
 Item = Json | orjson.Fragment | Spliced  # Spliced: a checkpoint's run of items (seed)
+_dumps, _Fragment, _NON_STR_KEYS = orjson.dumps, orjson.Fragment, orjson.OPT_NON_STR_KEYS
 
 
 def freeze(item: Json) -> Item:
@@ -94,7 +95,14 @@ class ConvertedList:
         items = self._items
         if self._frozen and items:
             previous = items[-1]
-            if isinstance(previous, dict):
+            if type(previous) is dict:  # freeze's usual case inline: a call per item of a history
+                try:
+                    encoded = _dumps(previous, option=_NON_STR_KEYS)
+                except TypeError:
+                    items[-1] = freeze(previous)
+                else:
+                    items[-1] = _Fragment(memoryview(encoded).tobytes())
+            elif isinstance(previous, dict):
                 items[-1] = freeze(previous)
         items.append(item)
 
@@ -117,7 +125,7 @@ class ConvertedItems:
         self._out = ConvertedList(frozen)
 
     def __len__(self) -> int:
-        return len(self._out)
+        return len(self._out._items)  # (the cache asks twice per user message of a history)
 
     def items(self) -> list[Item]:
         """What was converted so far, without this API's finishing touches (``messages()``

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from _json import encode_basestring_ascii, make_encoder
 from typing import Any
 
 import orjson
@@ -56,6 +57,20 @@ def data_url(image: ImageContent) -> str:
 
 def images_of(blocks: list[TextContent | ImageContent]) -> list[ImageContent]:
     return [block for block in blocks if isinstance(block, ImageContent)]
+
+
+# json.dumps builds a new C encoder for every call (most of its cost for a small object);
+# this one is built once. No ``markers``: arguments are decoded JSON, which has no cycles.
+_ENCODE = make_encoder(
+    None, json.JSONEncoder().default, encode_basestring_ascii, None, ": ", ", ", False, False, True
+)
+
+
+def json_text(value: Any) -> str:
+    """Exactly ``json.dumps(value)`` (default settings: ASCII, ``", "`` and ``": "``), for a
+    value without reference cycles (a tool call's arguments): a converter writes one per call
+    of a long history."""
+    return "".join(_ENCODE(value, 0))
 
 
 def short_id(seed: str, length: int, alphabet: str) -> str:

@@ -18,11 +18,11 @@ together a moment later. With the default young generation of 700 every read tri
 passes that found nothing to free and promoted the survivors, which made later passes bigger. A
 young generation of ``YOUNG`` holds a whole read's events, so they die before any pass sees them.
 
-The price of a freeze, the one the session loader pays as well (``tau_agent/session/bulk.py``):
-a frozen object is still freed by reference counting when its last reference goes, but one
-caught in a reference cycle is never collected. Start-up's objects live as long as the process
-anyway; what may stay behind is the first session's cyclic garbage when an RPC client replaces
-that session.
+The price of a freeze: a frozen object is still freed by reference counting when its last
+reference goes, but one caught in a reference cycle is never collected. Start-up's objects live
+as long as the process anyway; what may stay behind is the first session's cyclic garbage when
+an RPC client replaces that session. A session read later (a switch, a fork) freezes nothing:
+its entries and messages are never tracked at all (``tau_agent/session/bulk.py``).
 """
 
 from __future__ import annotations
@@ -39,29 +39,10 @@ def pause() -> None:
     gc.disable()
 
 
-def resume() -> int:
-    """Freeze what is alive now and turn the collector on: call when start-up is done. Returns
-    how many objects are frozen, for ``thaw``."""
+def resume() -> None:
+    """Freeze what is alive now and turn the collector on: call when start-up is done."""
     gc.freeze()
     gc.enable()
-    return gc.get_freeze_count()
-
-
-def thaw(since: int) -> int:
-    """Give the frozen objects back to the collector if anything was frozen after ``since`` was
-    counted (``resume``'s or the last ``thaw``'s result); returns the new count (0 when thawed).
-
-    A freeze takes whatever is alive, and a session read freezes (``gc_paused``): views on the
-    TUI's screen at that moment are reference cycles that no pass would look at once they are
-    removed. Call this when such views were removed (a session switch cleared the transcript):
-    the next passes free them. Freezing again would not do, since it would take the new
-    session's views with it; from then on the collector's full passes scan everything again,
-    as in any Python program, until the next session read freezes it. ``gc.unfreeze`` itself
-    costs nothing."""
-    if gc.get_freeze_count() == since:
-        return since
-    gc.unfreeze()
-    return 0
 
 
 @contextmanager
@@ -78,4 +59,4 @@ def settled_heap() -> Iterator[None]:
         gc.set_threshold(*before)
 
 
-__all__ = ["YOUNG", "pause", "resume", "settled_heap", "thaw"]
+__all__ = ["YOUNG", "pause", "resume", "settled_heap"]

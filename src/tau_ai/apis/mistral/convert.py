@@ -10,7 +10,6 @@ in between, which Mistral insists on; thinking from the same model replays as a 
 
 from __future__ import annotations
 
-import json
 import re
 import string
 from typing import Any
@@ -26,6 +25,7 @@ from tau_ai.apis._shared import (
     data_url,
     endpoint,
     images_of,
+    json_text,
     max_output_tokens,
     same_model,
     short_id,
@@ -184,7 +184,7 @@ def assistant_message(model: Model, message: AssistantMessage) -> Json | None:
                 {
                     "id": mistral_id(block.id),
                     "type": "function",
-                    "function": {"name": block.name, "arguments": json.dumps(block.arguments)},
+                    "function": {"name": block.name, "arguments": json_text(block.arguments)},
                 }
             )
     if not chunks and not calls:

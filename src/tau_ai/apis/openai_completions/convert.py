@@ -10,7 +10,6 @@ arrived in (its signature), or as text when the host requires it; tool-call ids 
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from tau_agent.content import TextContent, ThinkingContent, ToolCall, text_of
@@ -24,6 +23,7 @@ from tau_ai.apis._shared import (
     data_url,
     endpoint,
     images_of,
+    json_text,
     max_output_tokens,
     same_model,
 )
@@ -131,7 +131,7 @@ class Converter(ConvertedItems):
 
     def add(self, message: LlmMessage) -> None:
         model, compat, out = self._model, self._compat, self._out
-        if not isinstance(message, ToolResultMessage) and self._pending:
+        if self._pending and not isinstance(message, ToolResultMessage):
             _flush_images(out, self._pending, compat)
             self._pending = []
         if isinstance(message, UserMessage):
@@ -158,8 +158,10 @@ class Converter(ConvertedItems):
 
 def _before_user(out: ConvertedList, compat: Compat) -> None:
     """Some hosts (Mistral) refuse a user turn straight after tool results."""
+    if not compat.requires_assistant_after_tool_result:
+        return
     last = out.last
-    if compat.requires_assistant_after_tool_result and last is not None and last["role"] == "tool":
+    if last is not None and last["role"] == "tool":
         out.append({"role": "assistant", "content": AFTER_TOOLS})
 
 
@@ -212,7 +214,7 @@ def assistant_message(model: Model, message: AssistantMessage, compat: Compat) -
                 {
                     "id": call_id(block.id),
                     "type": "function",
-                    "function": {"name": block.name, "arguments": json.dumps(block.arguments)},
+                    "function": {"name": block.name, "arguments": json_text(block.arguments)},
                 }
             )
     if not texts and not calls and not reasoning:

@@ -23,6 +23,7 @@ from tau_ai.apis._shared import (
     data_url,
     endpoint,
     images_of,
+    json_text,
     max_output_tokens,
     same_model,
 )
@@ -196,7 +197,7 @@ def assistant_items(model: Model, message: AssistantMessage) -> list[Json]:
                 "type": "function_call",
                 "call_id": call,
                 "name": block.name,
-                "arguments": json.dumps(block.arguments),
+                "arguments": json_text(block.arguments),
             }
             if same and item_id:
                 item["id"] = item_id

@@ -20,7 +20,6 @@ from textual.containers import Vertical
 from textual.driver import Driver
 from textual.theme import Theme
 
-from tau_coding.common import collector
 from tau_coding.tui.bridge import FrameScheduler
 from tau_coding.tui.files import project_files
 from tau_coding.tui.history import PromptHistory
@@ -153,7 +152,6 @@ class TauApp(Starting):
             lambda: self.console.color_system,
         )
         self._feed = ScrollbackFeed(self._writer, self._images.after) if inline else None
-        self._frozen = 0
         self._width = 0  # the terminal's width when the inline region was last resized
         # The other places extensions draw: widgets below the editor, a header, a footer of
         # their own, the terminal title (None: Tau's).
@@ -371,7 +369,6 @@ class TauApp(Starting):
 
     async def reset_transcript(self) -> None:
         await self.transcript.clear_all()
-        self._frozen = collector.thaw(self._frozen)  # a session read may have frozen the old views
         self.editor.set_cwd(Path(self.port.info().cwd))
         self.state = from_messages(self.port.messages, self.port.render_custom)
         if self._feed is not None:

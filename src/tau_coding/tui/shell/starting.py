@@ -41,7 +41,6 @@ class Starting(Sending):
     _type_ahead: str
     _start_with_resume: bool
     _feed: ScrollbackFeed | None
-    _frozen: int  # objects the collector had frozen when the transcript was last emptied
     _writer: HeldWriter
 
     def _look(self, width: int | None = None) -> Look:
@@ -116,7 +115,7 @@ class Starting(Sending):
         A prompt sent before this ran waits for it (``on_prompt_editor_submitted``)."""
         # What exists now lives as long as the app: frozen, full passes skip it (off until here).
         # Before the history's views are mounted: frozen, they could never be collected once removed.
-        self._frozen = collector.resume()
+        collector.resume()
         if not self._session_shown.is_set():  # (a session switched to already showed its own)
             early, status = self.state.items, self.state.status  # what the first frames did follows
             self.state = from_messages(self.port.messages, self.port.render_custom)
