@@ -109,6 +109,18 @@ def one_round(python: str, folder: Path, flags: tuple[str, ...] = ()) -> tuple[l
             return echoes, cancel, cpu
         finally:
             subprocess.run(["tmux", "-S", str(socket), "kill-server"], capture_output=True)
+            _wait_gone(pid_file)
+
+
+def _wait_gone(pid_file: Path, timeout: float = 10.0) -> None:
+    """Wait for the ``tau`` that tmux hung up on to exit: until then it may still write its
+    session into the folder about to be removed."""
+    if not pid_file.exists():
+        return
+    proc = Path(f"/proc/{pid_file.read_text().strip()}")
+    deadline = time.perf_counter() + timeout
+    while proc.exists() and time.perf_counter() < deadline:
+        time.sleep(0.02)
 
 
 def main() -> int:

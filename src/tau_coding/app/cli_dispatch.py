@@ -245,6 +245,9 @@ def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
     thread): what only the session needs is imported and read after the editor shows. Problems
     found opening it are notices in the TUI (stderr is the TUI's screen by then); a
     configuration error closes the TUI and is printed as before."""
+    from tau_coding.modes.interactive.frame_rate import use_frame_rate
+
+    use_frame_rate()  # before anything imports Textual, which reads the rate once
     from tau_coding.config.paths import TauPaths
     from tau_coding.config.settings import load_settings
     from tau_coding.extensions.trust import project_is_trusted

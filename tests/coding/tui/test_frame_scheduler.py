@@ -4,6 +4,7 @@ keeps paints back until the screen has been drawn (Esc's "cancelling…" frame g
 from __future__ import annotations
 
 import asyncio
+from itertools import pairwise
 
 from textual.app import App
 
@@ -43,3 +44,27 @@ async def test_a_hold_keeps_paints_back_until_the_screen_is_refreshed() -> None:
         await asyncio.sleep(FRAME_SECONDS * 6)
         await pilot.pause()
         assert events == ["refreshed", "paint"]  # after the refresh, and once
+
+
+async def test_a_stream_of_requests_paints_at_most_the_frame_rate() -> None:
+    """A reply streaming a network read every 5 ms asks for 200 paints a second; at most 30 a
+    second happen. This pace, not Textual's drawing grid (TEXTUAL_FPS, 240 in the TUI:
+    modes/interactive/frame_rate.py), is what sets how often streamed output is rendered."""
+    paints: list[float] = []
+    loop = asyncio.get_running_loop()
+
+    async def paint() -> None:
+        paints.append(loop.time())
+
+    app: App[None] = App()
+    async with app.run_test() as pilot:
+        scheduler = FrameScheduler(app, paint)
+        start = loop.time()
+        while loop.time() - start < 0.5:
+            scheduler.request()
+            await asyncio.sleep(0.005)
+        await asyncio.sleep(FRAME_SECONDS * 2)
+        await pilot.pause()
+    assert 2 <= len(paints) <= 0.5 * 30 + 2  # 30 a second at most, however fast Textual draws
+    gaps = [later - earlier for earlier, later in pairwise(paints)]
+    assert min(gaps) >= 0.9 / 30  # (the loop's clock may fire a timer a hair early)
