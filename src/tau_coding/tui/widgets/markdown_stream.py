@@ -27,14 +27,24 @@ from textual.visual import Visual, visualize
 from textual.widget import Widget
 
 from tau_coding.common.escape_stripping import safe_text
+from tau_coding.tui.code_cut import (
+    Fence,
+    Tokens,
+    block_source,
+    fence_of,
+    highlight_tokens,
+    segment,
+    split_lines,
+)
 from tau_coding.tui.markdown_blocks import Block, split_finished
-from tau_coding.tui.markdown_render import answer_markdown
+from tau_coding.tui.markdown_render import answer_markdown, given_code_tokens
 from tau_coding.tui.paragraph_cut import KEEP, line_start, no_controls, paragraph_inline, self_contained
 
 if TYPE_CHECKING:
     from markdown_it.token import Token
 
 _LEAD = "x\n\n"  # a paragraph of one line, which Rich follows by a blank line
+_FENCE_STEP = 4  # a growing code block's lines are kept this many at a time
 
 
 class MarkdownStream(Widget):
@@ -54,6 +64,9 @@ class MarkdownStream(Widget):
         self._cut = 0  # in a last block that is one paragraph: where its lines not kept begin
         self._head: list[Strip] = []  # the lines of the rest before ``_cut`` (paragraph_cut.py)
         self._tried = 0  # how many lines the text after the cut had when a cut last failed
+        self._fence_line = 0  # in a last block that is a code block: its lines in ``_head`` (code_cut.py)
+        self._fence_head: Tokens = []  # the tokens that coloured them
+        self._fence_opening = ""  # the block's opening line
         self._lines: list[Strip] = []
         self._cap: int | None = None  # the most lines shown (max-height), as of the last layout
         self.set_source(source)
@@ -65,7 +78,7 @@ class MarkdownStream(Widget):
         if not source.startswith(self.source):
             self._blocks, self._rest, self._looked, self._whole = [], 0, 0, False
             self._done, self._drawn, self._key = [], 0, None
-            self._cut, self._head, self._tried = 0, [], 0
+            self._uncut()
         self.source = source
         self._last = None
         self._repaint()
@@ -105,13 +118,13 @@ class MarkdownStream(Widget):
         style = self.visual_style  # one object until the styles change: compared by identity
         if self._key is None or self._key[0] != width or self._key[1] is not style:
             self._key, self._done, self._drawn, self._last = (width, style), [], 0, None
-            self._cut, self._head, self._tried = 0, [], 0
+            self._uncut()
         elif self._last is not None:
             return self._lines
         rest = self._rest
         self._settle()
         if self._rest != rest or self._whole:
-            self._cut, self._head, self._tried = 0, [], 0
+            self._uncut()
         for block in self._blocks[self._drawn :]:
             self._done.extend(self._render_source(block.source, width, self._gap_before(self._drawn)))
             self._drawn += 1
@@ -141,17 +154,26 @@ class MarkdownStream(Widget):
         inline = paragraph_inline(markdown.parsed, 3 if after_gap else 0)
         return (strips[1:] if after_gap else strips), inline
 
+    def _uncut(self) -> None:
+        """Render the last block whole again (no lines of it kept)."""
+        self._cut, self._head, self._tried = 0, [], 0
+        self._fence_line, self._fence_head = 0, []
+
     def _render_rest(self, width: int) -> list[Strip]:
         """The lines of the last block not in ``_head``: after the cut, or all of them; and a
         new cut when the block is one paragraph and enough of it is final (paragraph_cut.py)."""
         rest = self.source[self._rest :]
+        if not self._cut and not self._whole:
+            code = self._render_code(safe_text(rest), width)
+            if code is not None:
+                return code
         if self._cut:
             tail = rest[self._cut :]
             first_line = tail.split("\n", 1)[0]
             lines, inline = self._render_text(tail, width, False)
             if inline is None or (rest[self._cut - 1] != "\n" and "\t" in first_line):
                 # the paragraph became something else (a heading, a table): whole again
-                self._cut, self._head, self._tried = 0, [], 0
+                self._uncut()
         if not self._cut:
             tail = rest
             lines, inline = self._render_text(tail, width, self._gap_before(self._drawn))
@@ -175,6 +197,42 @@ class MarkdownStream(Widget):
         self._cut += start
         self._tried = 0
         return lines[kept:]
+
+    def _render_code(self, text: str, width: int) -> list[Strip] | None:
+        """When ``text`` is one fenced code block: the lines of its code not in ``_head``, after
+        moving into ``_head`` those of its finished lines before the last few (code_cut.py)."""
+        fence = fence_of(text)
+        if fence is None:
+            if self._fence_line:
+                self._uncut()
+            return None
+        tokens = highlight_tokens(fence)
+        head, tail = split_lines(tokens, self._fence_line)
+        if self._fence_line and (fence.opening != self._fence_opening or head != self._fence_head):
+            self._uncut()  # a line above the cut is coloured otherwise now: render the block whole
+            head, tail = [], tokens
+        lines = fence.code.split("\n")
+        if self._fence_line >= len(lines):
+            return []  # a closing line arrived: the block ends with the lines kept
+        stop = len(lines) - KEEP
+        # the text Rich highlights is the block's code with its trailing whitespace removed: a
+        # part of it that ends in whitespace would render as a shorter part
+        while stop > self._fence_line and (not lines[stop - 1] or lines[stop - 1][-1].isspace()):
+            stop -= 1
+        if stop - self._fence_line >= _FENCE_STEP:
+            kept, tail = split_lines(tail, stop - self._fence_line)
+            self._head.extend(self._render_code_lines(fence, self._fence_line, stop, kept, width))
+            self._fence_line, self._fence_head, self._fence_opening = stop, head + kept, fence.opening
+        return self._render_code_lines(fence, self._fence_line, None, tail, width)
+
+    def _render_code_lines(
+        self, fence: Fence, first: int, stop: int | None, tokens: Tokens, width: int
+    ) -> list[Strip]:
+        code = segment(fence.code, first, stop)
+        with given_code_tokens(code, tokens):
+            return self._render_source(
+                block_source(fence, code), width, not first and self._gap_before(self._drawn)
+            )
 
     def _settle(self) -> None:
         """Move the blocks finished since the last look out of the text still rendered whole."""
