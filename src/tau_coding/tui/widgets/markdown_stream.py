@@ -69,6 +69,8 @@ class MarkdownStream(Widget):
         self._fence_opening = ""  # the block's opening line
         self._lines: list[Strip] = []
         self._cap: int | None = None  # the most lines shown (max-height), as of the last layout
+        self._uncuts = 0  # how many times the lines kept of the last block were dropped
+        self._keeps_lines = False  # the next new size changes no line drawn but the ones marked
         self.set_source(source)
 
     def set_source(self, source: str) -> None:
@@ -96,6 +98,9 @@ class MarkdownStream(Widget):
         # Textual gives a widget its virtual size after a layout and, when that changed, asks for
         # a second layout of the whole screen (the size is reactive with layout=True); nothing
         # scrolls inside this widget, so that pass would find nothing to do, at 3-5 ms a line.
+        if self._keeps_lines and size.width == self._size.width:
+            self._size = size  # see _repaint: Textual marks every line of a resized widget to redraw
+        self._keeps_lines = False
         return super()._size_updated(size, virtual_size, container_size, layout=False)
 
     def _shown(self, count: int) -> int:
@@ -156,6 +161,7 @@ class MarkdownStream(Widget):
 
     def _uncut(self) -> None:
         """Render the last block whole again (no lines of it kept)."""
+        self._uncuts += 1
         self._cut, self._head, self._tried = 0, [], 0
         self._fence_line, self._fence_head = 0, []
 
@@ -264,12 +270,27 @@ class MarkdownStream(Widget):
         if not self.is_mounted or self._key is None or self._key[0] != width or not width:
             self.refresh(layout=True)
             return
-        key, count, done, kept = self._key, len(self._lines), len(self._done), len(self._head)
+        key, count, done, kept, uncuts = (
+            self._key,
+            len(self._lines),
+            len(self._done),
+            len(self._head),
+            self._uncuts,
+        )
         lines = self.lines(width)
         height = self._shown(len(lines))
-        top = done + min(kept, len(self._head))  # the lines before it are as they were drawn
-        if self._key is not key or height != self._shown(count) or len(self._done) < done:
+        # the lines before ``top`` are as they were drawn (a cut taken again may have recoloured them)
+        top = done + (min(kept, len(self._head)) if self._uncuts == uncuts else 0)
+        if self._key is not key or len(self._done) < done:
             self.refresh(layout=True)
+        elif height != self._shown(count):
+            if height == len(lines) and self._shown(count) == count:
+                # Taller or shorter, every line where it was: those above ``top`` keep their cells
+                # (Textual would draw every line of the widget again for its new size).
+                self._keeps_lines = True
+                self.refresh(Region(0, top, width, max(len(lines), count) - top), layout=True)
+            else:
+                self.refresh(layout=True)
         elif len(lines) != count:  # as tall as before, the newest lines: all of them moved up
             self.refresh()
         else:
