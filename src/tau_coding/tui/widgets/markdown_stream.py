@@ -36,6 +36,7 @@ from tau_coding.tui.code_cut import (
     segment,
     split_lines,
 )
+from tau_coding.tui.list_cut import list_items
 from tau_coding.tui.markdown_blocks import Block, split_finished
 from tau_coding.tui.markdown_render import answer_markdown, given_code_tokens
 from tau_coding.tui.paragraph_cut import KEEP, line_start, no_controls, paragraph_inline, self_contained
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
 
 _LEAD = "x\n\n"  # a paragraph of one line, which Rich follows by a blank line
 _FENCE_STEP = 4  # a growing code block's lines are kept this many at a time
+_LIST_STEP = 2  # and a growing list's items
 
 
 class MarkdownStream(Widget):
@@ -67,6 +69,9 @@ class MarkdownStream(Widget):
         self._fence_line = 0  # in a last block that is a code block: its lines in ``_head`` (code_cut.py)
         self._fence_head: Tokens = []  # the tokens that coloured them
         self._fence_opening = ""  # the block's opening line
+        self._item = 0  # in a last block that is a list: its items in ``_head`` (list_cut.py)
+        self._item_start = 0  # where the first item not in ``_head`` begins (in the escape-free rest)
+        self._item_width = 0  # the width of the list's numbers when its first items were kept
         self._lines: list[Strip] = []
         self._cap: int | None = None  # the most lines shown (max-height), as of the last layout
         self._uncuts = 0  # how many times the lines kept of the last block were dropped
@@ -164,13 +169,17 @@ class MarkdownStream(Widget):
         self._uncuts += 1
         self._cut, self._head, self._tried = 0, [], 0
         self._fence_line, self._fence_head = 0, []
+        self._item, self._item_start = 0, 0
 
     def _render_rest(self, width: int) -> list[Strip]:
         """The lines of the last block not in ``_head``: after the cut, or all of them; and a
         new cut when the block is one paragraph and enough of it is final (paragraph_cut.py)."""
         rest = self.source[self._rest :]
         if not self._cut and not self._whole:
-            code = self._render_code(safe_text(rest), width)
+            text = safe_text(rest)
+            code = self._render_code(text, width)
+            if code is None:
+                code = self._render_list(text, width)
             if code is not None:
                 return code
         if self._cut:
@@ -230,6 +239,39 @@ class MarkdownStream(Widget):
             self._head.extend(self._render_code_lines(fence, self._fence_line, stop, kept, width))
             self._fence_line, self._fence_head, self._fence_opening = stop, head + kept, fence.opening
         return self._render_code_lines(fence, self._fence_line, None, tail, width)
+
+    def _render_list(self, text: str, width: int) -> list[Strip] | None:
+        """When ``text`` is one list: the lines of its items not in ``_head``, after moving into
+        ``_head`` those of the items before the last (list_cut.py)."""
+        items = list_items(text)
+        if items is None:
+            if self._item:
+                self._uncut()
+            return None
+        held = self._item < len(items.starts) and items.starts[self._item] == self._item_start
+        if self._item and (not held or items.width() != self._item_width):
+            self._uncut()  # the list changed above its last items, or its numbers widened
+        gap = not self._item and self._gap_before(self._drawn)
+        lines = self._render_items(text[self._item_start :], width, gap)
+        stop = len(items.starts) - 1  # the last item may still grow
+        if stop - self._item < _LIST_STEP or not items.counted[stop]:
+            return lines
+        kept = self._render_items(text[self._item_start : items.starts[stop]], width, gap)
+        if lines[: len(kept)] != kept:
+            return lines
+        if not self._item:
+            self._item_width = items.width()
+        self._head.extend(kept)
+        self._item, self._item_start = stop, items.starts[stop]
+        return lines[len(kept) :]
+
+    def _render_items(self, source: str, width: int, gap: bool) -> list[Strip]:
+        """Items of the list, as they render after the first ``_item`` (Rich begins a text that
+        begins with a list by an empty line, which it does not draw inside a list): the first
+        ones as any block, the others after a paragraph and the blank line that follows it."""
+        if not self._item:
+            return self._render_source(source, width, gap)
+        return self._render_source(_LEAD + source, width, False)[2:]
 
     def _render_code_lines(
         self, fence: Fence, first: int, stop: int | None, tokens: Tokens, width: int
