@@ -119,6 +119,18 @@ def one_round(
             return echoes, cancel, cpu
         finally:
             subprocess.run(["tmux", "-S", str(socket), "kill-server"], capture_output=True)
+            _wait_gone(pid_file)
+
+
+def _wait_gone(pid_file: Path, timeout: float = 5.0) -> None:
+    """Wait for the ``tau`` process to exit: it may still be writing its settings and session
+    under the temporary home, which is removed next."""
+    if not pid_file.exists():
+        return
+    proc = Path(f"/proc/{pid_file.read_text().strip()}")
+    deadline = time.perf_counter() + timeout
+    while proc.exists() and time.perf_counter() < deadline:
+        time.sleep(0.05)
 
 
 def main() -> int:
