@@ -5,7 +5,7 @@ rendering it whole costs ~0.4 ms a line at every frame. Rich draws a code block 
 each line's cells depend only on its own characters and the colours the lexer gave them. The
 text of a finished line never changes, but its colours may (a ``/*`` or a string opened above
 and closed below recolours the lines between), so the block is lexed whole at each frame (about
-a sixth of a render) and a line keeps its rendered cells only while the lexer still gives its
+a third of a full render) and a line keeps its rendered cells only while the lexer still gives its
 characters the same colours. The lines after the cut are rendered with the colours the whole
 lex gave them (``markdown_render.given_code_tokens``), so they are drawn as in a full render.
 

@@ -3,8 +3,11 @@
 While a reply streams, its text only grows, and only its last top-level Markdown block can
 still change (markdown_blocks.py). The widget keeps the rendered lines of the finished blocks
 and, on each new text, renders the last block alone: a frame costs the size of that block,
-not of the reply. The lines are drawn through Textual's line API, so a frame also repaints
-only the lines of the last block, and asks for a new layout only when the height changed.
+not of the reply. Of a last block that is a paragraph, a code block or a list, the lines that
+can no longer change are kept too (paragraph_cut.py, code_cut.py, list_cut.py). The lines are
+drawn through Textual's line API, so a frame also repaints only the lines after those kept,
+and asks for a new layout only when the height changed; the rows Textual already drew above
+them are kept through that layout too.
 
 With a ``max-height`` (inline mode's live region sets one) the widget is at most that tall and
 shows the newest lines: once an answer has grown to it, the height stops changing, and a
@@ -13,7 +16,7 @@ and inline it also resizes the region, which lays the screen out a second time).
 
 A caller may rely on: ``source`` is the text shown; what is drawn equals one Rich render of
 ``answer_markdown(source)`` at the same width, line for line, however the text arrived
-(``tests/coding/tui/test_markdown_stream.py``); a text that is not an extension of the
+(``tests/coding/tui/test_markdown_stream.py``, ``test_markdown_stream_blocks.py``); a text that is not an extension of the
 previous one starts over.
 """
 
