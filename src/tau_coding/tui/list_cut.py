@@ -12,9 +12,12 @@ Pure functions over markdown-it tokens.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from tau_coding.tui.markdown_blocks import parser
+
+_ITEM = re.compile(r" {0,3}(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t\n]|$)")  # how a list's first line begins
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +36,8 @@ class Items:
 
 def list_items(source: str) -> Items | None:
     """``source`` (escape-free text) as one list and nothing else, or None."""
+    if not _ITEM.match(source):
+        return None  # not a list: spare the parse (a long paragraph is parsed at every frame)
     tokens = parser().parse(source)
     if len(tokens) < 2 or tokens[0].type not in ("bullet_list_open", "ordered_list_open"):
         return None
