@@ -2,11 +2,13 @@
 
 The app runs headless (no terminal writes; everything else: reducer, Markdown, layout,
 compositor) while a paced fake provider streams a word every 5 ms; the process's CPU time over
-5 s of streaming is reported as % of one core. Two answers: prose in paragraphs (a line break
-every 15 words, a blank line every 60) and one long paragraph; inline and full-screen.
+5 s of streaming is reported as % of one core. Three answers: prose in paragraphs (a line break
+every 15 words, a blank line every 60), one long paragraph, and markdown of every kind
+(``bench/markdown_answer.py``: headings, lists, code blocks, tables); inline and full-screen.
+``KIND...`` picks some of them.
 ``bench/tui_tmux_latency.py`` measures the real process in tmux; this one is steadier.
 
-    .venv/bin/python -m bench.tui_stream_cpu
+    .venv/bin/python -m bench.tui_stream_cpu [paragraphs] ["one paragraph"] [markdown]
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.coding.tui.harness_port import HarnessSessionAdapter
 
+from bench.markdown_answer import markdown_answer
 from bench.tui_inline_renderers import PacedProvider
 from tau_agent.harness import AgentHarness
 from tau_agent.testing import FakeProvider, reply, text
@@ -29,6 +32,8 @@ WORDS = 3000
 
 
 def answer(kind: str) -> str:
+    if kind == "markdown":
+        return markdown_answer()
     if kind == "one paragraph":
         return "".join(f"word{i} " for i in range(WORDS))
     return "".join(
@@ -48,8 +53,11 @@ async def cpu_percent(kind: str, inline: bool, seconds: float = 5.0) -> float:
         return (time.process_time() - cpu) / (time.perf_counter() - wall) * 100
 
 
+KINDS = ("paragraphs", "one paragraph", "markdown")
+
+
 def main() -> int:
-    for kind in ("paragraphs", "one paragraph"):
+    for kind in sys.argv[1:] or KINDS:
         for inline in (True, False):
             found = asyncio.run(cpu_percent(kind, inline))
             print(

@@ -8,9 +8,10 @@ and the pane is polled until it shows; Esc is pressed mid-stream and the pane po
 footer no longer says "working…". Polling ``capture-pane`` costs a few ms per look, so the
 numbers carry that much resolution. ``--python`` picks the interpreter whose ``tau_coding`` runs
 (another checkout's venv, to compare before and after); ``--fullscreen`` runs the full-screen
-app instead of the inline one (the default).
+app instead of the inline one (the default); ``--markdown`` streams ``bench/markdown_answer.py``
+(headings, lists, code blocks, tables, in pieces of 4 characters) instead of plain words.
 
-    .venv/bin/python -m bench.tui_tmux_latency [--python /other/.venv/bin/python] [--rounds 3] [--fullscreen]
+    .venv/bin/python -m bench.tui_tmux_latency [--python /other/.venv/bin/python] [--rounds 3] [--fullscreen] [--markdown]
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.markdown_answer import markdown_answer
 from tau_ai.testing.replay_server import ReplayServerThread, Scripted
 from tau_ai.testing.scripted_streams import ScriptedReply, sse_body
 
@@ -67,12 +69,20 @@ def echo_times(socket: Path) -> list[float]:
     return echoes
 
 
-def one_round(python: str, folder: Path, flags: tuple[str, ...] = ()) -> tuple[list[float], float, float]:
+def one_round(
+    python: str, folder: Path, flags: tuple[str, ...] = (), markdown: bool = False
+) -> tuple[list[float], float, float]:
     """Echo times (ms) of each key typed while streaming, Esc to cancelled (ms), and the CPU
     used while streaming untouched (% of one core)."""
-    words = tuple(f"word{i} " for i in range(3000))  # ~15 s at 200 tokens/s
-    body = sse_body(API, ScriptedReply(chunks=words))
-    stream = Scripted(body=body, chunk_size=max(1, len(body) // 3000), delay=0.005)
+    if markdown:
+        text = markdown_answer()
+        chunks: tuple[str, ...] = tuple(text[i : i + 4] for i in range(0, len(text), 4))  # ~36 s
+        shown = "handler_0"
+    else:
+        chunks = tuple(f"word{i} " for i in range(3000))  # ~15 s at 200 tokens/s
+        shown = "word200 "
+    body = sse_body(API, ScriptedReply(chunks=chunks))
+    stream = Scripted(body=body, chunk_size=max(1, len(body) // len(chunks)), delay=0.005)
     project, home = folder / "project", folder / "home"
     project.mkdir(parents=True)
     with ReplayServerThread([stream]) as server:
@@ -96,7 +106,7 @@ def one_round(python: str, folder: Path, flags: tuple[str, ...] = ()) -> tuple[l
             _tmux(socket, "send-keys", "-t", "b", "-l", "go")
             _wait(socket, "│ go")
             _tmux(socket, "send-keys", "-t", "b", "Enter")
-            _wait(socket, "word200 ")
+            _wait(socket, shown)
             pid = int(pid_file.read_text())
             used, start = cpu_seconds(pid), time.perf_counter()
             time.sleep(CPU_SECONDS)
@@ -128,6 +138,7 @@ def main() -> int:
     parser.add_argument("--python", default=sys.executable)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--fullscreen", action="store_true", help="the full-screen app, not inline")
+    parser.add_argument("--markdown", action="store_true", help="stream markdown of every kind, not words")
     args = parser.parse_args()
     echoes: list[float] = []
     cancels: list[float] = []
@@ -135,7 +146,7 @@ def main() -> int:
     for _ in range(args.rounds):
         with tempfile.TemporaryDirectory() as folder:
             flags = ("--fullscreen",) if args.fullscreen else ()
-            keys, cancel, cpu = one_round(args.python, Path(folder), flags)
+            keys, cancel, cpu = one_round(args.python, Path(folder), flags, args.markdown)
         echoes += keys
         cancels.append(cancel)
         cpus.append(cpu)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -11,6 +14,25 @@ from tau_coding.tui.markdown_blocks import parser
 if TYPE_CHECKING:
     from markdown_it.token import Token
     from rich.markdown import Markdown, MarkdownElement
+
+
+# While set: the code of a block and the tokens to colour it with (code_cut.py).
+_GIVEN: ContextVar[tuple[str, Sequence[tuple[Any, str]]] | None] = ContextVar(
+    "given_code_tokens", default=None
+)
+
+
+@contextmanager
+def given_code_tokens(code: str, tokens: Sequence[tuple[Any, str]]) -> Iterator[None]:
+    """While rendering inside: a code block whose code is exactly ``code`` is coloured with
+    ``tokens`` (what its lexer gives for it, or for it inside a longer block) instead of being
+    lexed alone. ``tokens`` must spell the code as Syntax prepares it (a final line feed,
+    tabs expanded)."""
+    reset = _GIVEN.set((code, tokens))
+    try:
+        yield
+    finally:
+        _GIVEN.reset(reset)
 
 
 def answer_markdown(source: str) -> Markdown:
@@ -40,6 +62,7 @@ def answer_markdown(source: str) -> Markdown:
 def _markdown_class() -> type[Markdown]:
     """Rich's Markdown with tighter tables and code blocks (made on first use: markdown-it and
     pygments are not imported at launch)."""
+    from pygments.lexer import Lexer
     from rich import box
     from rich.markdown import CodeBlock, Markdown, TableElement
     from rich.syntax import Syntax
@@ -66,11 +89,23 @@ def _markdown_class() -> type[Markdown]:
                     table.add_row(*(cell.content for cell in row.cells))
             yield table
 
+    class Given(Lexer):
+        def __init__(self, tokens: Sequence[tuple[Any, str]]) -> None:
+            super().__init__()
+            self.tokens = tokens
+
+        def get_tokens(
+            self, text: str | bytes | bytearray, unfiltered: bool = False
+        ) -> Iterator[tuple[Any, str]]:
+            return iter(self.tokens)
+
     class Code(CodeBlock):
         # Rich pads a code block with a blank line above and below; keep the side padding only.
         def __rich_console__(self, console: Any, options: Any) -> Any:
             code = str(self.text).rstrip()
-            yield Syntax(code, self.lexer_name, theme=self.theme, word_wrap=True, padding=(0, 1))
+            given = _GIVEN.get()
+            lexer = Given(given[1]) if given is not None and given[0] == code else self.lexer_name
+            yield Syntax(code, lexer, theme=self.theme, word_wrap=True, padding=(0, 1))
 
     class AnswerMarkdown(Markdown):
         elements: ClassVar[dict[str, type[MarkdownElement]]] = {

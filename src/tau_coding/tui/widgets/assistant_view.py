@@ -67,6 +67,14 @@ class AssistantView(Vertical):
         self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
     ) -> bool:
         # As MarkdownStream's: a reply grows as it streams; its new size needs no second layout.
+        if (
+            size.width == self._size.width
+            and not self.styles.border_bottom[0]
+            and not self.styles.padding.bottom
+        ):
+            # Taller or shorter, its own rows (background, behind its parts) are the same at every
+            # height: Textual would draw every one of them again for the new size.
+            self._size = size
         return super()._size_updated(size, virtual_size, container_size, layout=False)
 
     def sources(self) -> list[str]:

@@ -3,8 +3,11 @@
 While a reply streams, its text only grows, and only its last top-level Markdown block can
 still change (markdown_blocks.py). The widget keeps the rendered lines of the finished blocks
 and, on each new text, renders the last block alone: a frame costs the size of that block,
-not of the reply. The lines are drawn through Textual's line API, so a frame also repaints
-only the lines of the last block, and asks for a new layout only when the height changed.
+not of the reply. Of a last block that is a paragraph, a code block or a list, the lines that
+can no longer change are kept too (paragraph_cut.py, code_cut.py, list_cut.py). The lines are
+drawn through Textual's line API, so a frame also repaints only the lines after those kept,
+and asks for a new layout only when the height changed; the rows Textual already drew above
+them are kept through that layout too.
 
 With a ``max-height`` (inline mode's live region sets one) the widget is at most that tall and
 shows the newest lines: once an answer has grown to it, the height stops changing, and a
@@ -13,7 +16,7 @@ and inline it also resizes the region, which lays the screen out a second time).
 
 A caller may rely on: ``source`` is the text shown; what is drawn equals one Rich render of
 ``answer_markdown(source)`` at the same width, line for line, however the text arrived
-(``tests/coding/tui/test_markdown_stream.py``); a text that is not an extension of the
+(``tests/coding/tui/test_markdown_stream.py``, ``test_markdown_stream_blocks.py``); a text that is not an extension of the
 previous one starts over.
 """
 
@@ -27,14 +30,26 @@ from textual.visual import Visual, visualize
 from textual.widget import Widget
 
 from tau_coding.common.escape_stripping import safe_text
+from tau_coding.tui.code_cut import (
+    Fence,
+    Tokens,
+    block_source,
+    fence_of,
+    highlight_tokens,
+    segment,
+    split_lines,
+)
+from tau_coding.tui.list_cut import list_items
 from tau_coding.tui.markdown_blocks import Block, split_finished
-from tau_coding.tui.markdown_render import answer_markdown
+from tau_coding.tui.markdown_render import answer_markdown, given_code_tokens
 from tau_coding.tui.paragraph_cut import KEEP, line_start, no_controls, paragraph_inline, self_contained
 
 if TYPE_CHECKING:
     from markdown_it.token import Token
 
 _LEAD = "x\n\n"  # a paragraph of one line, which Rich follows by a blank line
+_FENCE_STEP = 4  # a growing code block's lines are kept this many at a time
+_LIST_STEP = 2  # and a growing list's items
 
 
 class MarkdownStream(Widget):
@@ -54,8 +69,16 @@ class MarkdownStream(Widget):
         self._cut = 0  # in a last block that is one paragraph: where its lines not kept begin
         self._head: list[Strip] = []  # the lines of the rest before ``_cut`` (paragraph_cut.py)
         self._tried = 0  # how many lines the text after the cut had when a cut last failed
+        self._fence_line = 0  # in a last block that is a code block: its lines in ``_head`` (code_cut.py)
+        self._fence_head: Tokens = []  # the tokens that coloured them
+        self._fence_opening = ""  # the block's opening line
+        self._item = 0  # in a last block that is a list: its items in ``_head`` (list_cut.py)
+        self._item_start = 0  # where the first item not in ``_head`` begins (in the escape-free rest)
+        self._item_width = 0  # the width of the list's numbers when its first items were kept
         self._lines: list[Strip] = []
         self._cap: int | None = None  # the most lines shown (max-height), as of the last layout
+        self._uncuts = 0  # how many times the lines kept of the last block were dropped
+        self._keeps_lines = False  # the next new size changes no line drawn but the ones marked
         self.set_source(source)
 
     def set_source(self, source: str) -> None:
@@ -65,7 +88,7 @@ class MarkdownStream(Widget):
         if not source.startswith(self.source):
             self._blocks, self._rest, self._looked, self._whole = [], 0, 0, False
             self._done, self._drawn, self._key = [], 0, None
-            self._cut, self._head, self._tried = 0, [], 0
+            self._uncut()
         self.source = source
         self._last = None
         self._repaint()
@@ -83,6 +106,9 @@ class MarkdownStream(Widget):
         # Textual gives a widget its virtual size after a layout and, when that changed, asks for
         # a second layout of the whole screen (the size is reactive with layout=True); nothing
         # scrolls inside this widget, so that pass would find nothing to do, at 3-5 ms a line.
+        if self._keeps_lines and size.width == self._size.width:
+            self._size = size  # see _repaint: Textual marks every line of a resized widget to redraw
+        self._keeps_lines = False
         return super()._size_updated(size, virtual_size, container_size, layout=False)
 
     def _shown(self, count: int) -> int:
@@ -105,13 +131,13 @@ class MarkdownStream(Widget):
         style = self.visual_style  # one object until the styles change: compared by identity
         if self._key is None or self._key[0] != width or self._key[1] is not style:
             self._key, self._done, self._drawn, self._last = (width, style), [], 0, None
-            self._cut, self._head, self._tried = 0, [], 0
+            self._uncut()
         elif self._last is not None:
             return self._lines
         rest = self._rest
         self._settle()
         if self._rest != rest or self._whole:
-            self._cut, self._head, self._tried = 0, [], 0
+            self._uncut()
         for block in self._blocks[self._drawn :]:
             self._done.extend(self._render_source(block.source, width, self._gap_before(self._drawn)))
             self._drawn += 1
@@ -141,17 +167,31 @@ class MarkdownStream(Widget):
         inline = paragraph_inline(markdown.parsed, 3 if after_gap else 0)
         return (strips[1:] if after_gap else strips), inline
 
+    def _uncut(self) -> None:
+        """Render the last block whole again (no lines of it kept)."""
+        self._uncuts += 1
+        self._cut, self._head, self._tried = 0, [], 0
+        self._fence_line, self._fence_head = 0, []
+        self._item, self._item_start = 0, 0
+
     def _render_rest(self, width: int) -> list[Strip]:
         """The lines of the last block not in ``_head``: after the cut, or all of them; and a
         new cut when the block is one paragraph and enough of it is final (paragraph_cut.py)."""
         rest = self.source[self._rest :]
+        if not self._cut and not self._whole:
+            text = safe_text(rest)
+            code = self._render_code(text, width)
+            if code is None:
+                code = self._render_list(text, width)
+            if code is not None:
+                return code
         if self._cut:
             tail = rest[self._cut :]
             first_line = tail.split("\n", 1)[0]
             lines, inline = self._render_text(tail, width, False)
             if inline is None or (rest[self._cut - 1] != "\n" and "\t" in first_line):
                 # the paragraph became something else (a heading, a table): whole again
-                self._cut, self._head, self._tried = 0, [], 0
+                self._uncut()
         if not self._cut:
             tail = rest
             lines, inline = self._render_text(tail, width, self._gap_before(self._drawn))
@@ -175,6 +215,75 @@ class MarkdownStream(Widget):
         self._cut += start
         self._tried = 0
         return lines[kept:]
+
+    def _render_code(self, text: str, width: int) -> list[Strip] | None:
+        """When ``text`` is one fenced code block: the lines of its code not in ``_head``, after
+        moving into ``_head`` those of its finished lines before the last few (code_cut.py)."""
+        fence = fence_of(text)
+        if fence is None:
+            if self._fence_line:
+                self._uncut()
+            return None
+        tokens = highlight_tokens(fence)
+        head, tail = split_lines(tokens, self._fence_line)
+        if self._fence_line and (fence.opening != self._fence_opening or head != self._fence_head):
+            self._uncut()  # a line above the cut is coloured otherwise now: render the block whole
+            head, tail = [], tokens
+        lines = fence.code.split("\n")
+        if self._fence_line >= len(lines):
+            return []  # a closing line arrived: the block ends with the lines kept
+        stop = len(lines) - KEEP
+        # the text Rich highlights is the block's code with its trailing whitespace removed: a
+        # part of it that ends in whitespace would render as a shorter part
+        while stop > self._fence_line and (not lines[stop - 1] or lines[stop - 1][-1].isspace()):
+            stop -= 1
+        if stop - self._fence_line >= _FENCE_STEP:
+            kept, tail = split_lines(tail, stop - self._fence_line)
+            self._head.extend(self._render_code_lines(fence, self._fence_line, stop, kept, width))
+            self._fence_line, self._fence_head, self._fence_opening = stop, head + kept, fence.opening
+        return self._render_code_lines(fence, self._fence_line, None, tail, width)
+
+    def _render_list(self, text: str, width: int) -> list[Strip] | None:
+        """When ``text`` is one list: the lines of its items not in ``_head``, after moving into
+        ``_head`` those of the items before the last (list_cut.py)."""
+        items = list_items(text)
+        if items is None:
+            if self._item:
+                self._uncut()
+            return None
+        held = self._item < len(items.starts) and items.starts[self._item] == self._item_start
+        if self._item and (not held or items.width() != self._item_width):
+            self._uncut()  # the list changed above its last items, or its numbers widened
+        gap = not self._item and self._gap_before(self._drawn)
+        lines = self._render_items(text[self._item_start :], width, gap)
+        stop = len(items.starts) - 1  # the last item may still grow
+        if stop - self._item < _LIST_STEP or not items.counted[stop]:
+            return lines
+        kept = self._render_items(text[self._item_start : items.starts[stop]], width, gap)
+        if lines[: len(kept)] != kept:
+            return lines
+        if not self._item:
+            self._item_width = items.width()
+        self._head.extend(kept)
+        self._item, self._item_start = stop, items.starts[stop]
+        return lines[len(kept) :]
+
+    def _render_items(self, source: str, width: int, gap: bool) -> list[Strip]:
+        """Items of the list, as they render after the first ``_item`` (Rich begins a text that
+        begins with a list by an empty line, which it does not draw inside a list): the first
+        ones as any block, the others after a paragraph and the blank line that follows it."""
+        if not self._item:
+            return self._render_source(source, width, gap)
+        return self._render_source(_LEAD + source, width, False)[2:]
+
+    def _render_code_lines(
+        self, fence: Fence, first: int, stop: int | None, tokens: Tokens, width: int
+    ) -> list[Strip]:
+        code = segment(fence.code, first, stop)
+        with given_code_tokens(code, tokens):
+            return self._render_source(
+                block_source(fence, code), width, not first and self._gap_before(self._drawn)
+            )
 
     def _settle(self) -> None:
         """Move the blocks finished since the last look out of the text still rendered whole."""
@@ -206,12 +315,27 @@ class MarkdownStream(Widget):
         if not self.is_mounted or self._key is None or self._key[0] != width or not width:
             self.refresh(layout=True)
             return
-        key, count, done, kept = self._key, len(self._lines), len(self._done), len(self._head)
+        key, count, done, kept, uncuts = (
+            self._key,
+            len(self._lines),
+            len(self._done),
+            len(self._head),
+            self._uncuts,
+        )
         lines = self.lines(width)
         height = self._shown(len(lines))
-        top = done + min(kept, len(self._head))  # the lines before it are as they were drawn
-        if self._key is not key or height != self._shown(count) or len(self._done) < done:
+        # the lines before ``top`` are as they were drawn (a cut taken again may have recoloured them)
+        top = done + (min(kept, len(self._head)) if self._uncuts == uncuts else 0)
+        if self._key is not key or len(self._done) < done:
             self.refresh(layout=True)
+        elif height != self._shown(count):
+            if height == len(lines) and self._shown(count) == count:
+                # Taller or shorter, every line where it was: those above ``top`` keep their cells
+                # (Textual would draw every line of the widget again for its new size).
+                self._keeps_lines = True
+                self.refresh(Region(0, top, width, max(len(lines), count) - top), layout=True)
+            else:
+                self.refresh(layout=True)
         elif len(lines) != count:  # as tall as before, the newest lines: all of them moved up
             self.refresh()
         else:

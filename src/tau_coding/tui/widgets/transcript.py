@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from rich.console import RenderableType
 from textual import events
 from textual.containers import VerticalScroll
+from textual.geometry import Size
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -79,6 +80,17 @@ class Transcript(VerticalScroll, can_focus=False):
 
     def on_mount(self) -> None:
         self.anchor()
+
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        # A new line of a streamed answer grows what the transcript holds, not the transcript:
+        # Textual would repaint every row of it (its background; the answer's rows are its
+        # own) for the new scroll range. The scroll bar and the scroll position follow as
+        # before (the compositor keeps an anchored view at the end); a scroll bar that appears
+        # or goes changes the layout as it always does.
+        same = size == self._size and container_size == self._container_size
+        return super()._size_updated(size, virtual_size, container_size, layout and not same)
 
     @property
     def mounted_count(self) -> int:
