@@ -251,8 +251,6 @@ def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
     from tau_coding.config.paths import TauPaths
     from tau_coding.config.settings import load_settings
     from tau_coding.extensions.trust import project_is_trusted
-    from tau_coding.modes.interactive.run import run_interactive
-    from tau_coding.modes.interactive.tui_builtins import TuiBuiltins
 
     cwd = Path.cwd()
     paths = TauPaths.from_env(os.environ, cwd)
@@ -270,6 +268,11 @@ def _run_interactive(args: Any, type_ahead: TypeAhead) -> int:
             return _fail(str(exc))
     if any(images for _, images in prompts):
         _warn("images named on the command line are sent in print mode only; this prompt goes without")
+    if not fullscreen and not args.resume:  # inline, the editor first: drawn now, before Textual
+        type_ahead.show_frame(sys.stdout, str(cwd), os.path.expanduser("~"))
+    from tau_coding.modes.interactive.run import run_interactive  # Textual's app, with the echo running
+    from tau_coding.modes.interactive.tui_builtins import TuiBuiltins
+
     opening = _SessionOpening(args, cwd, paths, trusted, settings)
     builtins = TuiBuiltins()  # the TUI's commands and keys, through the built-in extension
     try:

@@ -37,7 +37,7 @@ def test_mcp_tool_and_slash_mcp_in_the_terminal(tmp_path: Path) -> None:
         tmux = Tmux(tmp_path / "tmux.sock")
         launch(tmux, project, home, "--model", "local/m")
         try:
-            tmux.wait_for("Ask anything")
+            tmux.wait_for_app()
             tmux("send-keys", "-t", "tau", "-l", "Echo something")
             tmux("send-keys", "-t", "tau", "Enter")
             screen = tmux.wait_for("Echo done.", timeout=60)

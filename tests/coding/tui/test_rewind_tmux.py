@@ -60,7 +60,7 @@ def test_rewind_picker_and_each_choice_in_the_terminal(tmp_path: Path) -> None:
         tmux = Tmux(tmp_path / "tmux.sock")
         launch(tmux, project, home, "--model", "local/m")
         try:
-            tmux.wait_for("Ask anything")
+            tmux.wait_for_app()
             for prompt, answer in (("first change", "Changed once."), ("second change", "Changed twice.")):
                 tmux("send-keys", "-t", "tau", "-l", prompt)
                 tmux.wait_for(prompt)

@@ -37,7 +37,7 @@ def test_tau_in_a_terminal_answers_runs_a_tool_quits_and_resumes(tmp_path: Path)
         tmux = Tmux(tmp_path / "tmux.sock")
         launch(tmux, project, home, "--model", "local/m")
         try:
-            tmux.wait_for("Ask anything")
+            tmux.wait_for_app()
             tmux("send-keys", "-t", "tau", "-l", "Which port?")
             tmux("send-keys", "-t", "tau", "Enter")
             screen = tmux.wait_for("The port is 9090.")
@@ -79,7 +79,7 @@ def test_tau_resume_opens_the_picker_and_a_remapped_key_runs_the_editor_in_the_t
         tmux = Tmux(tmp_path / "tmux.sock")
         launch(tmux, project, home, "--model", "local/m")
         try:
-            tmux.wait_for("Ask anything")
+            tmux.wait_for_app()
             assert tmux("display", "-p", "-t", "tau", "#{pane_title}").strip() == f"tau — {project}"
             tmux("send-keys", "-t", "tau", "-l", "A remembered question")
             tmux("send-keys", "-t", "tau", "Enter")
@@ -129,7 +129,7 @@ def test_an_extensions_confirm_dialog_is_answered_in_the_terminal(tmp_path: Path
         tmux = Tmux(tmp_path / "tmux.sock")
         launch(tmux, project, home, "--model", "local/m", "-e", str(gate), "--permission-mode", "yolo")
         try:
-            tmux.wait_for("Ask anything")
+            tmux.wait_for_app()
             tmux("send-keys", "-t", "tau", "-l", "clean the build")
             tmux("send-keys", "-t", "tau", "Enter")
             tmux.wait_for("Dangerous command")

@@ -68,7 +68,7 @@ def test_after_an_inline_session_exits_the_scrollback_holds_the_whole_conversati
         rig.keys("Enter")
         rig.tmux.wait_for("The command ran.")
         rig.tmux("resize-window", "-t", "tau", "-x", "90", "-y", "24")
-        rig.tmux.wait_for("Ask anything")  # the live region is drawn again at the new width
+        rig.tmux.wait_for_app()  # the live region is drawn again at the new width
         _prompt(rig, "Tell me a long story")
         rig.tmux.wait_for("answer line 59")
         _prompt(rig, "/theme light")

@@ -83,7 +83,7 @@ def tau(
         tmux = Tmux(tmp_path / "tmux.sock")
         launch(tmux, project, home, "--model", "local/m", *args, env=env)
         try:
-            tmux.wait_for("Ask anything")
+            tmux.wait_for_app()
             yield Rig(tmux, server, home)
         finally:
             tmux.kill()

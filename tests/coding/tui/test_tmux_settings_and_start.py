@@ -46,7 +46,7 @@ def test_a_theme_and_a_model_chosen_in_the_tui_are_restored_on_the_next_start(tm
         tmux = Tmux(tmp_path / "tmux.sock")
         launch(tmux, project, home, "--model", "local/m")
         try:
-            tmux.wait_for("Ask anything")
+            tmux.wait_for_app()
             rig = Rig(tmux, server, home)
             rig.type("/theme light")
             rig.wait_editor("/theme light")
@@ -67,7 +67,7 @@ def test_a_theme_and_a_model_chosen_in_the_tui_are_restored_on_the_next_start(tm
         tmux = Tmux(tmp_path / "tmux2.sock")
         launch(tmux, project, home, env={"COLORTERM": "truecolor"})  # no --model: the saved default
         try:
-            tmux.wait_for("Ask anything")  # the first screen; the model shows once the session is open
+            tmux.wait_for_app()  # the first screen; the model shows once the session is open
             tmux.wait_for("local/m2")
             background = tmux("display", "-p", "-t", "tau", "#{pane_bg}")
             colored = tmux("capture-pane", "-p", "-e", "-t", "tau")
@@ -99,7 +99,7 @@ def test_a_retry_shows_its_reason_and_a_countdown_and_esc_cancels_it(tmp_path: P
         tmux = Tmux(tmp_path / "tmux.sock")
         launch(tmux, project, home, "--model", "local/m")
         try:
-            tmux.wait_for("Ask anything")
+            tmux.wait_for_app()
             rig = Rig(tmux, server, home)
             rig.type("hello")
             rig.wait_editor("hello")
@@ -138,7 +138,7 @@ def test_resuming_a_session_of_another_directory_moves_the_footer_and_the_model_
         tmux = Tmux(tmp_path / "tmux.sock")
         launch(tmux, there, home, "--model", "local/m2")
         try:
-            tmux.wait_for("Ask anything")
+            tmux.wait_for_app()
             rig = Rig(tmux, server, home)
             rig.type("a question asked there")
             rig.wait_editor("a question asked there")
@@ -155,7 +155,7 @@ def test_resuming_a_session_of_another_directory_moves_the_footer_and_the_model_
         tmux = Tmux(tmp_path / "tmux3.sock")
         launch(tmux, here, home)
         try:
-            tmux.wait_for("Ask anything")
+            tmux.wait_for_app()
             screen = tmux.wait_for("local/m")  # (once the session is open)
             assert re.search(r"local/m(?!\d)", screen) and str(here) in screen
             rig = Rig(tmux, server, home)

@@ -47,7 +47,7 @@ def test_task_list_panel_and_a_task_row_followed_live(tmp_path: Path) -> None:
         tmux = Tmux(tmp_path / "tmux.sock")
         launch(tmux, project, home, "--model", "local/m")
         try:
-            tmux.wait_for("Ask anything")
+            tmux.wait_for_app()
             tmux("send-keys", "-t", "tau", "-l", "Survey the parser")
             tmux.wait_for("Survey the parser")
             tmux("send-keys", "-t", "tau", "Enter")

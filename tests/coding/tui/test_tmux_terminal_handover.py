@@ -68,7 +68,7 @@ def test_ctrl_z_gives_the_terminal_to_the_shell_and_fg_brings_tau_back(tmp_path:
         tau = " ".join(shlex.quote(a) for a in [sys.executable, "-m", "tau_coding", "--model", "local/m"])
         tmux("send-keys", "-t", "tau", "-l", tau)
         tmux("send-keys", "-t", "tau", "Enter")
-        tmux.wait_for("Ask anything")
+        tmux.wait_for_app()
         tmux("send-keys", "-t", "tau", "-l", "kept draft")
         tmux.wait_for("│ kept draft")
         tmux("send-keys", "-t", "tau", "C-z")

@@ -44,7 +44,7 @@ def tau(
         tmux = Tmux(tmp_path / "tmux.sock")
         launch(tmux, project, home, "--model", f"local/{models[0]['id']}", env=env)
         try:
-            tmux.wait_for("Ask anything")
+            tmux.wait_for_app()
             yield Rig(tmux, server, home)
         finally:
             tmux.kill()

@@ -45,6 +45,21 @@ class Tmux:
             time.sleep(0.1)
         raise AssertionError(f"{text!r} never appeared; the screen was:\n{self.screen()}")
 
+    def wait_for_app(self, timeout: float = 20.0) -> str:
+        """Until the app's first frame shows: the editor's placeholder with the footer's second
+        line under it. Inline, an early frame drawn before the app is imported shows the box and
+        the footer's first line only (modes/interactive/early_frame.py); keys other than text and
+        Backspace typed then wait for the app, and one typed before the app drops escape sequences."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            shown = self.screen()
+            rows = shown.splitlines()
+            at = next((i for i, row in enumerate(rows) if "Ask anything" in row), None)
+            if at is not None and at + 3 < len(rows) and rows[at + 3].strip():
+                return shown
+            time.sleep(0.05)
+        raise AssertionError(f"the app never showed its editor; the screen was:\n{self.screen()}")
+
     def kill(self) -> None:
         subprocess.run(["tmux", "-S", self.socket, "kill-server"], capture_output=True, timeout=10)
 
@@ -84,7 +99,7 @@ def running(
         tmux = Tmux(tmp_path / "tmux.sock")
         launch(tmux, project, home, "--model", "local/m", *args)
         try:
-            tmux.wait_for("Ask anything")
+            tmux.wait_for_app()
             yield tmux, server
         finally:
             tmux.kill()

@@ -7,6 +7,8 @@ each key as typed (no echo, no line editing, Enter stays a carriage return); ``t
 what is waiting, never blocking, just before the app starts, so the app can replay it
 (``tau_coding.tui.type_ahead``); ``restore`` puts the terminal back as it was. Signals
 (Ctrl+C) keep working throughout. Not a terminal: every method does nothing.
+In inline mode ``show_frame`` also draws the editor before the app is imported and echoes the
+keys typed into it (``early_frame.py``); ``take`` then hands the screen over to the app.
 """
 
 from __future__ import annotations
@@ -16,6 +18,10 @@ import os
 import select
 from typing import IO, Any
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows the name
+if TYPE_CHECKING:
+    from tau_coding.modes.interactive.early_frame import EarlyFrame
+
 
 class TypeAhead:
     """The terminal's input while the interactive mode starts up."""
@@ -23,6 +29,7 @@ class TypeAhead:
     def __init__(self, fd: int | None = None, saved: list[Any] | None = None) -> None:
         self._fd = fd
         self._saved = saved
+        self._frame: EarlyFrame | None = None
 
     @classmethod
     def start(cls, stream: IO[str] | None) -> TypeAhead:
@@ -44,23 +51,48 @@ class TypeAhead:
             return cls()
         return cls(fd, saved)
 
+    def show_frame(self, screen: IO[str] | None, cwd: str, home: str) -> None:
+        """Draw the editor on ``screen`` and echo keys in it until ``take`` (``early_frame.py``);
+        a no-op unless both the keys and ``screen`` are a terminal that can show it (not
+        ``TERM=dumb``). For inline mode only: the full-screen app starts on a cleared screen."""
+        if self._fd is None or self._frame is not None or os.environ.get("TERM", "dumb") == "dumb":
+            return
+        try:
+            if screen is None or not screen.isatty():
+                return
+            out = screen.fileno()
+        except (AttributeError, OSError, ValueError):
+            return
+        from tau_coding.modes.interactive.early_frame import EarlyFrame
+
+        self._frame = EarlyFrame.show(self._fd, out, cwd, home)
+
     def take(self) -> str:
-        """Everything typed and not yet read, decoded (empty when nothing was); never blocks."""
+        """Everything typed and not yet read, decoded (empty when nothing was); never blocks.
+        With the early frame shown, its echo stops and the cursor goes where the app's first
+        frame must start (its top-left corner)."""
         if self._fd is None:
             return ""
-        chunks: list[bytes] = []
+        echoed, unread = "", b""
+        if self._frame is not None:
+            early = self._frame.hand_over()
+            echoed, unread = early.text, early.unread()
+        chunks: list[bytes] = [unread]
         with contextlib.suppress(OSError):
             while select.select([self._fd], [], [], 0)[0]:
                 data = os.read(self._fd, 4096)
                 if not data:
                     break
                 chunks.append(data)
-        return b"".join(chunks).decode("utf-8", errors="ignore")
+        return echoed + b"".join(chunks).decode("utf-8", errors="ignore")
 
     def restore(self) -> None:
         """The terminal as it was before ``start`` (safe to call more than once)."""
         if self._fd is None or self._saved is None:
             return
+        if self._frame is not None:  # erased if the start ended before the app took the screen
+            self._frame.hand_over(erase=True)
+            self._frame.show_cursor()
         import termios
 
         with contextlib.suppress(termios.error):
