@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import gc
+import socket
+import sys
 from pathlib import Path
 
 import httpx
 
-from tau_ai.testing.replay_server import RecordedRequest, ReplayServer, Scripted, recorded
+from tau_ai.testing.replay_server import (
+    RecordedRequest,
+    ReplayServer,
+    ReplayServerThread,
+    Scripted,
+    recorded,
+)
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "providers"
 
@@ -75,3 +84,21 @@ async def test_a_connection_close_server_opens_one_connection_per_request() -> N
         for _ in range(3):
             assert (await client.get(server.url)).headers["connection"] == "close"
     assert server.connections == 3 and server.open_connections == 0
+
+
+def test_a_server_stopped_just_after_a_client_connects_leaves_no_socket_open() -> None:
+    # A killed client's last connection can reach the server as it stops; before the fix the
+    # accepted socket was never closed and pytest failed the test that owned the server.
+    leaked: list[str] = []
+    original = sys.unraisablehook
+    sys.unraisablehook = lambda unraisable: leaked.append(repr(unraisable.exc_value))
+    try:
+        for _ in range(100):
+            with ReplayServerThread([Scripted(body=b"x")]) as server:
+                port = int(server.url.rsplit(":", 1)[1])
+                client = socket.create_connection(("127.0.0.1", port))
+            client.close()
+            gc.collect()
+    finally:
+        sys.unraisablehook = original
+    assert leaked == []

@@ -109,6 +109,7 @@ class ReplayServer:
         self._served = 0
         self._server: asyncio.Server | None = None
         self._handlers: set[asyncio.Task[None]] = set()
+        self._writers: set[asyncio.StreamWriter] = set()
         self._hangup = asyncio.Event()
 
     @property
@@ -118,16 +119,27 @@ class ReplayServer:
         return f"{'https' if self._tls else 'http'}://{host}:{port}"
 
     async def start(self) -> ReplayServer:
-        self._server = await asyncio.start_server(self._accept, "127.0.0.1", 0, ssl=self._tls)
+        self._server = await asyncio.start_server(self._connected, "127.0.0.1", 0, ssl=self._tls)
         return self
 
     async def stop(self) -> None:
+        """Stop listening and drop every connection, including one accepted a moment ago."""
         if self._server is not None:
+            # Stop accepting first and let accepts already under way hand their connection to
+            # _connected (two loop turns). Closing the server under them instead trips a
+            # Python 3.11 assertion that leaves the accepted socket open until it is collected.
+            for listening in self._server.sockets:
+                asyncio.get_running_loop().remove_reader(listening.fileno())
+            for _ in range(3):
+                await asyncio.sleep(0)
             self._server.close()
         for task in list(self._handlers):
             task.cancel()
         if self._handlers:
             await asyncio.wait(self._handlers)
+        for writer in self._writers:  # handlers cancelled before their first step
+            writer.transport.abort()
+        self._writers.clear()
         if self._server is not None:
             await self._server.wait_closed()
             self._server = None
@@ -158,10 +170,14 @@ class ReplayServer:
         self._served += 1
         return self._responder(request, served)
 
-    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        assert task is not None
+    def _connected(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        # Plain function, so the connection is known at once, not when its task first runs.
+        self._writers.add(writer)
+        task = asyncio.get_running_loop().create_task(self._serve(reader, writer))
         self._handlers.add(task)
+        task.add_done_callback(self._handlers.discard)
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.connections += 1
         self.open_connections += 1
         graceful = False
@@ -179,7 +195,7 @@ class ReplayServer:
         except asyncio.CancelledError:
             pass
         finally:
-            self._handlers.discard(task)
+            self._writers.discard(writer)
             self.open_connections -= 1
             if graceful:  # flush what was written (a "cut" is a clean close mid-body)
                 writer.close()
@@ -211,7 +227,7 @@ class ReplayServer:
         sent = 0
         for piece in script.pieces():
             if script.cut_after is not None and sent >= script.cut_after:
-                return False  # _accept closes the connection: the body ends mid-way
+                return False  # _serve closes the connection: the body ends mid-way
             if script.stall_after is not None and sent >= script.stall_after:
                 await writer.drain()
                 await self._stall(reader)
