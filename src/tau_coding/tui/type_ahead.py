@@ -1,61 +1,34 @@
-"""Replaying keys typed before the app was ready into the prompt editor.
+"""Keys typed before the app was ready, as the key events they would have been.
 
-``steps`` turns the raw characters (as ``tau_coding.modes.interactive.type_ahead`` read them) into what
-they mean for the editor: text to insert, Enter (a carriage return, or a line feed when the
-terminal was still in line mode), Backspace. Escape sequences (arrows and the like) and other
-control characters are dropped: where they would have moved is unknown before the first paint.
-Pure; ``replay`` applies the steps, so each Enter submits what was typed before it, as it
-would have once the app was ready.
+A fast typist's keys reach Tau before Textual reads the terminal: arrows, Home/End, Ctrl+U,
+Alt+Enter as well as text (``tau_coding.modes.interactive.type_ahead`` keeps them). ``key_events``
+parses them with Textual's own terminal parser, so each becomes the event Textual would have
+made had it been reading; the app then handles them in order as keys typed now, with every
+binding and the editor's own editing (the early frame's echo stops at the first such key, see
+``early_frame.py``). A line feed counts as Enter: the terminal turns Enter into one while it is
+still in the shell's line mode, before the interactive mode switches it.
 """
 
 from __future__ import annotations
 
-import re
-from typing import Protocol
+from textual import events
 
-# The two keys, as steps; text never holds control characters, so a step is one or the other.
-ENTER = "\r"
-BACKSPACE = "\x7f"
+# Private, as key_encodings' table is: Textual has no public parser for terminal input, and
+# writing one would make keys typed early differ from keys typed later.
+from textual._xterm_parser import XTermParser
 
-# An escape sequence (CSI or SS3 with its parameters, or ESC and one character), a key that
-# means something, or a run of plain text.
-_TOKEN = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|O.|.)?|[\r\n]|[\x7f\x08]|[^\x00-\x1f\x7f]+|.", re.DOTALL)
+from tau_coding.tui.key_encodings import install
 
 
-class Editor(Protocol):
-    def insert(self, text: str) -> object: ...
-
-    def action_delete_left(self) -> object: ...
-
-    def submit(self, *, follow_up: bool) -> None: ...
-
-
-def steps(typed: str) -> list[str]:
-    """``typed`` as editor steps: ``ENTER``, ``BACKSPACE``, or text to insert (merged runs)."""
-    out: list[str] = []
-    for match in _TOKEN.finditer(typed):
-        token = match.group()
-        if token in ("\r", "\n"):
-            out.append(ENTER)
-        elif token in ("\x7f", "\x08"):
-            out.append(BACKSPACE)
-        elif token[0] >= " " and token[0] != "\x7f":
-            if out and out[-1] not in (ENTER, BACKSPACE):
-                out[-1] += token
-            else:
-                out.append(token)
-    return out
+def key_events(typed: str) -> list[events.Key]:
+    """The key events ``typed`` (raw terminal input, decoded) stands for, in order; a lone ESC
+    at the end is the Escape key."""
+    if not typed:
+        return []  # (the parser takes an empty string as the end of its input)
+    install()  # the parser reads ESC CR as Alt+Enter, as the app's driver does
+    parser = XTermParser()
+    parsed = [*parser.feed(typed.replace("\n", "\r")), *parser.feed("")]
+    return [event for event in parsed if isinstance(event, events.Key)]
 
 
-def replay(editor: Editor, typed: str) -> None:
-    """Apply ``typed`` to ``editor`` as the keys would have been, had the app been ready."""
-    for step in steps(typed):
-        if step == ENTER:
-            editor.submit(follow_up=False)
-        elif step == BACKSPACE:
-            editor.action_delete_left()
-        else:
-            editor.insert(step)
-
-
-__all__ = ["BACKSPACE", "ENTER", "Editor", "replay", "steps"]
+__all__ = ["key_events"]

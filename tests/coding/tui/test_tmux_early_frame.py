@@ -85,3 +85,16 @@ def test_enter_typed_into_the_early_frame_sends_once_the_session_is_open(tmp_pat
         assert "Which port?" in str(server.requests[0].json()["messages"][-1])
         history = _history(tmux)
         assert history.count(" ▌ Which port?") == 1 and _boxes(tmux) == 1, history
+
+
+def test_editing_keys_typed_before_the_app_is_ready_edit_as_they_would_later(tmp_path: Path) -> None:
+    # A fast typist fixing a typo at once: before, the arrows and what followed them were lost
+    # and "what is the wrod" went out as "what is the wrodr?".
+    with _started(tmp_path, ["Heard you."]) as (tmux, server):
+        _wait(tmux, "Ask anything")
+        tmux("send-keys", "-t", "tau", "-l", "what is the wrod")
+        tmux("send-keys", "-t", "tau", "Left", "Left", "BSpace", "Right", "r", "End", "?")
+        tmux("send-keys", "-t", "tau", "C-a", "s", "o", "Space", "Enter")
+        tmux.wait_for("Heard you.")
+        assert len(server.requests) == 1
+        assert "so what is the word?" in str(server.requests[0].json()["messages"][-1])

@@ -1,49 +1,32 @@
-"""Type-ahead: keys typed before the app was ready, as editor steps, replayed in order."""
+"""Type-ahead: keys typed before the app was ready, parsed into the key events they stand for."""
 
 from __future__ import annotations
 
 import pytest
 
-from tau_coding.tui.type_ahead import BACKSPACE, ENTER, replay, steps
+from tau_coding.tui.type_ahead import key_events
 
 
 @pytest.mark.parametrize(
     ("typed", "expected"),
     [
         ("", []),
-        ("Which port?", ["Which port?"]),
-        ("Which port?\r", ["Which port?", ENTER]),
-        ("Which port?\n", ["Which port?", ENTER]),  # Enter while the terminal was in line mode
-        ("ab\x7fc\r", ["ab", BACKSPACE, "c", ENTER]),
-        ("one\rtwo", ["one", ENTER, "two"]),
-        ("a\x1b[Ab\x1bOHc\x1bxd", ["abcd"]),  # arrows, Home, Alt+x: dropped
-        ("a\tb\x04c\x00", ["abc"]),  # other control characters: dropped
-        ("naïve ☃\r", ["naïve ☃", ENTER]),
-        ("\x1b", []),
+        ("ab", ["a", "b"]),
+        ("a\r", ["a", "enter"]),
+        ("a\n", ["a", "enter"]),  # Enter while the terminal was still in line mode
+        ("a\x7f", ["a", "backspace"]),
+        ("\x1b[D\x1b[C\x1b[H\x1b[4~", ["left", "right", "home", "end"]),
+        ("\x1bOA\x1b[B", ["up", "down"]),
+        ("\x01\x15\x17", ["ctrl+a", "ctrl+u", "ctrl+w"]),
+        ("\x1b\r", ["alt+enter"]),  # as tmux and xterm send it
+        ("\x1b[13;2u", ["shift+enter"]),
+        ("é☃", ["é", "snowman"]),  # (Textual names a key by its Unicode name)
+        ("\x1b", ["escape"]),
     ],
 )
-def test_steps(typed: str, expected: list[str]) -> None:
-    assert steps(typed) == expected
+def test_typed_bytes_become_the_keys_textual_would_have_read(typed: str, expected: list[str]) -> None:
+    assert [event.key for event in key_events(typed)] == expected
 
 
-class _Editor:
-    def __init__(self) -> None:
-        self.text = ""
-        self.sent: list[str] = []
-
-    def insert(self, text: str) -> None:
-        self.text += text
-
-    def action_delete_left(self) -> None:
-        self.text = self.text[:-1]
-
-    def submit(self, *, follow_up: bool) -> None:
-        if self.text.strip():
-            self.sent.append(self.text)
-        self.text = ""
-
-
-def test_each_enter_submits_what_was_typed_before_it_and_the_rest_waits() -> None:
-    editor = _Editor()
-    replay(editor, "Whcih\x7f\x7f\x7fich port?\rand th")
-    assert (editor.sent, editor.text) == (["Which port?"], "and th")
+def test_text_keys_carry_their_character() -> None:
+    assert [event.character for event in key_events("a é☃")] == ["a", " ", "é", "☃"]

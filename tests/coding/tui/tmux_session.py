@@ -49,7 +49,7 @@ class Tmux:
         """Until the app's first frame shows: the editor's placeholder with the footer's second
         line under it. Inline, an early frame drawn before the app is imported shows the box and
         the footer's first line only (modes/interactive/early_frame.py); keys other than text and
-        Backspace typed then wait for the app, and one typed before the app drops escape sequences."""
+        Backspace typed then wait for the app, which handles them as keys typed once it is up."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             shown = self.screen()

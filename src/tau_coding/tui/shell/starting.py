@@ -25,7 +25,7 @@ from tau_coding.tui.shell.history_slices import HeldWriter, write_in_slices
 from tau_coding.tui.shell.inline import Look, ScrollbackFeed
 from tau_coding.tui.shell.sending import Sending
 from tau_coding.tui.state import from_messages, set_status
-from tau_coding.tui.type_ahead import replay as replay_type_ahead
+from tau_coding.tui.type_ahead import key_events
 
 
 class Starting(Sending):
@@ -59,8 +59,7 @@ class Starting(Sending):
         if not self._initial_prompt and not self._start_with_resume:
             # What was typed before the app ran goes first (nothing is sent before it); an Enter
             # in it waits for the session, like one typed now.
-            typed, self._type_ahead = self._type_ahead, ""
-            replay_type_ahead(self.editor, typed)
+            await self._replay_type_ahead()
         self.call_after_refresh(lambda: self.run_worker(self._start(), group="start"))
 
     def has_port(self) -> bool:
@@ -143,5 +142,12 @@ class Starting(Sending):
             self.send(self._initial_prompt)
             for text in self._more_prompts:  # Pi's several messages: each a follow-up in turn
                 self.send(text, follow_up=True)
+        self.run_worker(self._replay_type_ahead(), group="type-ahead")
+
+    async def _replay_type_ahead(self) -> None:
+        """The keys typed before the app ran, handled as keys typed now. They go through the
+        app's own handler here and not its queue: keys the app has queued meanwhile were typed
+        after them, and handling a key forwards it to the focused widget's queue in order."""
         typed, self._type_ahead = self._type_ahead, ""
-        replay_type_ahead(self.editor, typed)
+        for event in key_events(typed):
+            await self.on_event(event)
