@@ -67,6 +67,7 @@ class TuiState:
     context_tokens: int | None = None  # from the latest reply's usage; None until one arrives
     retry_at: float | None = None  # when the retry waited for starts (clock time), if one is
     compacting: bool = False  # the session is compacting the context within the run
+    run_started: float | None = None  # when the run under way started (clock time), if one is
     turns: int = 0
     tool_calls: int = 0
     _tools: dict[str, int] = field(default_factory=dict)  # call id -> item index
@@ -206,7 +207,7 @@ def take_queue(state: TuiState) -> list[QueuedMessage]:
 def set_status(state: TuiState, status: RunStatus) -> None:
     state.status = status
     if status == "idle":
-        state.retry_at, state.compacting = None, False
+        state.retry_at, state.compacting, state.run_started = None, False, None
     state._footer_changed = True
 
 
@@ -221,11 +222,15 @@ def apply(state: TuiState, event: AgentEvent | RunNotice | EventBatch, now: floa
                 apply(state, each, now)
     elif isinstance(event, RunNotice):
         failed = state.items[-1] if state.items else None
+        text = event.text
         if event.recovers and isinstance(failed, ErrorItem):
             failed.hint = ""  # it is being retried: there is nothing for the user to do
+            if event.retry_in is not None and text.startswith(failed.message + "; "):
+                # "<the error>; retrying in 2s (1/3)": the error is on screen already
+                failed.hint, text = text[len(failed.message) + 2 :], ""
             state.touch(len(state.items) - 1)
-        if event.text:
-            add_notice(state, event.text, event.tone)
+        if text:
+            add_notice(state, text, event.tone)
         if event.retry_in is not None or event.retry_over:
             state.retry_at = now + event.retry_in if event.retry_in is not None else None
             state._footer_changed = True
@@ -262,6 +267,8 @@ def apply(state: TuiState, event: AgentEvent | RunNotice | EventBatch, now: floa
         )
     elif isinstance(event, AgentStartEvent):
         set_status(state, "running")
+        if state.run_started is None:  # (a run the session goes on with keeps its start)
+            state.run_started = now
     elif isinstance(event, AgentEndEvent):
         _on_agent_end(state, now)
 

@@ -31,11 +31,24 @@ async def test_a_retried_reply_shows_a_retry_notice_then_the_answer(tmp_path: Pa
     ]
     assert CUT in notices[0].text and "retrying in" in notices[0].text and "(1/3)" in notices[0].text
     assert notices[1].text == "" and state.retry_at is None
-    shown = [i for i in state.items if isinstance(i, NoticeItem)]
-    assert [i.text for i in shown] == [notices[0].text]
+    # The error is shown once: the failed reply's error says it is being retried (no "send a
+    # message to retry", and no second line repeating the error).
+    assert not [i for i in state.items if isinstance(i, NoticeItem)]
     (error,) = [i for i in state.items if isinstance(i, ErrorItem)]
-    assert CUT in error.message and error.hint == ""  # no "send a message to retry": it is retried
+    assert CUT in error.message and error.hint.startswith("retrying in") and "(1/3)" in error.hint
     assert rig.control.session.messages[-1].text == "The whole answer."  # type: ignore[union-attr]
+
+
+def test_a_retry_whose_error_is_not_on_screen_is_a_notice_of_its_own() -> None:
+    state = TuiState()
+    apply(
+        state,
+        RunNotice("HTTP 529: overloaded; retrying in 4.0s (1/5)", "warning", retry_in=4.0, recovers=True),
+        0.0,
+    )
+    assert [i.text for i in state.items if isinstance(i, NoticeItem)] == [
+        "HTTP 529: overloaded; retrying in 4.0s (1/5)"
+    ]
 
 
 async def test_a_retry_that_gives_up_says_so(tmp_path: Path) -> None:

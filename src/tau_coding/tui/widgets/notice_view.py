@@ -50,7 +50,8 @@ class ErrorView(Static):
         self.item = item
 
     def sync(self) -> None:
-        """Errors do not change once shown."""
+        """Its hint changes when the failure is retried."""
+        self.update(error_text(self.item))
 
 
 class BashView(Static):
