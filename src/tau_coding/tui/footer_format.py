@@ -41,8 +41,8 @@ def footer_lines(
     working: str | None = None,
 ) -> tuple[list[Segment], list[Segment]]:
     """Line 1: where (cwd, branch, session name). Line 2: model, thinking, tokens, cost, context,
-    status (``working`` instead of "working…" when an extension set it, "" for none; the seconds until a
-    pending retry, counted from ``now``), extensions' entries."""
+    status (``working`` instead of "working…" when an extension set it, "" for none; the seconds the
+    run has taken and until a pending retry, counted from ``now``), extensions' entries."""
     where: list[Segment] = [(short_path(info.cwd, home), "")]
     if info.git_branch:
         where.append((f" ({info.git_branch})", "dim"))
@@ -68,6 +68,9 @@ def footer_lines(
     if info.permission_mode:
         stats.append(mode_segment(info.permission_mode))
     running = "" if working == "" else f"  {working or 'working…'}"
+    if working is None and state.run_started is not None and now - state.run_started >= 1:
+        # A model that is slow to answer (a local one loading) still shows it is alive.
+        running += f" {int(now - state.run_started)}s · Esc cancels"
     status = {"idle": "", "running": running, "cancelling": "  cancelling…"}[state.status]
     if state.retry_at is not None and state.status == "running":
         seconds = math.ceil(state.retry_at - now)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from tau_agent.events import AgentEndEvent, AgentStartEvent
 from tau_coding.tui.footer_format import context_segment, footer_lines
 from tau_coding.tui.port import SessionInfo
-from tau_coding.tui.state import TuiState, set_status
+from tau_coding.tui.state import TuiState, apply, set_status
 from tau_coding.tui.summaries import args_summary, elapsed, preview, tokens
 
 
@@ -60,3 +61,19 @@ def test_split_finished_cuts_before_the_last_block_and_never_inside_code() -> No
     assert split_finished("```\nan open fence\n\nstill code").blocks == ()
     assert split_finished("one block").rest == 0
     assert split_finished("[a]: https://a\n\ntext").references
+
+
+def test_a_run_that_takes_a_while_shows_its_seconds_and_how_to_cancel_it() -> None:
+    # A local model loading for 20 s showed "working…" alone, as a hung one would.
+    info = SessionInfo("/home/u/proj", "local/m", "off", None)
+    state = TuiState()
+    apply(state, AgentStartEvent(), 100.0)
+
+    def status(now: float, working: str | None = None) -> str:
+        return "".join(t for t, _ in footer_lines(info, state, "/home/u", now=now, working=working)[1])
+
+    assert status(100.4).endswith("working…")
+    assert status(112.9).endswith("working… 12s · Esc cancels")
+    assert status(112.9, working="● indexing").endswith("● indexing")  # an extension's own status
+    apply(state, AgentEndEvent(messages=[]), 113.0)
+    assert state.run_started is None and "working" not in status(120.0)

@@ -344,7 +344,7 @@ class TauApp(Starting):
 
     def _tick(self) -> None:
         now = self._clock()
-        if self.state.retry_at is not None:  # the countdown to the retry
+        if self.state.status == "running":  # the run's seconds, the countdown to a retry
             self.refresh_footer()
         for view in self.transcript.views():
             if isinstance(view, ToolRow) and view.item.status == "running":
