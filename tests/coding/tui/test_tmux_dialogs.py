@@ -80,6 +80,7 @@ def test_dialogs_in_a_small_terminal_keep_title_and_hint_and_replace_editor_and_
             rig.tmux.wait_for(EDITOR)
         _prompt(rig, "Run it")
         screen = _shows(rig, "Allow", "Yes, once", "Enter choose")  # the permission dialog
+        rig.tmux.wait_for_question("Yes, once")
         _in_place_of_the_editor(screen, "Allow")
         rig.keys("Enter")
         rig.tmux.wait_for("Done.")

@@ -132,7 +132,7 @@ def test_an_extensions_confirm_dialog_is_answered_in_the_terminal(tmp_path: Path
             tmux.wait_for_app()
             tmux("send-keys", "-t", "tau", "-l", "clean the build")
             tmux("send-keys", "-t", "tau", "Enter")
-            tmux.wait_for("Dangerous command")
+            tmux.wait_for_question("Dangerous command")
             tmux("send-keys", "-t", "tau", "y")
             tmux.wait_for("Cleaned up.")
         finally:

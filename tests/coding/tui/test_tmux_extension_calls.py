@@ -103,7 +103,7 @@ def test_tree_summary_asks_an_async_handler_and_takes_an_extensions_summary(tmp_
             rig.tmux.wait_for("Session tree")
             rig.keys("Up")
             rig.keys("s")
-            rig.tmux.wait_for("Move in the session tree?")
+            rig.tmux.wait_for_question("Move in the session tree?")
             rig.keys(answer)
             if answer == "n":
                 rig.tmux.wait_for("stayed: move in the session tree declined")

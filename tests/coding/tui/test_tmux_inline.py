@@ -64,7 +64,7 @@ def test_after_an_inline_session_exits_the_scrollback_holds_the_whole_conversati
         _prompt(rig, "Which port?")
         rig.tmux.wait_for("The port is 9090.")
         _prompt(rig, "Run the command")
-        rig.tmux.wait_for("Yes, once")  # the approval dialog, drawn in the live region
+        rig.tmux.wait_for_question("Yes, once")  # the approval dialog, drawn in the live region
         rig.keys("Enter")
         rig.tmux.wait_for("The command ran.")
         rig.tmux("resize-window", "-t", "tau", "-x", "90", "-y", "24")

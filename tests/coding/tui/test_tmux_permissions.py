@@ -30,7 +30,7 @@ def _prompt(tmux: Tmux, text: str) -> None:
 
 
 def _choose(tmux: Tmux, option: str, downs: int) -> None:
-    tmux.wait_for(option)
+    tmux.wait_for_question(option)
     for _ in range(downs):
         tmux("send-keys", "-t", "tau", "Down")
     tmux("send-keys", "-t", "tau", "Enter")
@@ -157,3 +157,32 @@ def test_plan_mode_refine_then_approve_shows_the_steps_as_the_task_list(tmp_path
     assert "and say when done" in json.dumps(server.requests[2].json()["messages"][-1])
     approved = json.dumps(server.requests[3].json()["messages"])
     assert "The user approved the plan" in approved and "2 steps are the task list" in approved
+
+
+def test_an_approval_that_opens_while_the_person_types_is_not_answered_by_their_keys(tmp_path: Path) -> None:
+    # Before: words typed for the next message went into the dialog that opened under them, and
+    # their Enter approved `rm -rf keep` unseen.
+    project, home = tmp_path / "project", tmp_path / "home"
+    (project / "keep").mkdir(parents=True)
+    replies = [_bash(1, "rm -rf keep"), ScriptedReply(text="Left it.")]
+    with ReplayServerThread([Scripted(body=sse_body(API, r)) for r in replies]) as server:
+        point_at(home, server.url)
+        tmux = Tmux(tmp_path / "tmux.sock")
+        launch(tmux, project, home, "--model", "local/m")
+        try:
+            tmux.wait_for_app()
+            _prompt(tmux, "clean up")  # the dialog opens a moment later, while the typing goes on
+            for word in ["and ", "then ", "tell ", "me ", "what ", "you ", "did "]:
+                time.sleep(0.15)
+                tmux("send-keys", "-t", "tau", "-l", word)
+            tmux("send-keys", "-t", "tau", "Enter")
+            tmux.wait_for_question("Allow bash: rm -rf keep?")
+            assert (project / "keep").exists()  # the Enter did not approve it
+            _choose(tmux, "No, and tell the model why", 3)
+            tmux.wait_for_question("Why not?")
+            tmux("send-keys", "-t", "tau", "Enter")  # no reason given
+            screen = tmux.wait_for("Left it.")
+            assert "tell me what you did" in screen  # what was typed waits in the editor
+        finally:
+            tmux.kill()
+    assert (project / "keep").exists()

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from tau_ai.testing.replay_server import ReplayServerThread, Scripted
 from tau_ai.testing.scripted_streams import ScriptedReply, sse_body
+from tau_coding.tui.key_guard import HOLD_SECONDS
 
 API = "openai-completions"
 
@@ -44,6 +45,13 @@ class Tmux:
                 return shown
             time.sleep(0.1)
         raise AssertionError(f"{text!r} never appeared; the screen was:\n{self.screen()}")
+
+    def wait_for_question(self, text: str, timeout: float = 20.0) -> str:
+        """Until ``text`` (a dialog's) shows, then as long as a person's pause: keys sent sooner
+        would be held back from the question as typed for the editor (tui/key_guard.py)."""
+        shown = self.wait_for(text, timeout)
+        time.sleep(HOLD_SECONDS + 0.1)
+        return shown
 
     def wait_for_app(self, timeout: float = 20.0) -> str:
         """Until the app's first frame shows: the editor's placeholder with the footer's second

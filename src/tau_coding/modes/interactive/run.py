@@ -89,7 +89,7 @@ def run_interactive(
             from tau_coding.modes.interactive.tui_ui import TuiUI
             from tau_coding.tui.screens.dialogs import TuiDialogs
 
-            ui.bind(TuiUI(TuiDialogs(app, waited=app.dialog_waited), app))
+            ui.bind(TuiUI(TuiDialogs(app, waited=app.dialog_waited, asking=app.key_guard.asking), app))
         if builtins is not None:
             builtins.bind(app)
         if isinstance(port, CodingSessionPort):  # a title made in the background shows at once

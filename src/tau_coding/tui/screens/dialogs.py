@@ -18,11 +18,18 @@ if TYPE_CHECKING:
 
 
 class TuiDialogs:
-    """``waited`` hears how long (seconds) each question waited for the person's answer."""
+    """``asking`` is told just before a question appears (the app holds back keys typed for its
+    editor: key_guard.py); ``waited`` hears how long (seconds) each waited for the answer."""
 
-    def __init__(self, app: App[Any], waited: Callable[[float], object] | None = None) -> None:
+    def __init__(
+        self,
+        app: App[Any],
+        waited: Callable[[float], object] | None = None,
+        asking: Callable[[], object] | None = None,
+    ) -> None:
         self._app = app
         self._waited = waited
+        self._asking = asking
 
     async def _ask(self, screen: Screen[Any]) -> Any:
         answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
@@ -32,6 +39,8 @@ class TuiDialogs:
                 answer.set_result(value)
 
         asked = time.monotonic()
+        if self._asking is not None:
+            self._asking()
         try:
             await self._app.push_screen(screen, done)
             return await answer

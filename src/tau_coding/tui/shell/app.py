@@ -25,6 +25,7 @@ from tau_coding.tui.files import project_files
 from tau_coding.tui.history import PromptHistory
 from tau_coding.tui.key_encodings import install as install_key_encodings
 from tau_coding.tui.key_encodings import normalized_key
+from tau_coding.tui.key_guard import KeyGuard
 from tau_coding.tui.port import SessionInfo, SessionPort
 from tau_coding.tui.port_opening import PortOpener
 from tau_coding.tui.screens.dialog import Dialog
@@ -140,6 +141,7 @@ class TauApp(Starting):
         self._show_thinking = False
         self._expand_tools = False
         self._scheduler = FrameScheduler(self, self.paint)
+        self.key_guard = KeyGuard(clock)  # told by the dialogs (``TuiDialogs(asking=...)``)
         self._widgets: dict[str, list[str]] = {}  # extensions' widgets, shown above the editor
         self._statuses: dict[str, str] = {}  # extensions' footer entries
         self._panel: ExtensionPanel | None = None
@@ -383,4 +385,16 @@ class TauApp(Starting):
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key) and (key := normalized_key(event.key)) != event.key:
             event = events.Key(key, None)
+        if isinstance(event, events.Key):
+            if len(self.screen_stack) == 1:
+                self.key_guard.typed()
+            elif self.key_guard.holds(event.key):
+                self._keep_for_editor(event)  # typed for the editor, not for the question just shown
+                return
         await super().on_event(event)
+
+    def _keep_for_editor(self, key: events.Key) -> None:
+        if key.is_printable and key.character:
+            self.editor.insert(key.character)
+        elif key.key == "backspace":
+            self.editor.action_delete_left()

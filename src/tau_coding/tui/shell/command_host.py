@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 from textual.app import App
 
+from tau_coding.tui.key_guard import KeyGuard
 from tau_coding.tui.port import SessionPort
 from tau_coding.tui.state import NoticeTone, TuiState
 from tau_coding.tui.widgets.prompt_editor import PromptEditor
@@ -22,6 +23,7 @@ class CommandHost(App[str | None]):
     port: SessionPort
     state: TuiState
     editor: PromptEditor
+    key_guard: KeyGuard
 
     def has_port(self) -> bool:
         """False only in the first frames of a start that paints before the session is open

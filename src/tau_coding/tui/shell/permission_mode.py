@@ -33,7 +33,7 @@ def offer_plan(app: CommandHost) -> None:
 
 
 async def _offer(app: CommandHost) -> None:
-    dialogs = TuiDialogs(app)
+    dialogs = TuiDialogs(app, asking=app.key_guard.asking)
     chosen = await dialogs.ask_choice("The plan is ready", PLAN_CHOICES)
     if chosen == REFINE:
         feedback = await dialogs.ask_text("What should change in the plan?")
