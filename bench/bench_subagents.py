@@ -159,7 +159,7 @@ def keystroke_with_children_ms(children: int = 8, keys: int = 40) -> float:
             app = TauApp(HarnessSessionAdapter(harness, cwd=paths.cwd), list_files=None)
             async with app.run_test(size=(120, 40)) as pilot:
                 await pilot.pause()
-                start_run(app, app.port, "Survey everything")
+                start_run(app._inbox, app.port, "Survey everything")
                 while streaming < children:
                     await asyncio.sleep(0.01)
                 total = 0.0

@@ -6,7 +6,13 @@ import time
 
 from textual.app import App
 
-from tau_coding.tui.bridge import FRAME_BUDGET, FRAME_SECONDS, LONGEST_FRAME_GAP, FrameScheduler
+from tau_coding.tui.frame_scheduler import (
+    FRAME_BUDGET,
+    FRAME_SECONDS,
+    LONGEST_FRAME_GAP,
+    STREAM_FRAME_SECONDS,
+    FrameScheduler,
+)
 
 
 class _Clock:
@@ -43,7 +49,7 @@ async def test_in_a_running_app_a_costly_paint_holds_the_next_one_back() -> None
 
     async def costly_paint() -> None:
         starts.append(time.monotonic())
-        until = time.thread_time() + 0.012  # 12 ms of CPU: the next paint >= 150 ms later
+        until = time.thread_time() + 0.009  # 9 ms of CPU: the next paint >= 150 ms later
         while time.thread_time() < until:
             pass
 
@@ -57,4 +63,18 @@ async def test_in_a_running_app_a_costly_paint_holds_the_next_one_back() -> None
         scheduler.request()
         while len(starts) < 2:
             await pilot.pause(0.01)
-    assert starts[1] - starts[0] >= 0.012 / FRAME_BUDGET
+    assert starts[1] - starts[0] >= 0.009 / FRAME_BUDGET
+
+
+def test_streamed_text_alone_waits_for_the_stream_frame_and_anything_else_does_not() -> None:
+    wall = _Clock()
+    scheduler = FrameScheduler(App(), _nothing, wall_clock=wall)
+    scheduler._last = wall.now  # a paint started now, and cost little
+    scheduler.frame_cost(0.001)
+    assert abs(scheduler.delay(streaming=True) - STREAM_FRAME_SECONDS) < 1e-9
+    assert scheduler.delay() == FRAME_SECONDS  # a tool row, the reply's end: at the frame rate
+    scheduler.frame_cost(0.008)  # a frame costlier than the stream's pace: its cost sets both
+    assert abs(scheduler.delay(streaming=True) - 0.008 / FRAME_BUDGET) < 1e-9
+    assert abs(scheduler.delay() - 0.008 / FRAME_BUDGET) < 1e-9
+    wall.now += 10  # after a quiet spell, streamed text too is painted one frame later
+    assert scheduler.delay(streaming=True) == FRAME_SECONDS

@@ -8,7 +8,7 @@ from itertools import pairwise
 
 from textual.app import App
 
-from tau_coding.tui.bridge import FRAME_SECONDS, FrameScheduler
+from tau_coding.tui.frame_scheduler import FRAME_SECONDS, STREAM_FRAME_SECONDS, FrameScheduler
 
 
 async def test_requests_in_one_frame_paint_once() -> None:
@@ -68,3 +68,49 @@ async def test_a_stream_of_requests_paints_at_most_the_frame_rate() -> None:
     assert 2 <= len(paints) <= 0.5 * 30 + 2  # 30 a second at most, however fast Textual draws
     gaps = [later - earlier for earlier, later in pairwise(paints)]
     assert min(gaps) >= 0.9 / 30  # (the loop's clock may fire a timer a hair early)
+
+
+async def test_streamed_text_paints_at_the_stream_rate() -> None:
+    """A reply's text alone, a network read every 5 ms: at most 15 paints a second."""
+    paints: list[float] = []
+    loop = asyncio.get_running_loop()
+
+    async def paint() -> None:
+        paints.append(loop.time())
+
+    app: App[None] = App()
+    async with app.run_test() as pilot:
+        scheduler = FrameScheduler(app, paint)
+        start = loop.time()
+        while loop.time() - start < 0.6:
+            scheduler.request(streaming=True)
+            await asyncio.sleep(0.005)
+        await asyncio.sleep(STREAM_FRAME_SECONDS * 2)
+        await pilot.pause()
+    assert 2 <= len(paints) <= 0.6 * 15 + 2
+    gaps = [later - earlier for earlier, later in pairwise(paints)]
+    assert min(gaps) >= 0.9 * STREAM_FRAME_SECONDS
+
+
+async def test_a_change_other_than_streamed_text_brings_the_waiting_paint_forward() -> None:
+    """Streamed text asked for a paint a fifteenth of a second away; a tool row (any other
+    request) comes at the frame rate instead, and the paint set before it does not come again."""
+    paints: list[float] = []
+    loop = asyncio.get_running_loop()
+
+    async def paint() -> None:
+        paints.append(loop.time())
+
+    app: App[None] = App()
+    async with app.run_test() as pilot:
+        scheduler = FrameScheduler(app, paint)
+        scheduler.request()
+        while not paints:
+            await asyncio.sleep(0.005)
+        scheduler.request(streaming=True)  # its paint: STREAM_FRAME_SECONDS after the last
+        asked = loop.time()
+        scheduler.request()
+        await asyncio.sleep(STREAM_FRAME_SECONDS * 4)
+        await pilot.pause()
+    assert len(paints) == 2  # one paint for both requests
+    assert paints[1] - asked < STREAM_FRAME_SECONDS  # at the frame rate (FRAME_SECONDS)

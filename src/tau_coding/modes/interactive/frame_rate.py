@@ -6,7 +6,7 @@ grid, so a key typed just after a frame shows up to a whole period later: at 60 
 echo of a key typed after the previous one showed took ~16.6 ms in tmux, where a bare raw-mode
 echo takes ~5 ms. A finer grid draws the key sooner and costs nothing by itself: the timer
 sleeps while nothing is dirty, and streamed output keeps its own pace, since the app paints
-it through ``FrameScheduler`` (tui/bridge.py, at most 30 paints a second), not on Textual's
+it through ``FrameScheduler`` (tui/frame_scheduler.py, at most 30 paints a second), not on Textual's
 grid. docs/tui.md ("Rendering cost", "Key echo, session 9") has the numbers.
 
 Textual reads ``TEXTUAL_FPS`` once, when ``textual.constants`` is first imported, so

@@ -20,8 +20,9 @@ from textual.containers import Vertical
 from textual.driver import Driver
 from textual.theme import Theme
 
-from tau_coding.tui.bridge import FrameScheduler
+from tau_coding.tui.bridge import RunInbox
 from tau_coding.tui.files import project_files
+from tau_coding.tui.frame_scheduler import FrameScheduler
 from tau_coding.tui.history import PromptHistory
 from tau_coding.tui.key_encodings import install as install_key_encodings
 from tau_coding.tui.key_encodings import normalized_key
@@ -142,6 +143,7 @@ class TauApp(Starting):
         self._expand_tools = False
         self._scheduler = FrameScheduler(self, self.paint)
         self.key_guard = KeyGuard(clock)  # told by the dialogs (``TuiDialogs(asking=...)``)
+        self._inbox = RunInbox(self, lambda streaming: self._scheduler.request(streaming=streaming))
         self._widgets: dict[str, list[str]] = {}  # extensions' widgets, shown above the editor
         self._statuses: dict[str, str] = {}  # extensions' footer entries
         self._panel: ExtensionPanel | None = None
@@ -247,6 +249,7 @@ class TauApp(Starting):
         transcript = self.transcript
         if not transcript.is_attached:  # shutting down: nothing left to paint on
             return
+        self.take_run_events()  # (a streaming reply's deltas wait in the inbox for this)
         changes = self.state.take_changes()
         appended, updated = changes.appended, changes.updated
         if self._feed is not None and self._session_shown.is_set():

@@ -16,7 +16,7 @@ from textual import events
 from textual.theme import Theme
 
 from tau_agent.events import AgentEvent
-from tau_coding.tui.bridge import start_events
+from tau_coding.tui.bridge import RunInbox, start_events
 from tau_coding.tui.completion import Completer
 from tau_coding.tui.history import PromptHistory
 from tau_coding.tui.items import NoticeItem, RunNotice
@@ -33,6 +33,7 @@ class ExtensionSurface(KeyActions):
     """See the module docstring."""
 
     footer: StatusFooter
+    _inbox: RunInbox  # where the runs it starts put their events
     _panel: ExtensionPanel | None
     _below_panel: ExtensionPanel
     _header: ChromeLines
@@ -260,7 +261,7 @@ class ExtensionSurface(KeyActions):
 
         def start() -> None:
             set_status(self.state, "running")
-            start_events(self, run)
+            start_events(self._inbox, run)
             self.request_paint()
 
         self._when_idle(start)

@@ -17,8 +17,8 @@ from textual.actions import SkipAction
 from textual.app import SuspendNotSupported
 from textual.binding import Binding, BindingType
 
-from tau_coding.tui.bridge import FrameScheduler
 from tau_coding.tui.external_editor import ExternalEditorError, edit_text, editor_command
+from tau_coding.tui.frame_scheduler import FrameScheduler
 from tau_coding.tui.shell import commands, permission_mode, session_commands
 from tau_coding.tui.shell.command_host import CommandHost
 from tau_coding.tui.shell.inline import lent_terminal

@@ -13,7 +13,7 @@ import asyncio
 from collections.abc import Callable, Sequence
 
 from tau_agent.content import ImageContent
-from tau_coding.tui.bridge import AgentEventMessage, RunFinished, start_run
+from tau_coding.tui.bridge import EventsWaiting, RunFinished, start_run
 from tau_coding.tui.shell import commands, permission_mode
 from tau_coding.tui.shell.extension_surface import ExtensionSurface
 from tau_coding.tui.state import add_error, add_message, apply, discount_wait, queue_message, set_status
@@ -27,9 +27,18 @@ class Sending(ExtensionSurface):
     _session_shown: asyncio.Event  # set once the session's history is in the state
     _clock: Callable[[], float]
 
-    def on_agent_event_message(self, message: AgentEventMessage) -> None:
-        apply(self.state, message.event, self._clock())
+    def on_events_waiting(self, message: EventsWaiting) -> None:
+        self.take_run_events()
         self._scheduler.request()
+
+    def take_run_events(self) -> None:
+        """Fold the runs' events waiting in the inbox into the state, in the order they came
+        (the paint does this first, so a streaming reply's deltas need no message each)."""
+        events = self._inbox.take()
+        if events:
+            now = self._clock()
+            for event in events:
+                apply(self.state, event, now)
 
     def dialog_waited(self, seconds: float) -> None:
         """A dialog (an approval, an extension's question) waited ``seconds`` for the person:
@@ -38,6 +47,7 @@ class Sending(ExtensionSurface):
         self._scheduler.request()
 
     def on_run_finished(self, message: RunFinished) -> None:
+        self.take_run_events()  # (its last events, before it ends)
         if message.error is not None:
             add_error(self.state, message.error, "This is a bug in Tau; the session is still usable.")
         set_status(self.state, "idle")
@@ -89,7 +99,7 @@ class Sending(ExtensionSurface):
             self._scheduler.request()
             return
         set_status(self.state, "running")
-        start_run(self, self.port, text, images, self._session_shown)
+        start_run(self._inbox, self.port, text, images, self._session_shown)
         self._scheduler.request()
 
     async def _command(self, submission: Submission) -> None:
