@@ -233,6 +233,9 @@ class Handoff:
         kind = type(message)
         if kind is UserMessage:  # the usual case of a user message: no call left open before it
             if not self._pending:
+                content = message.content
+                if type(content) is str and content.isascii():  # _clean_user's plain case
+                    return [message]
                 return [_clean_user(message)]  # type: ignore[arg-type]  # told by its exact type
             if len(self._answered) == self._open:
                 self._pending = []

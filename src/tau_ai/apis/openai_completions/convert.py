@@ -203,7 +203,6 @@ def user_message(model: Model, message: UserMessage) -> Json | None:
 
 
 def assistant_message(model: Model, message: AssistantMessage, compat: Compat) -> Json | None:
-    same = same_model(message, model)
     texts: list[str] = []
     reasoning: dict[str, list[str]] = {}
     calls: list[Json] = []
@@ -230,7 +229,7 @@ def assistant_message(model: Model, message: AssistantMessage, compat: Compat) -
             field = block.thinking_signature
             if field == "reasoning_details":
                 field = "reasoning"  # the plain-text twin that hosts sending details accept back
-            if same and field and not compat.requires_thinking_as_text:
+            if field and not compat.requires_thinking_as_text and same_model(message, model):
                 reasoning.setdefault(field, []).append(block.thinking)
             else:
                 texts.append(block.thinking)
