@@ -115,7 +115,7 @@ class ConvertedList:
         checkpoint then take the run's bytes as they are, not a copy of every item. Returns
         how many items fewer the list holds (0 if any of them is not a Fragment)."""
         run = self._items[start:end]
-        if len(run) < 2 or set(map(type, run)) != {_Fragment}:  # (at C speed: a call per item)
+        if len(run) < 2 or set(map(type, run)) != {_Fragment}:  # at C speed, not a step per item
             return 0
         self._items[start:end] = [Spliced(_dumps(run)[1:-1])]
         return len(run) - 1
