@@ -51,9 +51,21 @@ def tool_turns(p: Project, turns: int = 90) -> Measured:
     return p.run([*(read_turn(n) for n in range(turns)), ANSWER], ["-p", "Which port?"])
 
 
+def copy_at_rest(source: Path, target: Path) -> None:
+    """``source`` copied to ``target`` and written back to the disk, as a session file a user
+    resumes has long been: the copy's 48 MB of dirty pages would otherwise be flushed by the
+    first fsync the measured run makes (its close), 20+ ms charged to it that no user pays."""
+    shutil.copyfile(source, target)
+    fd = os.open(target, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def resume(p: Project, entries: int) -> Measured:
     copy = p.root / "resumed.jsonl"
-    shutil.copyfile(make_session(entries), copy)
+    copy_at_rest(make_session(entries), copy)
     try:
         return p.run([ANSWER], ["-p", "--session", str(copy), "Which port?"])
     finally:
@@ -69,7 +81,7 @@ def resumed_again(entries: int) -> Runner:
     def run(p: Project) -> Measured:
         if not made:
             made.append(p.root / f"resumed-again-{entries}.jsonl")
-            shutil.copyfile(make_session(entries), made[0])
+            copy_at_rest(make_session(entries), made[0])
         return p.run([ANSWER], ["-p", "--session", str(made[0]), "Which port?"])
 
     return run
@@ -87,7 +99,7 @@ def _last_user_entry(path: Path) -> str:
 def fork(p: Project, entries: int) -> Measured:
     source = make_session(entries)
     copy = p.root / "forked-from.jsonl"
-    shutil.copyfile(source, copy)
+    copy_at_rest(source, copy)
     command = {"type": "fork", "id": "1", "entryId": _last_user_entry(source)}
     try:
         return p.run(

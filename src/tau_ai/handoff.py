@@ -123,6 +123,31 @@ def _convert_blocks(
     return blocks
 
 
+def _kept_as_is(message: AssistantMessage, model: Model) -> list[ToolCall] | None:
+    """The tool calls of ``message`` if the transform keeps it as the same object (what
+    ``_convert_blocks`` would return block for block, for a reply that did not fail), else
+    None: the slow way decides. Told without building anything, for a long history's replies."""
+    if message.stop_reason in ("error", "aborted") or message.api != model.api or not message.content:
+        return None
+    same = message.provider == model.provider and message.model == model.id
+    calls: list[ToolCall] = []
+    for block in message.content:
+        kind = type(block)
+        if kind is TextContent:
+            text = block.text  # type: ignore[union-attr]
+            if (not same and block.text_signature is not None) or (  # type: ignore[union-attr]
+                not text.isascii() and _has_surrogate(text)
+            ):
+                return None
+        elif kind is ToolCall:
+            if not same and block.thought_signature is not None:  # type: ignore[union-attr]
+                return None
+            calls.append(block)  # type: ignore[arg-type]
+        elif kind is not ThinkingContent or not same:  # another model's thinking: text, or gone
+            return None
+    return calls
+
+
 def _clean_user(message: UserMessage) -> UserMessage:
     content = message.content
     if isinstance(content, str):
@@ -208,11 +233,42 @@ class Handoff:
         kind = type(message)
         if kind is UserMessage:  # the usual case of a user message: no call left open before it
             if not self._pending:
+                content = message.content
+                if type(content) is str and content.isascii():  # _clean_user's plain case
+                    return [message]
                 return [_clean_user(message)]  # type: ignore[arg-type]  # told by its exact type
             if len(self._answered) == self._open:
                 self._pending = []
                 self._answered = set()
                 return [_clean_user(message)]  # type: ignore[arg-type]
+        elif kind is ToolResultMessage:  # the usual case of a result: the open call's, clean text
+            call_id = message.tool_call_id  # type: ignore[union-attr]  # told by its exact type
+            for call in self._pending:
+                if call.id == call_id:
+                    if call_id in self._id_map or call_id in self._dropped_calls:
+                        break  # (a rewritten id that happens to equal another call's)
+                    for b in message.content:
+                        if type(b) is TextContent and not b.text.isascii() and _has_surrogate(b.text):
+                            break
+                    else:
+                        self._answered.add(call_id)
+                        return [message]
+                    break
+        elif kind is AssistantMessage:  # the usual case of a reply: kept as it is
+            kept = _kept_as_is(message, self._model)  # type: ignore[arg-type]
+            if kept is not None:
+                out: list[LlmMessage] = []
+                if self._pending:
+                    self._close_pending(out)
+                out.append(message)
+                pending = self._pending = kept
+                self._open = len({call.id for call in pending}) if len(pending) > 1 else len(pending)
+                return out
+        return self._general(message)
+
+    def _general(self, message: LlmMessage) -> list[LlmMessage]:
+        """``add`` for any message: ``add`` takes the usual cases a shorter way, to the same
+        result (tests/ai/test_handoff_properties.py holds the two equal)."""
         out: list[LlmMessage] = []
         if isinstance(message, ToolResultMessage):
             self._result(message, out)

@@ -35,13 +35,20 @@ from tau_ai.model import Model
 from tau_ai.request_checkpoint import Checkpoint, checkpoint_key, pieces_of
 from tau_ai.wire_api import HttpRequestSpec, IncrementalRequests, MessageConverter, WireApi
 
+FOLD = 8192
+"""Converted items of a long history kept as one run (``MessageConverter.fold``) once this many
+have gathered before a user message: a body or checkpoint then holds the runs by reference, and
+each is a piece a checkpoint keeps in its file (about 1 MiB or more, for items of ~130 bytes)."""
+
 
 class RequestCache:
     """Builds the requests of one model's conversation (one per provider instance)."""
 
     __slots__ = (
         "_converter",
+        "_fold",
         "_handoff",
+        "_loose",
         "_mark",
         "_model",
         "_opening",
@@ -51,8 +58,9 @@ class RequestCache:
         "_wire",
     )
 
-    def __init__(self, model: Model, wire: WireApi) -> None:
+    def __init__(self, model: Model, wire: WireApi, fold: int = FOLD) -> None:
         self._model = model
+        self._fold = fold
         self._wire = wire
         self._system: str | None = None
         self._seen: list[LlmMessage] = []
@@ -63,6 +71,7 @@ class RequestCache:
         self._mark: tuple[int, int, tuple[int, int]] | None = None
         self._waiting: tuple[Checkpoint, list[LlmMessage]] | None = None  # see ``resume``
         self._opening = 0  # items a converter starts with (the system prompt's), never checkpointed
+        self._loose = 0  # the first item not folded into a run (``FOLD``)
 
     def build(self, context: Context, options: StreamOptions, api_key: str | None) -> HttpRequestSpec:
         """The request for ``context`` (see the module docstring)."""
@@ -92,7 +101,7 @@ class RequestCache:
             self._system, self._seen, known, self._mark = context.system_prompt, [], 0, None
             self._handoff = Handoff(self._model)
             converter = self._converter = incremental.new_converter(self._model, context.system_prompt, True)
-            self._opening = len(converter)
+            self._opening = self._loose = len(converter)
         handoff = self._handoff
         add, convert = handoff.add, converter.add
         try:
@@ -115,6 +124,11 @@ class RequestCache:
                 # end just before it.
                 grown = len(converter)
                 if grown > size:  # the message's own item is the last (an API may add one before it)
+                    # A checkpoint ends with the item before the message's alone; the ones
+                    # before that can be one run.
+                    if grown - 2 - self._loose >= self._fold:
+                        grown -= converter.fold(self._loose, grown - 2)
+                        self._loose = grown - 2
                     self._mark = (at + 1, grown - 1, handoff.memory_size())
         except BaseException:
             self._converter = None  # half advanced: the next request starts over
@@ -173,7 +187,7 @@ class RequestCache:
         for converted in handoff.add(covered[-1]):
             converter.add(converted)
         self._converter, self._handoff, self._system = converter, handoff, context.system_prompt
-        self._seen, self._opening = covered, opening
+        self._seen, self._opening, self._loose = covered, opening, max(before - 1, opening)
         self._mark = (count, before, handoff.memory_size())
 
 

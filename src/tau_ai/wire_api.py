@@ -77,6 +77,12 @@ class MessageConverter(Protocol):
         without what ``messages()`` adds on top (say, a cache mark on the latest user turn)."""
         ...
 
+    def fold(self, start: int, end: int) -> int:
+        """Keep ``items()[start:end]``, all frozen, as one run of their JSON (a
+        ``body_encoding.Spliced`` item); ``messages()`` then encodes to the same bytes.
+        Returns how many items fewer ``items()`` holds (0: left as they were)."""
+        ...
+
     def seed(self, items: list[Any]) -> None:
         """Continue from ``items``: this new converter's own ``items()`` (what it starts with,
         say a system-prompt item), then what another converter of the same model converted

@@ -22,7 +22,7 @@ from tau_ai.apis import MODULES, wire_api
 from tau_ai.body_encoding import encode_body, encode_body_parts, whole
 from tau_ai.handoff import transform_messages
 from tau_ai.model import Model
-from tau_ai.request_cache import RequestCache, plain_body
+from tau_ai.request_cache import FOLD, RequestCache, plain_body
 from tau_ai.request_checkpoint import Checkpoint
 from tau_ai.request_checkpoint import read as read_checkpoint
 from tau_ai.request_checkpoint import write as write_checkpoint
@@ -136,14 +136,18 @@ def conversations(draw: st.DrawFn) -> tuple[Model, list[tuple[str, list[LlmMessa
     return model, steps
 
 
+# A long history's items are kept in runs (``FOLD`` of them); short runs fold these small ones.
+folds = st.sampled_from([FOLD, 2, 3])
+
+
 # Conversations are large by nature: the point is long histories converted step by step.
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.data_too_large])
-@given(conversations(), st.sampled_from([StreamOptions(), StreamOptions(thinking_level="high")]))
+@given(conversations(), st.sampled_from([StreamOptions(), StreamOptions(thinking_level="high")]), folds)
 def test_cached_requests_equal_full_conversion_for_every_api(
-    conversation: tuple[Model, list[tuple[str, list[LlmMessage]]]], options: StreamOptions
+    conversation: tuple[Model, list[tuple[str, list[LlmMessage]]]], options: StreamOptions, fold: int
 ) -> None:
     model, steps = conversation
-    cache = RequestCache(model, wire_api(model.api))
+    cache = RequestCache(model, wire_api(model.api), fold)
     for system, messages in steps:
         context = Context(system, list(messages), TOOLS)
         body = cache.build(context, options, "key").body
@@ -151,14 +155,14 @@ def test_cached_requests_equal_full_conversion_for_every_api(
 
 
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.data_too_large])
-@given(conversations(), st.sampled_from([StreamOptions(), StreamOptions(thinking_level="high")]))
+@given(conversations(), st.sampled_from([StreamOptions(), StreamOptions(thinking_level="high")]), folds)
 def test_a_checkpoint_taken_up_by_another_cache_builds_the_full_conversion(
-    conversation: tuple[Model, list[tuple[str, list[LlmMessage]]]], options: StreamOptions
+    conversation: tuple[Model, list[tuple[str, list[LlmMessage]]]], options: StreamOptions, fold: int
 ) -> None:
     """What the next process does on resume: a new cache takes up a checkpoint (through its
     bytes) and serves every later request of the conversation."""
     model, steps = conversation
-    cache = RequestCache(model, wire_api(model.api))
+    cache = RequestCache(model, wire_api(model.api), fold)
     for at, (system, messages) in enumerate(steps):
         cache.build(Context(system, list(messages), TOOLS), options, "key")
         taken = cache.checkpoint()
@@ -170,7 +174,7 @@ def test_a_checkpoint_taken_up_by_another_cache_builds_the_full_conversion(
         assert decoded is not None
         assert [bytes(p) for p in decoded.pieces] == [bytes(p) for p in checkpoint.pieces]
         for start in range(at + 1, len(steps)):
-            resumed = RequestCache(model, wire_api(model.api))
+            resumed = RequestCache(model, wire_api(model.api), fold)
             later = steps[start][1]
             if later[: checkpoint.messages] != covered or not resumed.resume(decoded, later):
                 continue
@@ -180,18 +184,20 @@ def test_a_checkpoint_taken_up_by_another_cache_builds_the_full_conversion(
                 body = resumed.build(context, options, "key").body
                 assert encode_body(body) == full_body(model, context, options)
                 assert whole(encode_body_parts(body)) == full_body(model, context, options)
-                _chained(model, resumed, context, options)
+                _chained(model, resumed, context, options, fold)
             break
 
 
-def _chained(model: Model, resumed: RequestCache, context: Context, options: StreamOptions) -> None:
+def _chained(
+    model: Model, resumed: RequestCache, context: Context, options: StreamOptions, fold: int
+) -> None:
     """The next resume after a resumed one: its checkpoint keeps the runs it took up, as
     they were, and a third cache takes that up to the same request."""
     taken = resumed.checkpoint()
     if taken is None:
         return
     decoded = through_bytes(taken[0])
-    third = RequestCache(model, wire_api(model.api))
+    third = RequestCache(model, wire_api(model.api), fold)
     assert decoded is not None and third.resume(decoded, context.messages)
     body = third.build(context, options, "key").body
     assert whole(encode_body_parts(body)) == full_body(model, context, options)

@@ -52,21 +52,21 @@ NOT_FOR_A_PLAIN_ANSWER = (
 )
 
 # Runs the real command in this interpreter, then reports what it imported and what the
-# dataclass code table (common/dataclass_code.py) had to compile.
+# dataclass code table (common/dataclass_code.py) had to compile: from an atexit hook, which
+# runs whether the command returns or ends the process itself (common/quick_exit.py).
 PROBE = """
-import dataclasses, gc, json, runpy, sys
+import atexit, dataclasses, gc, json, runpy, sys
+def report():
+    table = getattr(dataclasses.exec, "__self__", None)
+    sys.stderr.write("PROBE " + json.dumps({
+        "modules": sorted(sys.modules),
+        "misses": table.misses if table else None, "hits": table.hits if table else None,
+        "collector": [gc.isenabled(), gc.get_freeze_count()],
+        "patterns": sum(type(key) is tuple and key[0] == "re" for key in table.used) if table else None,
+    }) + "\\n")
+atexit.register(report)
 sys.argv = ["tau", *sys.argv[1:]]
-try:
-    runpy.run_module("tau_coding", run_name="__main__")
-except SystemExit as exc:
-    code = exc.code
-table = getattr(dataclasses.exec, "__self__", None)
-sys.stderr.write("PROBE " + json.dumps({
-    "code": code, "modules": sorted(sys.modules),
-    "misses": table.misses if table else None, "hits": table.hits if table else None,
-    "collector": [gc.isenabled(), gc.get_freeze_count()],
-    "patterns": sum(type(key) is tuple and key[0] == "re" for key in table.used) if table else None,
-}) + "\\n")
+runpy.run_module("tau_coding", run_name="__main__")
 """
 
 
@@ -91,7 +91,7 @@ async def _probe_run(project: Project) -> dict[str, object]:
     lines = [line for line in err.decode().splitlines() if line.startswith("PROBE ")]
     assert lines, err.decode()
     report: dict[str, object] = json.loads(lines[-1].removeprefix("PROBE "))
-    assert report["code"] == 0, err.decode()
+    assert process.returncode == 0, err.decode()
     assert out.decode() == "The port is 9090.\n"
     return report
 

@@ -109,6 +109,17 @@ class ConvertedList:
     def replace_last(self, item: Json) -> None:
         self._items[-1] = item
 
+    def fold(self, start: int, end: int) -> int:
+        """Make the frozen items ``start`` to ``end`` (exclusive) one ``Spliced`` run of their
+        JSON, comma-separated, as a checkpoint keeps them: a request's body and the next
+        checkpoint then take the run's bytes as they are, not a copy of every item. Returns
+        how many items fewer the list holds (0 if any of them is not a Fragment)."""
+        run = self._items[start:end]
+        if len(run) < 2 or set(map(type, run)) != {_Fragment}:  # at C speed, not a step per item
+            return 0
+        self._items[start:end] = [Spliced(_dumps(run)[1:-1])]
+        return len(run) - 1
+
     def items(self) -> list[Item]:
         """A new list of the items (frozen ones as Fragments)."""
         return list(self._items)
@@ -137,8 +148,19 @@ class ConvertedItems:
         self._out = ConvertedList.seeded(items)
         self._seeded()
 
+    def fold(self, start: int, end: int) -> int:
+        """See ``MessageConverter.fold``."""
+        fewer = self._out.fold(start, end)
+        if fewer:
+            self._folded(end, fewer)
+        return fewer
+
     def _seeded(self) -> None:
         """Forget what was tied to the items before the seed (nothing, unless overridden)."""
+
+    def _folded(self, end: int, fewer: int) -> None:
+        """Items from ``end`` on moved ``fewer`` places forward: move what points at them
+        (nothing, unless overridden)."""
 
 
 def convert_all(converter: MessageConverter, messages: Iterable[LlmMessage]) -> list[Any]:

@@ -70,7 +70,21 @@ def json_text(value: Any) -> str:
     """Exactly ``json.dumps(value)`` (default settings: ASCII, ``", "`` and ``": "``), for a
     value without reference cycles (a tool call's arguments): a converter writes one per call
     of a long history."""
+    if type(value) is dict:  # the usual arguments: a few plain strings, written without the encoder
+        pairs = []
+        for key, item in value.items():
+            if type(key) is not str or type(item) is not str or not (_plain(key) and _plain(item)):
+                break
+            pairs.append(f'"{key}": "{item}"')
+        else:
+            return "{" + ", ".join(pairs) + "}"
     return "".join(_ENCODE(value, 0))
+
+
+def _plain(text: str) -> bool:
+    """``text`` is written between quotes as it is: printable ASCII (space to ``~``) without
+    a quote or backslash, which is exactly what ``json.dumps`` leaves unescaped."""
+    return text.isascii() and text.isprintable() and '"' not in text and "\\" not in text
 
 
 def short_id(seed: str, length: int, alphabet: str) -> str:

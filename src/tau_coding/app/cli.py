@@ -22,7 +22,18 @@ SUBCOMMANDS = ("mcp", "install", "remove", "update", "list", "batch", "checkpoin
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else list(argv)
+    """Run the ``tau`` command; without ``argv`` (run as the program), a finished print-mode
+    run may end the process here instead of returning (``common/quick_exit.py``)."""
+    if argv is None:
+        code = _main(sys.argv[1:])
+        from tau_coding.common import quick_exit
+
+        quick_exit.leave(code)
+        return code
+    return _main(list(argv))
+
+
+def _main(argv: list[str]) -> int:
     if argv in (["--version"], ["-v"]):  # the common case answers before argparse is even built
         sys.stdout.write(f"tau {__version__}\n")
         return EXIT_OK

@@ -370,6 +370,7 @@ def _print_mode(args: Any, stdin_text: str | None) -> int:
     from tau_coding.app.prompt_input import PromptInputError, build_prompts
     from tau_coding.app.session_setup import open_controlled_session
     from tau_coding.app.wiring import ConfigurationError
+    from tau_coding.common import quick_exit
     from tau_coding.modes.print_mode import run_print
 
     cwd = Path.cwd()
@@ -395,4 +396,5 @@ def _print_mode(args: Any, stdin_text: str | None) -> int:
         )
     finally:
         control.session.close()
+    quick_exit.allow()  # printed, flushed and closed: the heap need not be freed at exit
     return EXIT_OK if ok else EXIT_RUN_FAILED

@@ -203,6 +203,16 @@ class RequestCheckpoints:
 
 def _records_for(record: Sequence[AgentMessage], covered: list[LlmMessage]) -> int | None:
     """How many of the record's messages make up the model view ``covered``, or None."""
+    # The usual record holds the model's messages alone: equal to ``covered`` up to its last,
+    # it is its own view there (``covered`` came through the view, so it holds no failed empty
+    # reply the view would leave out), and a C-speed comparison stands for building the view.
+    if covered:
+        last = covered[-1]
+        for index in range(len(record) - 1, len(covered) - 2, -1):
+            if record[index] is last:
+                if index + 1 == len(covered) and list(record[: index + 1]) == covered:
+                    return index + 1
+                break
     view = llm_view(record)
     if len(view) < len(covered) or view[: len(covered)] != covered:
         return None

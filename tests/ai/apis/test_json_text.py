@@ -26,6 +26,18 @@ def test_it_writes_what_json_dumps_writes(value: object) -> None:
     assert json_text(value) == json.dumps(value)
 
 
+# The usual arguments (a flat object of strings) go a shorter way: near-plain ASCII text, with
+# the characters json.dumps escapes there (quote, backslash, controls, DEL) mixed in.
+NEAR_PLAIN = st.text(
+    alphabet=st.sampled_from([*"ab /:.~ -", '"', "\\", "\x7f", "\x1f", "\n", "é"]), max_size=8
+)
+
+
+@given(st.dictionaries(NEAR_PLAIN, NEAR_PLAIN | st.integers(), max_size=4))
+def test_a_flat_object_of_strings_is_written_as_json_dumps_writes_it(value: dict[str, object]) -> None:
+    assert json_text(value) == json.dumps(value)
+
+
 @pytest.mark.parametrize(
     "value",
     [{"path": "a.txt"}, {}, {"t": "\udc00é✓"}, {1: 2, None: 3, False: 4, 1.5: 5}, {"n": 2**70}, "text", 7],

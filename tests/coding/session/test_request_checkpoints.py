@@ -10,7 +10,14 @@ from pathlib import Path
 import orjson
 
 from tau_agent.content import TextContent, ToolCall
-from tau_agent.messages import AgentMessage, AssistantMessage, ToolResultMessage, UserMessage
+from tau_agent.messages import (
+    AgentMessage,
+    AssistantMessage,
+    CustomMessage,
+    LlmMessage,
+    ToolResultMessage,
+    UserMessage,
+)
 from tau_agent.provider import Context, StreamOptions
 from tau_agent.session.entries import SessionHeader
 from tau_agent.session.jsonl import JsonlSessionStorage
@@ -21,7 +28,7 @@ from tau_ai.handoff import transform_messages
 from tau_ai.http_provider import HttpProvider
 from tau_ai.request_checkpoint import read, write
 from tau_ai.stored_text import StoredText
-from tau_coding.session.request_checkpoints import RequestCheckpoints, cache_path, llm_view
+from tau_coding.session.request_checkpoints import RequestCheckpoints, _records_for, cache_path, llm_view
 from tests.golden.requests import MODELS
 
 MODEL = MODELS["openai-completions"]
@@ -173,3 +180,31 @@ def test_a_big_checkpoint_is_sent_from_its_file_resume_after_resume(tmp_path: Pa
         source.readline()
         kept = read(source, in_file=True)
     assert kept is not None and isinstance(kept.pieces[0], StoredText) and len(kept.pieces[0]) > 1 << 20
+
+
+def _records_the_long_way(record: list[AgentMessage], covered: list[LlmMessage]) -> int | None:
+    view = llm_view(record)
+    if view[: len(covered)] != covered:
+        return None
+    last = [i for i, m in enumerate(record) if m is covered[-1]]
+    return last[-1] + 1 if last else None
+
+
+def test_the_records_a_checkpoint_covers_are_told_the_short_way_as_the_long_way() -> None:
+    """``_records_for`` compares a record of model messages alone with what the checkpoint
+    covers directly; a record with anything else goes through its model view."""
+    plain = [m for i in range(4) for m in turn(i)]
+    failed = AssistantMessage([], api=MODEL.api, provider=MODEL.provider, model=MODEL.id, stop_reason="error")
+    custom = CustomMessage("note", "a note", True, None, 1)
+    for record in (plain, [*plain[:4], failed, *plain[4:]], [*plain[:4], custom, *plain[4:]]):
+        view = llm_view(record)
+        for end in range(1, len(view) + 1):
+            covered = view[:end]
+            if not isinstance(covered[-1], UserMessage):
+                continue
+            assert _records_for(record, covered) == _records_the_long_way(record, covered)
+            if any(m is covered[-1] for m in record):  # (a custom message's view is a new one)
+                assert _records_for(record, covered) is not None
+            edited = [UserMessage("an earlier prompt, edited", 1), *covered[1:]]
+            assert _records_for(record, edited) == _records_the_long_way(record, edited) is None
+        assert _records_for(record, [UserMessage("not in the record", 1)]) is None

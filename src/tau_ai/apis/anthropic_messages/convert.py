@@ -138,6 +138,10 @@ class Converter(ConvertedItems):
     def _seeded(self) -> None:
         self._last_user = None
 
+    def _folded(self, end: int, fewer: int) -> None:
+        if self._last_user is not None and self._last_user[0] >= end:
+            self._last_user = (self._last_user[0] - fewer, self._last_user[1])
+
     def add(self, message: LlmMessage) -> None:
         model, out = self._model, self._out
         if isinstance(message, UserMessage):

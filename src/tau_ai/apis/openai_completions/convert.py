@@ -37,6 +37,8 @@ Json = dict[str, Any]
 
 def call_id(raw: str) -> str:
     """A tool-call id OpenAI accepts: a Responses ``call|item`` id keeps its call part; max 40."""
+    if len(raw) <= 40 and "|" not in raw:
+        return raw  # the usual id, as it is (the same string)
     return raw.split("|", 1)[0][:40]
 
 
@@ -131,10 +133,20 @@ class Converter(ConvertedItems):
 
     def add(self, message: LlmMessage) -> None:
         model, compat, out = self._model, self._compat, self._out
+        kind = type(message)
+        if kind is ToolResultMessage:  # told by exact type first: a long history's most common kind
+            out.append(tool_result(message, compat))  # type: ignore[arg-type]
+            if model.supports_images:
+                self._pending += [image_part(data_url(i)) for i in images_of(message.content)]  # type: ignore[arg-type]
+            return
         if self._pending and not isinstance(message, ToolResultMessage):
             _flush_images(out, self._pending, compat)
             self._pending = []
-        if isinstance(message, UserMessage):
+        if kind is AssistantMessage:
+            converted = assistant_message(model, message, compat)  # type: ignore[arg-type]
+            if converted is not None:
+                out.append(converted)
+        elif isinstance(message, UserMessage):
             converted = user_message(model, message)
             if converted is not None:
                 _before_user(out, compat)
@@ -191,12 +203,24 @@ def user_message(model: Model, message: UserMessage) -> Json | None:
 
 
 def assistant_message(model: Model, message: AssistantMessage, compat: Compat) -> Json | None:
-    same = same_model(message, model)
     texts: list[str] = []
     reasoning: dict[str, list[str]] = {}
     calls: list[Json] = []
     for block in message.content:
-        if isinstance(block, TextContent):
+        kind = type(block)
+        if kind is ToolCall:
+            calls.append(
+                {
+                    "id": call_id(block.id),  # type: ignore[union-attr]  # told by its exact type
+                    "type": "function",
+                    "function": {"name": block.name, "arguments": json_text(block.arguments)},  # type: ignore[union-attr]
+                }
+            )
+        elif kind is TextContent:
+            text = block.text  # type: ignore[union-attr]
+            if text:
+                texts.append(text)
+        elif isinstance(block, TextContent):
             if block.text:
                 texts.append(block.text)
         elif isinstance(block, ThinkingContent):
@@ -205,7 +229,7 @@ def assistant_message(model: Model, message: AssistantMessage, compat: Compat) -
             field = block.thinking_signature
             if field == "reasoning_details":
                 field = "reasoning"  # the plain-text twin that hosts sending details accept back
-            if same and field and not compat.requires_thinking_as_text:
+            if field and not compat.requires_thinking_as_text and same_model(message, model):
                 reasoning.setdefault(field, []).append(block.thinking)
             else:
                 texts.append(block.thinking)
@@ -228,7 +252,9 @@ def assistant_message(model: Model, message: AssistantMessage, compat: Compat) -
 
 
 def tool_result(message: ToolResultMessage, compat: Compat) -> Json:
-    text = text_of(message.content)
+    content = message.content
+    usual = len(content) == 1 and type(content[0]) is TextContent  # one text block
+    text = content[0].text if usual else text_of(content)  # type: ignore[union-attr]
     if not text:
         text = "(see attached image)" if images_of(message.content) else "(no output)"
     out: Json = {"role": "tool", "tool_call_id": call_id(message.tool_call_id), "content": text}

@@ -136,8 +136,11 @@ class TokenTally:
 
     def _advance(self, messages: Sequence[AgentMessage]) -> None:
         if messages is not self._messages or len(messages) < self._count:
-            self._messages, self._count, self._estimated, self._total = messages, 0, 0, 0
-            self._usable, self._summary = -1, -1
+            # Starting over (a caller's copy of the record, say): look back from the end only
+            # as far as the latest usable reply, which a resumed long session has near its end.
+            self._messages, self._count, self._estimated, self._total = messages, len(messages), 0, 0
+            self._usable, self._summary = _latest_marks(messages)
+            return
         for index in range(self._count, len(messages)):
             message = messages[index]
             kind = type(message)
@@ -170,6 +173,26 @@ class TokenTally:
         if isinstance(head, CompactionSummaryMessage) and messages[index].timestamp <= head.timestamp:
             return -1
         return index
+
+
+def _latest_marks(messages: Sequence[AgentMessage]) -> tuple[int, int]:
+    """The latest successful reply with usage, and the latest summary after it (-1 for none):
+    what ``TokenTally`` needs of a scan, which a summary before that reply cannot change."""
+    summary = -1
+    for index in range(len(messages) - 1, -1, -1):
+        message = messages[index]
+        kind = type(message)
+        if kind is UserMessage or kind is ToolResultMessage:
+            continue
+        if isinstance(message, CompactionSummaryMessage):
+            summary = max(summary, index)
+        elif (
+            isinstance(message, AssistantMessage)
+            and message.stop_reason not in ("error", "aborted")
+            and usage_tokens(message.usage) > 0
+        ):
+            return index, summary
+    return -1, summary
 
 
 def context_usage(
