@@ -23,6 +23,9 @@ class RunNotice:
     retry_in: float | None = None  # a retry starts in this many seconds (the footer counts down)
     retry_over: bool = False  # the retry under way ended (an empty ``text`` adds no line)
     recovers: bool = False  # the failure shown last is being dealt with: its hint goes
+    # With ``recovers``: what is done about that failure, shown under it instead of ``text``
+    # (which repeats the failure, for when none is on screen): "retrying in 2.0s (1/3)".
+    under_failure: str = ""
     compacting: bool | None = None  # a compaction started (True) or ended (False); None: neither
 
 

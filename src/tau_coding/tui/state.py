@@ -224,10 +224,9 @@ def apply(state: TuiState, event: AgentEvent | RunNotice | EventBatch, now: floa
         failed = state.items[-1] if state.items else None
         text = event.text
         if event.recovers and isinstance(failed, ErrorItem):
-            failed.hint = ""  # it is being retried: there is nothing for the user to do
-            if event.retry_in is not None and text.startswith(failed.message + "; "):
-                # "<the error>; retrying in 2s (1/3)": the error is on screen already
-                failed.hint, text = text[len(failed.message) + 2 :], ""
+            # Dealt with: no "send a message to retry"; what is done goes under the error.
+            failed.hint = event.under_failure
+            text = "" if event.under_failure else text
             state.touch(len(state.items) - 1)
         if text:
             add_notice(state, text, event.tone)

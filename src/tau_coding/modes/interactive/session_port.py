@@ -286,11 +286,13 @@ def _shown(event: SessionEvent) -> AgentEvent | RunNotice | None:
         return event
     if isinstance(event, AutoRetryStartEvent):
         seconds = event.delay_ms / 1000
+        retrying = f"retrying in {seconds:.1f}s ({event.attempt}/{event.max_attempts})"
         return RunNotice(
-            f"{event.error_message}; retrying in {seconds:.1f}s ({event.attempt}/{event.max_attempts})",
+            f"{event.error_message}; {retrying}",
             "warning",
             retry_in=seconds,
             recovers=True,
+            under_failure=retrying,
         )
     if isinstance(event, CompactionStartEvent):
         overflow = event.reason == "overflow"
