@@ -207,19 +207,14 @@ def assistant_message(model: Model, message: AssistantMessage, compat: Compat) -
     reasoning: dict[str, list[str]] = {}
     calls: list[Json] = []
     for block in message.content:
-        kind = type(block)
-        if kind is ToolCall:
+        if isinstance(block, ToolCall):  # (the most common block of a long history first)
             calls.append(
                 {
-                    "id": call_id(block.id),  # type: ignore[union-attr]  # told by its exact type
+                    "id": call_id(block.id),
                     "type": "function",
-                    "function": {"name": block.name, "arguments": json_text(block.arguments)},  # type: ignore[union-attr]
+                    "function": {"name": block.name, "arguments": json_text(block.arguments)},
                 }
             )
-        elif kind is TextContent:
-            text = block.text  # type: ignore[union-attr]
-            if text:
-                texts.append(text)
         elif isinstance(block, TextContent):
             if block.text:
                 texts.append(block.text)
@@ -233,14 +228,6 @@ def assistant_message(model: Model, message: AssistantMessage, compat: Compat) -
                 reasoning.setdefault(field, []).append(block.thinking)
             else:
                 texts.append(block.thinking)
-        elif isinstance(block, ToolCall):
-            calls.append(
-                {
-                    "id": call_id(block.id),
-                    "type": "function",
-                    "function": {"name": block.name, "arguments": json_text(block.arguments)},
-                }
-            )
     if not texts and not calls and not reasoning:
         return None
     out: Json = {"role": "assistant", "content": "\n\n".join(texts) if texts else None}
