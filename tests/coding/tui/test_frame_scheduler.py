@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from itertools import pairwise
 
+import pytest
 from textual.app import App
 
 from tau_coding.tui.frame_scheduler import FRAME_SECONDS, STREAM_FRAME_SECONDS, FrameScheduler
@@ -46,32 +47,14 @@ async def test_a_hold_keeps_paints_back_until_the_screen_is_refreshed() -> None:
         assert events == ["refreshed", "paint"]  # after the refresh, and once
 
 
-async def test_a_stream_of_requests_paints_at_most_the_frame_rate() -> None:
+@pytest.mark.parametrize(
+    ("streaming", "rate"), [(False, 1 / FRAME_SECONDS), (True, 1 / STREAM_FRAME_SECONDS)], ids=["any", "text"]
+)
+async def test_a_stream_of_requests_paints_at_most_its_rate(streaming: bool, rate: float) -> None:
     """A reply streaming a network read every 5 ms asks for 200 paints a second; at most 30 a
-    second happen. This pace, not Textual's drawing grid (TEXTUAL_FPS, 240 in the TUI:
-    modes/interactive/frame_rate.py), is what sets how often streamed output is rendered."""
-    paints: list[float] = []
-    loop = asyncio.get_running_loop()
-
-    async def paint() -> None:
-        paints.append(loop.time())
-
-    app: App[None] = App()
-    async with app.run_test() as pilot:
-        scheduler = FrameScheduler(app, paint)
-        start = loop.time()
-        while loop.time() - start < 0.5:
-            scheduler.request()
-            await asyncio.sleep(0.005)
-        await asyncio.sleep(FRAME_SECONDS * 2)
-        await pilot.pause()
-    assert 2 <= len(paints) <= 0.5 * 30 + 2  # 30 a second at most, however fast Textual draws
-    gaps = [later - earlier for earlier, later in pairwise(paints)]
-    assert min(gaps) >= 0.9 / 30  # (the loop's clock may fire a timer a hair early)
-
-
-async def test_streamed_text_paints_at_the_stream_rate() -> None:
-    """A reply's text alone, a network read every 5 ms: at most 15 paints a second."""
+    second happen, 15 when only the reply's text changed. This pace, not Textual's drawing grid
+    (TEXTUAL_FPS, 240 in the TUI: modes/interactive/frame_rate.py), is what sets how often
+    streamed output is rendered."""
     paints: list[float] = []
     loop = asyncio.get_running_loop()
 
@@ -83,13 +66,13 @@ async def test_streamed_text_paints_at_the_stream_rate() -> None:
         scheduler = FrameScheduler(app, paint)
         start = loop.time()
         while loop.time() - start < 0.6:
-            scheduler.request(streaming=True)
+            scheduler.request(streaming=streaming)
             await asyncio.sleep(0.005)
-        await asyncio.sleep(STREAM_FRAME_SECONDS * 2)
+        await asyncio.sleep(2 / rate)
         await pilot.pause()
-    assert 2 <= len(paints) <= 0.6 * 15 + 2
+    assert 2 <= len(paints) <= 0.6 * rate + 2  # however fast Textual draws
     gaps = [later - earlier for earlier, later in pairwise(paints)]
-    assert min(gaps) >= 0.9 * STREAM_FRAME_SECONDS
+    assert min(gaps) >= 0.9 / rate  # (the loop's clock may fire a timer a hair early)
 
 
 async def test_a_change_other_than_streamed_text_brings_the_waiting_paint_forward() -> None:

@@ -165,24 +165,17 @@ def test_an_approval_that_opens_while_the_person_types_is_not_answered_by_their_
     project, home = tmp_path / "project", tmp_path / "home"
     (project / "keep").mkdir(parents=True)
     replies = [_bash(1, "rm -rf keep"), ScriptedReply(text="Left it.")]
-    with ReplayServerThread([Scripted(body=sse_body(API, r)) for r in replies]) as server:
-        point_at(home, server.url)
-        tmux = Tmux(tmp_path / "tmux.sock")
-        launch(tmux, project, home, "--model", "local/m")
-        try:
-            tmux.wait_for_app()
-            _prompt(tmux, "clean up")  # the dialog opens a moment later, while the typing goes on
-            for word in ["and ", "then ", "tell ", "me ", "what ", "you ", "did "]:
-                time.sleep(0.15)
-                tmux("send-keys", "-t", "tau", "-l", word)
-            tmux("send-keys", "-t", "tau", "Enter")
-            tmux.wait_for_question("Allow bash: rm -rf keep?")
-            assert (project / "keep").exists()  # the Enter did not approve it
-            _choose(tmux, "No, and tell the model why", 3)
-            tmux.wait_for_question("Why not?")
-            tmux("send-keys", "-t", "tau", "Enter")  # no reason given
-            screen = tmux.wait_for("Left it.")
-            assert "tell me what you did" in screen  # what was typed waits in the editor
-        finally:
-            tmux.kill()
+    with running(tmp_path, project, home, replies) as (tmux, _server):
+        _prompt(tmux, "clean up")  # the dialog opens a moment later, while the typing goes on
+        for word in ["and ", "then ", "tell ", "me ", "what ", "you ", "did "]:
+            time.sleep(0.15)
+            tmux("send-keys", "-t", "tau", "-l", word)
+        tmux("send-keys", "-t", "tau", "Enter")
+        tmux.wait_for_question("Allow bash: rm -rf keep?")
+        assert (project / "keep").exists()  # the Enter did not approve it
+        _choose(tmux, "No, and tell the model why", 3)
+        tmux.wait_for_question("Why not?")
+        tmux("send-keys", "-t", "tau", "Enter")  # no reason given
+        screen = tmux.wait_for("Left it.")
+        assert "tell me what you did" in screen  # what was typed waits in the editor
     assert (project / "keep").exists()
