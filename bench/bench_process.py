@@ -63,8 +63,15 @@ def copy_at_rest(source: Path, target: Path) -> None:
         os.close(fd)
 
 
+def kept_session(p: Project, name: str) -> Path:
+    """Where a measured session file lives: outside the project, as a user's sessions do (in
+    Tau's data dir). Inside it, every run's file checkpoint would also store the session file
+    itself (4.8 MB for 10k entries), a cost no user's resume pays."""
+    return p.home / name
+
+
 def resume(p: Project, entries: int) -> Measured:
-    copy = p.root / "resumed.jsonl"
+    copy = kept_session(p, "resumed.jsonl")
     copy_at_rest(make_session(entries), copy)
     try:
         return p.run([ANSWER], ["-p", "--session", str(copy), "Which port?"])
@@ -80,7 +87,7 @@ def resumed_again(entries: int) -> Runner:
 
     def run(p: Project) -> Measured:
         if not made:
-            made.append(p.root / f"resumed-again-{entries}.jsonl")
+            made.append(kept_session(p, f"resumed-again-{entries}.jsonl"))
             copy_at_rest(make_session(entries), made[0])
         return p.run([ANSWER], ["-p", "--session", str(made[0]), "Which port?"])
 
@@ -98,7 +105,7 @@ def _last_user_entry(path: Path) -> str:
 
 def fork(p: Project, entries: int) -> Measured:
     source = make_session(entries)
-    copy = p.root / "forked-from.jsonl"
+    copy = kept_session(p, "forked-from.jsonl")
     copy_at_rest(source, copy)
     command = {"type": "fork", "id": "1", "entryId": _last_user_entry(source)}
     try:
