@@ -22,14 +22,14 @@ request then converts only what followed that message); request_checkpoint.py en
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import orjson
 
 from tau_agent.messages import LlmMessage, UserMessage
 from tau_agent.provider import Context, StreamOptions
-from tau_ai.body_encoding import Spliced, encode_body
+from tau_ai.body_encoding import Part, Spliced, encode_body
 from tau_ai.handoff import Handoff, transform_messages
 from tau_ai.model import Model
 from tau_ai.request_checkpoint import Checkpoint, checkpoint_key, pieces_of
@@ -56,6 +56,7 @@ class RequestCache:
         "_system",
         "_waiting",
         "_wire",
+        "keep_runs",
     )
 
     def __init__(self, model: Model, wire: WireApi, fold: int = FOLD) -> None:
@@ -72,6 +73,9 @@ class RequestCache:
         self._waiting: tuple[Checkpoint, list[LlmMessage]] | None = None  # see ``resume``
         self._opening = 0  # items a converter starts with (the system prompt's), never checkpointed
         self._loose = 0  # the first item not folded into a run (``FOLD``)
+        self.keep_runs: Callable[[memoryview], Part] | None = None
+        """Where the runs of a long history go (``stored_text.SpillFile.keep``: a file, read
+        again when a body is sent); None keeps them in memory."""
 
     def build(self, context: Context, options: StreamOptions, api_key: str | None) -> HttpRequestSpec:
         """The request for ``context`` (see the module docstring)."""
@@ -127,7 +131,7 @@ class RequestCache:
                     # A checkpoint ends with the item before the message's alone; the ones
                     # before that can be one run.
                     if grown - 2 - self._loose >= self._fold:
-                        grown -= converter.fold(self._loose, grown - 2)
+                        grown -= converter.fold(self._loose, grown - 2, self.keep_runs)
                         self._loose = grown - 2
                     self._mark = (at + 1, grown - 1, handoff.memory_size())
         except BaseException:

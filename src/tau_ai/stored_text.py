@@ -6,17 +6,24 @@ in between nothing reads it. So its big pieces stay in the file: a ``StoredText`
 of a file opened once (its descriptor kept, duplicated from the reader's, and closed when the
 last range of it is dropped), read a slice at a time with ``os.pread``.
 
-What a caller may rely on: the file is one that is only ever replaced by a rename, never
-written in place (request checkpoints are: temporary file, then rename), so the range reads
-the same bytes for as long as it lives, even after the file was replaced or deleted. A range
-that reads short (someone cut the file) raises OSError rather than sending other bytes.
+What a caller may rely on: the file is one that is only ever replaced by a rename or added
+to at its end, never written in place (request checkpoints are: temporary file, then rename;
+a ``SpillFile`` only grows), so the range reads the same bytes for as long as it lives, even
+after the file was replaced or deleted. A range that reads short (someone cut the file)
+raises OSError rather than sending other bytes.
+
+``SpillFile`` is where a long conversation's history goes when it was converted in this
+process rather than read from a checkpoint: an unnamed file that runs of converted items are
+appended to, so that they too are read when sent rather than held in memory.
 """
 
 from __future__ import annotations
 
 import os
+import tempfile
 import weakref
 from collections.abc import Iterator
+from pathlib import Path
 
 SLICE = 1 << 20
 
@@ -64,4 +71,34 @@ def open_file(fd: int) -> OpenFile:
     return OpenFile(os.dup(fd))
 
 
-__all__ = ["SLICE", "OpenFile", "StoredText", "open_file"]
+class SpillFile:
+    """An unnamed file in ``directory`` (made at the first ``keep``, gone when the last range
+    of it is dropped) that keeps bytes as ``StoredText`` ranges."""
+
+    __slots__ = ("_directory", "_file", "_size")
+
+    def __init__(self, directory: Path) -> None:
+        self._directory = directory
+        self._file: OpenFile | None = None
+        self._size = 0
+
+    def keep(self, data: bytes | memoryview) -> bytes | StoredText:
+        """``data`` as a range of the file, or as bytes in memory when the file cannot take
+        it (no such folder, no space): spilling saves memory, it never fails a request."""
+        try:
+            if self._file is None:
+                fd, name = tempfile.mkstemp(prefix=".tau-spill-", dir=self._directory)
+                self._file = OpenFile(fd)
+                os.unlink(name)
+            fd, at, view = self._file.fd, self._size, memoryview(data)
+            while view:
+                written = os.pwrite(fd, view, at)
+                at, view = at + written, view[written:]
+        except OSError:
+            return bytes(data)
+        kept = StoredText(self._file, self._size, len(data))
+        self._size = at
+        return kept
+
+
+__all__ = ["SLICE", "OpenFile", "SpillFile", "StoredText", "open_file"]

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from tau_agent.messages import LlmMessage
 from tau_agent.provider import Context, StreamOptions
 from tau_agent.stream_events import AssistantMessageEvent
+from tau_ai.body_encoding import Part
 from tau_ai.model import Model
 from tau_ai.sse import SseEvent
 
@@ -77,10 +78,11 @@ class MessageConverter(Protocol):
         without what ``messages()`` adds on top (say, a cache mark on the latest user turn)."""
         ...
 
-    def fold(self, start: int, end: int) -> int:
+    def fold(self, start: int, end: int, keep: Callable[[memoryview], Part] | None = None) -> int:
         """Keep ``items()[start:end]``, all frozen, as one run of their JSON (a
-        ``body_encoding.Spliced`` item); ``messages()`` then encodes to the same bytes.
-        Returns how many items fewer ``items()`` holds (0: left as they were)."""
+        ``body_encoding.Spliced`` item, its bytes where ``keep`` puts them: in memory when
+        None); ``messages()`` then encodes to the same bytes. Returns how many items fewer
+        ``items()`` holds (0: left as they were)."""
         ...
 
     def seed(self, items: list[Any]) -> None:

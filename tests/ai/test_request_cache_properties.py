@@ -9,7 +9,9 @@ and compared with the body of ``transform_messages`` + ``build_request`` over th
 from __future__ import annotations
 
 import io
+import tempfile
 from dataclasses import replace
+from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -26,6 +28,7 @@ from tau_ai.request_cache import FOLD, RequestCache, plain_body
 from tau_ai.request_checkpoint import Checkpoint
 from tau_ai.request_checkpoint import read as read_checkpoint
 from tau_ai.request_checkpoint import write as write_checkpoint
+from tau_ai.stored_text import SpillFile
 from tests.golden.requests import MODELS, SIGNATURES
 
 PNG = "iVBORw0KGgo="
@@ -137,7 +140,16 @@ def conversations(draw: st.DrawFn) -> tuple[Model, list[tuple[str, list[LlmMessa
 
 
 # A long history's items are kept in runs (``FOLD`` of them); short runs fold these small ones.
-folds = st.sampled_from([FOLD, 2, 3])
+# A negative fold: runs of that many kept in a spill file (``RequestCache.keep_runs``), not in memory.
+folds = st.sampled_from([FOLD, 2, 3, -2])
+_SPILLS = Path(tempfile.gettempdir())
+
+
+def new_cache(model: Model, fold: int) -> RequestCache:
+    cache = RequestCache(model, wire_api(model.api), abs(fold))
+    if fold < 0:
+        cache.keep_runs = SpillFile(_SPILLS).keep
+    return cache
 
 
 # Conversations are large by nature: the point is long histories converted step by step.
@@ -147,7 +159,7 @@ def test_cached_requests_equal_full_conversion_for_every_api(
     conversation: tuple[Model, list[tuple[str, list[LlmMessage]]]], options: StreamOptions, fold: int
 ) -> None:
     model, steps = conversation
-    cache = RequestCache(model, wire_api(model.api), fold)
+    cache = new_cache(model, fold)
     for system, messages in steps:
         context = Context(system, list(messages), TOOLS)
         body = cache.build(context, options, "key").body
@@ -162,7 +174,7 @@ def test_a_checkpoint_taken_up_by_another_cache_builds_the_full_conversion(
     """What the next process does on resume: a new cache takes up a checkpoint (through its
     bytes) and serves every later request of the conversation."""
     model, steps = conversation
-    cache = RequestCache(model, wire_api(model.api), fold)
+    cache = new_cache(model, fold)
     for at, (system, messages) in enumerate(steps):
         cache.build(Context(system, list(messages), TOOLS), options, "key")
         taken = cache.checkpoint()
@@ -174,7 +186,7 @@ def test_a_checkpoint_taken_up_by_another_cache_builds_the_full_conversion(
         assert decoded is not None
         assert [bytes(p) for p in decoded.pieces] == [bytes(p) for p in checkpoint.pieces]
         for start in range(at + 1, len(steps)):
-            resumed = RequestCache(model, wire_api(model.api), fold)
+            resumed = new_cache(model, fold)
             later = steps[start][1]
             if later[: checkpoint.messages] != covered or not resumed.resume(decoded, later):
                 continue
@@ -197,7 +209,7 @@ def _chained(
     if taken is None:
         return
     decoded = through_bytes(taken[0])
-    third = RequestCache(model, wire_api(model.api), fold)
+    third = new_cache(model, fold)
     assert decoded is not None and third.resume(decoded, context.messages)
     body = third.build(context, options, "key").body
     assert whole(encode_body_parts(body)) == full_body(model, context, options)

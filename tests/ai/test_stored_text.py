@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tau_ai.stored_text import StoredText, open_file
+from tau_ai.stored_text import SpillFile, StoredText, open_file
 
 
 def test_a_range_reads_its_bytes_in_slices_even_after_the_file_is_replaced(tmp_path: Path) -> None:
@@ -47,3 +47,17 @@ def test_the_descriptor_is_closed_with_the_last_range(tmp_path: Path) -> None:
     del texts
     with pytest.raises(OSError):
         os.fstat(fd)
+
+
+def test_a_spill_file_keeps_bytes_as_ranges_of_a_file_without_a_name(tmp_path: Path) -> None:
+    spill = SpillFile(tmp_path)
+    first, second = spill.keep(memoryview(b"first run")), spill.keep(b"second")
+    assert isinstance(first, StoredText) and isinstance(second, StoredText)
+    assert (bytes(first), bytes(second)) == (b"first run", b"second")
+    assert (first.offset, second.offset) == (0, 9)
+    assert list(tmp_path.iterdir()) == []  # unlinked at once: nothing is left behind
+
+
+def test_a_spill_file_that_cannot_be_made_keeps_the_bytes_in_memory(tmp_path: Path) -> None:
+    spill = SpillFile(tmp_path / "gone")
+    assert spill.keep(memoryview(b"run")) == b"run"

@@ -13,12 +13,12 @@ encodes only what is new, and the session's history is kept as bytes rather than
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from tau_ai.body_encoding import Spliced, encode_body
+from tau_ai.body_encoding import Part, Spliced, encode_body
 
 if TYPE_CHECKING:
     from tau_agent.messages import LlmMessage
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 Json = dict[str, Any]
 Item = Json | orjson.Fragment | Spliced  # Spliced: a checkpoint's run of items (seed)
+Keep = Callable[[memoryview], Part]  # where a folded run's bytes are kept
 _dumps, _Fragment, _NON_STR_KEYS = orjson.dumps, orjson.Fragment, orjson.OPT_NON_STR_KEYS
 
 
@@ -109,15 +110,17 @@ class ConvertedList:
     def replace_last(self, item: Json) -> None:
         self._items[-1] = item
 
-    def fold(self, start: int, end: int) -> int:
+    def fold(self, start: int, end: int, keep: Keep | None = None) -> int:
         """Make the frozen items ``start`` to ``end`` (exclusive) one ``Spliced`` run of their
         JSON, comma-separated, as a checkpoint keeps them: a request's body and the next
-        checkpoint then take the run's bytes as they are, not a copy of every item. Returns
-        how many items fewer the list holds (0 if any of them is not a Fragment)."""
+        checkpoint then take the run's bytes as they are, not a copy of every item. ``keep``
+        says where the run's bytes go (``SpillFile.keep``); by default they stay in memory.
+        Returns how many items fewer the list holds (0 if any of them is not a Fragment)."""
         run = self._items[start:end]
         if len(run) < 2 or set(map(type, run)) != {_Fragment}:  # at C speed, not a step per item
             return 0
-        self._items[start:end] = [Spliced(_dumps(run)[1:-1])]
+        data = _dumps(run)
+        self._items[start:end] = [Spliced(data[1:-1] if keep is None else keep(memoryview(data)[1:-1]))]
         return len(run) - 1
 
     def items(self) -> list[Item]:
@@ -148,9 +151,9 @@ class ConvertedItems:
         self._out = ConvertedList.seeded(items)
         self._seeded()
 
-    def fold(self, start: int, end: int) -> int:
+    def fold(self, start: int, end: int, keep: Keep | None = None) -> int:
         """See ``MessageConverter.fold``."""
-        fewer = self._out.fold(start, end)
+        fewer = self._out.fold(start, end, keep)
         if fewer:
             self._folded(end, fewer)
         return fewer

@@ -324,6 +324,7 @@ class CodingSession(SessionRun):
         if model is not self._model:
             previous = self._model
             self.harness.provider = self._provider_factory(model)
+            self.request_checkpoints.attach(self.harness.provider)
             self._model = model
             if self.hooks is not None:
                 self.hooks.on_model_select(model, previous, source)

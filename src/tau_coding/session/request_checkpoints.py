@@ -40,6 +40,7 @@ from tau_agent.session.state import SessionState
 from tau_ai.http_provider import HttpProvider
 from tau_ai.request_cache import RequestCache
 from tau_ai.request_checkpoint import Checkpoint, read, write
+from tau_ai.stored_text import SpillFile
 from tau_coding import __version__
 from tau_coding.session.store.paths import request_checkpoint_path
 
@@ -137,10 +138,20 @@ class RequestCheckpoints:
         self._taken: tuple[int, list[int]] | None = None  # (messages covered, session file mark)
         file = _session_file(log)
         self._found = read_checkpoint(file, state) if file is not None and log.storage.entries else None
+        self._spill = SpillFile(file.parent) if file is not None else None
+
+    def attach(self, provider: ModelProvider) -> None:
+        """Let ``provider`` keep the runs of a long history it converts in an unnamed file beside
+        the session file, not in memory (what a checkpoint taken up does too: a 100,000-message
+        history is about 24 MB of wire JSON)."""
+        cache = _request_cache(provider)
+        if cache is not None and self._spill is not None:
+            cache.keep_runs = self._spill.keep
 
     def take_up(self, provider: ModelProvider) -> bool:
-        """Give ``provider`` the kept conversion for its next request (which uses it if the
-        model is the one it was made for); True if it was given."""
+        """``attach`` ``provider`` and give it the kept conversion for its next request (which
+        uses it if the model is the one it was made for); True if it was given."""
+        self.attach(provider)
         cache, found, file = _request_cache(provider), self._found, _session_file(self._log)
         self._found = None
         if cache is None or found is None or file is None:

@@ -208,3 +208,37 @@ def test_the_records_a_checkpoint_covers_are_told_the_short_way_as_the_long_way(
             edited = [UserMessage("an earlier prompt, edited", 1), *covered[1:]]
             assert _records_for(record, edited) == _records_the_long_way(record, edited) is None
         assert _records_for(record, [UserMessage("not in the record", 1)]) is None
+
+
+def test_a_long_history_converted_here_is_kept_in_an_unnamed_file_not_in_memory(tmp_path: Path) -> None:
+    """A session without a checkpoint converts its whole history in the process; the runs of
+    that conversion go to a file beside the session (no name, gone with the process) and are
+    sent from there, as a checkpoint's are, instead of staying in memory."""
+    path = tmp_path / "long.jsonl"
+    log = SessionLog(JsonlSessionStorage.create(path, SessionHeader.new(str(tmp_path)), fsync="never"))
+    for i in range(4200):  # 8,400 items: more than one run (FOLD) of them
+        log.append_message(UserMessage(f"look at f{i}.py", 1))
+        log.append_message(AssistantMessage([TextContent(f"done {i}")], api=MODEL.api, model=MODEL.id))
+    log.close()
+    log = SessionLog(JsonlSessionStorage.open(path))
+    state = log.state()
+    provider = HttpProvider(MODEL, wire_api(MODEL.api), api_key=None)
+    assert RequestCheckpoints(log, state).take_up(provider) is False
+    record = [*state.messages, UserMessage("next", 2)]
+    assert body(provider, record) == full_body(record)
+    taken = provider.request_cache.checkpoint()
+    assert taken is not None and isinstance(taken[0].pieces[0], StoredText)
+    log.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["long.jsonl"]
+
+
+def test_a_model_chosen_later_keeps_its_runs_in_the_file_too(tmp_path: Path) -> None:
+    path = session(tmp_path)
+    log = SessionLog(JsonlSessionStorage.open(path))
+    checkpoints = RequestCheckpoints(log, log.state())
+    later = HttpProvider(MODEL, wire_api(MODEL.api), api_key=None)
+    assert later.request_cache.keep_runs is None
+    checkpoints.attach(later)
+    kept = later.request_cache.keep_runs
+    assert kept is not None and isinstance(kept(memoryview(b'{"a":1}')), StoredText)
+    log.close()
