@@ -56,13 +56,18 @@ def thaw(item: orjson.Fragment) -> Json:
 
 
 class ConvertedList:
-    """Items in order; with ``frozen``, all but the last are kept encoded."""
+    """Items in order; with ``frozen``, all but the last are kept encoded.
 
-    __slots__ = ("_frozen", "_items")
+    A frozen list encodes its items lazily: an item stays a dict until ``items()`` is asked for
+    or a ``fold`` takes it, and a fold encodes its whole run in one call, so a long history
+    folded as it is converted never pays for a fragment per item."""
+
+    __slots__ = ("_frozen", "_items", "_settled")
 
     def __init__(self, frozen: bool) -> None:
         self._frozen = frozen
         self._items: list[Item] = []
+        self._settled = 0  # the items before this one are frozen (or cannot be)
 
     @classmethod
     def seeded(cls, items: list[Item]) -> ConvertedList:
@@ -70,11 +75,13 @@ class ConvertedList:
         back from disk), as that list was: more items can follow."""
         seeded = cls(True)
         seeded._items = [freeze(i) if isinstance(i, dict) else i for i in items[:-1]] + items[-1:]
+        seeded._settled = max(len(items) - 1, 0)
         return seeded
 
     def copy(self) -> ConvertedList:
         twin = ConvertedList(self._frozen)
         twin._items = list(self._items)
+        twin._settled = self._settled
         return twin
 
     def __len__(self) -> int:
@@ -93,38 +100,55 @@ class ConvertedList:
         return last
 
     def append(self, item: Json) -> None:
-        items = self._items
-        if self._frozen and items:
-            previous = items[-1]
-            if type(previous) is dict:  # freeze's usual case inline: a call per item of a history
-                try:
-                    encoded = _dumps(previous, option=_NON_STR_KEYS)
-                except TypeError:
-                    items[-1] = freeze(previous)
-                else:
-                    items[-1] = _Fragment(memoryview(encoded).tobytes())
-            elif isinstance(previous, dict):
-                items[-1] = freeze(previous)
-        items.append(item)
+        self._items.append(item)
 
     def replace_last(self, item: Json) -> None:
         self._items[-1] = item
 
+    def _settle(self) -> None:
+        """Freeze the items not frozen yet, all but the last."""
+        items, end = self._items, len(self._items) - 1
+        if not self._frozen or self._settled >= end:
+            return
+        for at in range(self._settled, end):
+            item = items[at]
+            if type(item) is dict:  # freeze's usual case inline: a call per item of a history
+                try:
+                    encoded = _dumps(item, option=_NON_STR_KEYS)
+                except TypeError:
+                    items[at] = freeze(item)
+                else:
+                    items[at] = _Fragment(memoryview(encoded).tobytes())
+            elif isinstance(item, dict):
+                items[at] = freeze(item)
+        self._settled = end
+
     def fold(self, start: int, end: int, keep: Keep | None = None) -> int:
-        """Make the frozen items ``start`` to ``end`` (exclusive) one ``Spliced`` run of their
-        JSON, comma-separated, as a checkpoint keeps them: a request's body and the next
-        checkpoint then take the run's bytes as they are, not a copy of every item. ``keep``
-        says where the run's bytes go (``SpillFile.keep``); by default they stay in memory.
-        Returns how many items fewer the list holds (0 if any of them is not a Fragment)."""
+        """Make the items ``start`` to ``end`` (exclusive), all but the last of the list, one
+        ``Spliced`` run of their JSON, comma-separated, as a checkpoint keeps them: a request's
+        body and the next checkpoint then take the run's bytes as they are, not a copy of every
+        item. ``keep`` says where the run's bytes go (``SpillFile.keep``); by default they stay
+        in memory. Returns how many items fewer the list holds (0 if any of them is neither a
+        Fragment nor a dict JSON can say as it is)."""
         run = self._items[start:end]
-        if len(run) < 2 or set(map(type, run)) != {_Fragment}:  # at C speed, not a step per item
+        if len(run) < 2 or not set(map(type, run)) <= {_Fragment, dict}:  # at C speed
             return 0
-        data = _dumps(run)
+        try:
+            data = _dumps(run, option=_NON_STR_KEYS)
+        except TypeError:  # an item that only freeze can say, or none can: left as items
+            self._settle()
+            return 0
         self._items[start:end] = [Spliced(data[1:-1] if keep is None else keep(memoryview(data)[1:-1]))]
-        return len(run) - 1
+        fewer = len(run) - 1
+        if self._settled >= end:
+            self._settled -= fewer
+        elif self._settled > start:
+            self._settled = start + 1
+        return fewer
 
     def items(self) -> list[Item]:
         """A new list of the items (frozen ones as Fragments)."""
+        self._settle()
         return list(self._items)
 
 
