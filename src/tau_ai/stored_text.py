@@ -72,32 +72,34 @@ def open_file(fd: int) -> OpenFile:
 
 
 class SpillFile:
-    """An unnamed file in ``directory`` (made at the first ``keep``, gone when the last range
-    of it is dropped) that keeps bytes as ``StoredText`` ranges."""
+    """An unnamed file in ``directory`` that keeps bytes as ``StoredText`` ranges. It is made
+    at the first ``keep`` and goes when the last range of it is dropped (a conversation that
+    started over no longer needs its runs); a later ``keep`` then makes a new one."""
 
     __slots__ = ("_directory", "_file", "_size")
 
     def __init__(self, directory: Path) -> None:
         self._directory = directory
-        self._file: OpenFile | None = None
+        self._file: weakref.ref[OpenFile] | None = None
         self._size = 0
 
     def keep(self, data: bytes | memoryview) -> bytes | StoredText:
         """``data`` as a range of the file, or as bytes in memory when the file cannot take
         it (no such folder, no space): spilling saves memory, it never fails a request."""
+        file = self._file() if self._file is not None else None
         try:
-            if self._file is None:
+            if file is None:
                 fd, name = tempfile.mkstemp(prefix=".tau-spill-", dir=self._directory)
-                self._file = OpenFile(fd)
+                file, self._file, self._size = OpenFile(fd), None, 0
                 os.unlink(name)
-            fd, at, view = self._file.fd, self._size, memoryview(data)
+            at, view = self._size, memoryview(data)
             while view:
-                written = os.pwrite(fd, view, at)
+                written = os.pwrite(file.fd, view, at)
                 at, view = at + written, view[written:]
         except OSError:
             return bytes(data)
-        kept = StoredText(self._file, self._size, len(data))
-        self._size = at
+        kept = StoredText(file, self._size, len(data))
+        self._file, self._size = weakref.ref(file), at
         return kept
 
 

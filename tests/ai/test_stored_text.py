@@ -61,3 +61,15 @@ def test_a_spill_file_keeps_bytes_as_ranges_of_a_file_without_a_name(tmp_path: P
 def test_a_spill_file_that_cannot_be_made_keeps_the_bytes_in_memory(tmp_path: Path) -> None:
     spill = SpillFile(tmp_path / "gone")
     assert spill.keep(memoryview(b"run")) == b"run"
+
+
+def test_a_spill_file_goes_with_its_last_range_and_a_later_run_starts_a_new_one(tmp_path: Path) -> None:
+    spill = SpillFile(tmp_path)
+    first = spill.keep(b"old history")
+    assert isinstance(first, StoredText)
+    fd = first._file.fd
+    del first
+    with pytest.raises(OSError):
+        os.fstat(fd)
+    again = spill.keep(b"new")
+    assert isinstance(again, StoredText) and again.offset == 0 and bytes(again) == b"new"
