@@ -7,8 +7,10 @@ the latest user message it covers, is written beside the session file (``<file>.
 written to a temporary file and renamed over), and the next open of the session takes it up.
 
 It is used only when all of these still hold, else ignored (and replaced at the next close):
-the session file is exactly as that close left it (size, modification time, inode), the
-replayed context starts with the same entries (a digest of their ids), and the provider's
+the session file is the one that close left, or that file with more lines after it (the same
+inode, at least as long, the same last 4 KiB up to where it ended: a run killed before its
+close, or Pi, only appends), the replayed context starts with the same entries (a digest of
+their ids), and the provider's
 model is the one it was made for (``Checkpoint.key``; the system prompt may differ: it names
 the date, and its item is made anew); the bytes carry a CRC. Its big runs of history are
 not read into memory: they are sent from the file as they are needed (``tau_ai.stored_text``),
@@ -22,6 +24,7 @@ import contextlib
 import hashlib
 import operator
 import os
+import zlib
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -45,12 +48,31 @@ from tau_coding import __version__
 from tau_coding.session.store.paths import request_checkpoint_path
 
 MINIMUM_MESSAGES = 1000
+TAIL = 4096  # the bytes before a session file's end that a checkpoint names (by their CRC-32)
 cache_path = request_checkpoint_path
 
 
 def _file_mark(path: Path) -> list[int]:
     st = os.stat(path)
     return [st.st_size, st.st_mtime_ns, st.st_ino]
+
+
+def _tail_crc(fd: int, size: int) -> int:
+    start = max(size - TAIL, 0)
+    return zlib.crc32(os.pread(fd, size - start, start))
+
+
+def _file_is_as_left(path: Path, mark: object, tail: object) -> bool:
+    """``path`` is the file a checkpoint was written for (``mark``, ``tail``), possibly with more
+    lines appended since: the same inode, no shorter, the same bytes before where it ended."""
+    if not isinstance(mark, list) or len(mark) != 3 or type(tail) is not int:
+        return False
+    size, _, inode = mark
+    with open(path, "rb") as session:
+        st = os.fstat(session.fileno())
+        if type(size) is not int or st.st_ino != inode or st.st_size < size:
+            return False
+        return _tail_crc(session.fileno(), size) == tail
 
 
 def _ids_digest(ids: Sequence[str | None]) -> str:
@@ -73,12 +95,11 @@ def write_checkpoint(
 ) -> None:
     """Keep ``checkpoint``, which covers the model view of the session's first ``records``
     context messages (entry ids ``ids``), for the session file as it is now."""
-    head = {
-        "tau": __version__,
-        "session": _file_mark(session_file),
-        "records": records,
-        "ids": _ids_digest(ids),
-    }
+    with open(session_file, "rb") as session:
+        st = os.fstat(session.fileno())
+        mark = [st.st_size, st.st_mtime_ns, st.st_ino]
+        tail = _tail_crc(session.fileno(), st.st_size)
+    head = {"tau": __version__, "session": mark, "tail": tail, "records": records, "ids": _ids_digest(ids)}
     target = cache_path(session_file)
     temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
@@ -97,10 +118,10 @@ def read_checkpoint(session_file: Path, state: SessionState) -> tuple[Checkpoint
     for ``session_file`` replayed as ``state``; None otherwise (never raises for a bad cache)."""
     try:
         with cache_path(session_file).open("rb") as source:
-            mark = _file_mark(session_file)
             try:
                 head = orjson.loads(source.readline(1 << 16))
-                fresh = head["tau"] == __version__ and head["session"] == mark
+                fresh = head["tau"] == __version__
+                fresh = fresh and _file_is_as_left(session_file, head["session"], head["tail"])
                 records, digest = head["records"], head["ids"]
             except (orjson.JSONDecodeError, KeyError, TypeError):
                 return None

@@ -110,14 +110,34 @@ def test_the_checkpoint_is_what_the_request_is_built_from(tmp_path: Path) -> Non
     assert taken is True and b"forged 003" in sent, "a valid checkpoint is used as it is"
 
 
-def test_a_session_file_changed_since_is_converted_whole(tmp_path: Path) -> None:
+def test_a_session_file_appended_to_since_takes_up_the_checkpoint_for_what_it_covers(tmp_path: Path) -> None:
     path = session(tmp_path)
     run(path, "first")
-    with JsonlSessionStorage.open(path) as storage:  # another writer (Pi, a crashed run) appended
-        SessionLog(storage).append_message(UserMessage("from elsewhere", 3))
+    # Another writer appended without leaving a checkpoint: Pi, or a Tau run killed before its close.
+    with JsonlSessionStorage.open(path) as storage:
+        log = SessionLog(storage)
+        for message in [UserMessage("from elsewhere", 3), *turn(99)[1:]]:
+            log.append_message(message)
     taken, sent = run(path, "second")
-    assert taken is False
+    assert taken is True
     assert sent == full_body(record_of(path))
+
+
+def test_a_session_file_changed_in_place_or_replaced_is_converted_whole(tmp_path: Path) -> None:
+    path = session(tmp_path)
+    run(path, "first")
+    data = path.read_bytes()
+    at = data.rindex(b"look at f")
+    with path.open("r+b") as file:  # the same length, the same inode: one byte of an old line changed
+        file.seek(at)
+        file.write(b"L")
+    taken, sent = run(path, "second")
+    assert taken is False and sent == full_body(record_of(path))
+    copy = tmp_path / "copy.jsonl"
+    copy.write_bytes(path.read_bytes())
+    copy.replace(path)  # a new file in its place, the same bytes
+    taken, sent = run(path, "third")
+    assert taken is False and sent == full_body(record_of(path))
 
 
 def test_a_damaged_checkpoint_is_ignored(tmp_path: Path) -> None:
