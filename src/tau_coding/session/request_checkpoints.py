@@ -10,9 +10,8 @@ It is used only when all of these still hold, else ignored (and replaced at the 
 the session file is the one that close left, or that file with more lines after it (the same
 inode, at least as long, the same last 4 KiB up to where it ended: a run killed before its
 close, or Pi, only appends), the replayed context starts with the same entries (a digest of
-their ids), and the provider's
-model is the one it was made for (``Checkpoint.key``; the system prompt may differ: it names
-the date, and its item is made anew); the bytes carry a CRC. Its big runs of history are
+their ids), and the provider's model is the one it was made for (``Checkpoint.key``; the
+system prompt may differ: it names the date, and its item is made anew); the bytes carry a CRC. Its big runs of history are
 not read into memory: they are sent from the file as they are needed (``tau_ai.stored_text``),
 which is safe because the file is only ever replaced by a rename, never written in place. The session file stays the only source of truth, and Pi never reads the cache.
 Small sessions (under ``MINIMUM_MESSAGES``) convert quickly and get none.
