@@ -13,6 +13,8 @@ equal results on every line the fast path accepts.
 
 from __future__ import annotations
 
+from itertools import pairwise
+from operator import attrgetter
 from typing import Annotated, Any
 
 import msgspec
@@ -32,6 +34,7 @@ from tau_agent.session.entries import (
     ThinkingLevelChangeEntry,
 )
 
+_ID = attrgetter("id")
 DecodeError = msgspec.DecodeError
 """What ``decode_lines``/``decode_line`` raise for anything the fast path refuses (a ValueError)."""
 
@@ -144,7 +147,28 @@ def _to_entry(e: Any) -> SessionEntry:
     return SessionInfoEntry(**base, name=e.name)
 
 
-def _entries(mirrors: list[Any], out: list[SessionEntry], started: int) -> None:
+class Indexing:
+    """What a read learns of its entries as it makes them, batch by batch: each by its id (in
+    file order) and whether they form one chain (``SessionTree.indexed``). Learnt while a batch's
+    objects are still in the cache, it spares the reader and the tree a pass over them all."""
+
+    __slots__ = ("by_id", "chain", "first_parent", "last", "read")
+
+    def __init__(self) -> None:
+        self.by_id: dict[str, SessionEntry] = {}
+        self.read = 0  # entries met: more than ``by_id`` holds when an id came twice
+        self.chain = True  # so far, every entry after the first hangs under the one before it
+        self.first_parent: str | None = None
+        self.last: str | None = None
+
+    def one_chain(self) -> bool:
+        """The entries make one chain, as ``SessionTree`` means it."""
+        return self.chain and self.first_parent not in self.by_id
+
+
+def _entries(
+    mirrors: list[Any], out: list[SessionEntry], started: int, index: Indexing | None = None
+) -> None:
     """Entries for ``mirrors``, decoded from ``started`` (ms) on; a parent id equal to the
     id before it is that string, not a copy, and so is a reply's api, provider and model, or a
     tool result's tool name, equal to an earlier one's (a long session keeps fewer strings). A message without a
@@ -154,9 +178,13 @@ def _entries(mirrors: list[Any], out: list[SessionEntry], started: int) -> None:
     made: list[SessionEntry] = []
     append = made.append
     entry = MessageEntry
-    last = None  # the previous entry's id: an entry's parent id is usually that same string
+    # The previous entry's id: an entry's parent id is usually that same string.
+    last = index.last if index is not None else None
+    chain = True  # each entry of the batch hangs under the one before it
     names: dict[str, str] = {}
     for e in mirrors:
+        if e.parent_id != last:
+            chain = False
         if type(e) is _MessageEntry:
             message = e.message
             if message.timestamp >= started:
@@ -179,14 +207,23 @@ def _entries(mirrors: list[Any], out: list[SessionEntry], started: int) -> None:
         else:
             append(_to_entry(e))
         last = e.id
+    if index is not None and made:
+        if not index.read:  # the very first entry may hang under anything not read
+            index.first_parent = made[0].parent_id
+            chain = chain or all(e.parent_id == p.id for p, e in pairwise(made))
+        index.by_id.update(zip(map(_ID, made), made, strict=True))
+        index.read += len(made)
+        index.chain = index.chain and chain
+        index.last = last
     out.extend(made)
 
 
-def decode_lines(lines: bytes | memoryview, out: list[SessionEntry]) -> None:
+def decode_lines(lines: bytes | memoryview, out: list[SessionEntry], index: Indexing | None = None) -> None:
     """Append the entries of ``lines`` (whole ``\\n``-terminated lines; blank ones are skipped)
-    to ``out``. Raises DecodeError, appending nothing, if any line is refused."""
+    to ``out``, and tell ``index`` of them. Raises DecodeError, appending and telling nothing,
+    if any line is refused."""
     started = now_ms()
-    _entries(_DECODER.decode_lines(lines), out, started)
+    _entries(_DECODER.decode_lines(lines), out, started, index)
 
 
 def decode_line(line: bytes) -> SessionEntry:
@@ -197,4 +234,4 @@ def decode_line(line: bytes) -> SessionEntry:
     return out[0]
 
 
-__all__ = ["DecodeError", "decode_line", "decode_lines"]
+__all__ = ["DecodeError", "Indexing", "decode_line", "decode_lines"]

@@ -54,6 +54,7 @@ from tau_agent.session.fileio import (
 from tau_agent.session.line_copy import LinesMoved, SourceBytes, StoredLines, copied_pieces
 from tau_agent.session.reader import LoadedSession, SessionFileError, read_session
 from tau_agent.session.storage import SessionReadOnlyError
+from tau_agent.session.tree import SessionTree
 
 FsyncPolicy = Literal["always", "on_create", "never"]
 
@@ -109,6 +110,7 @@ class JsonlSessionStorage:
         self._migrated_from: int | None = None
         self._side_file: Path | None = None
         self._lines: StoredLines | None = None  # where the loaded entries' lines are in the file
+        self._tree: SessionTree | None = None  # the loaded entries' tree, until taken
 
     # -- construction -----------------------------------------------------------------------
 
@@ -209,7 +211,7 @@ class JsonlSessionStorage:
         elif loaded.tail == "missing_newline":
             storage._needs_newline = True
         storage._needs_rewrite = storage._needs_rewrite or loaded.migrated_from is not None
-        storage._lines = loaded.lines
+        storage._lines, storage._tree = loaded.lines, loaded.tree
         storage._migrated_from = loaded.migrated_from
         if fd is not None and (loaded.tail == "torn" or loaded.migrated_from is not None):
             stamp = time.strftime("%Y%m%dT%H%M%S")
@@ -233,6 +235,10 @@ class JsonlSessionStorage:
     @property
     def warnings(self) -> Sequence[str]:
         return self._warnings
+
+    def take_tree(self) -> SessionTree | None:
+        tree, self._tree = self._tree, None
+        return tree if tree is not None and len(tree) == len(self._entries) else None
 
     @property
     def side_file(self) -> Path | None:

@@ -65,7 +65,7 @@ class SessionLog:
         entries = storage.entries
         if made_from is not None and not _holds(entries, made_from.entries):
             made_from = None
-        tree = made_from.tree if made_from is not None else None
+        tree = made_from.tree if made_from is not None else storage.take_tree()
         self.tree = tree if tree is not None else SessionTree(entries)
         # The latest replay (its own lists): the path to a leaf never changes, so it is the
         # replay at its leaf for as long as the session is open, labels and name aside.

@@ -24,6 +24,7 @@ from tau_agent.session.fastjson import loads
 from tau_agent.session.fileio import Data, Release
 from tau_agent.session.line_copy import StoredLines
 from tau_agent.session.migrate import migrate
+from tau_agent.session.tree import SessionTree
 
 TailState = Literal["clean", "missing_newline", "torn"]
 
@@ -44,6 +45,8 @@ class LoadedSession:
     lines: StoredLines | None = None
     """Set when the entries came one per line, in order, all read the fast way, from a
     whole-lines byte range of the file (line_copy.py may then copy those lines)."""
+    tree: SessionTree | None = None
+    """The entries' tree, when the fast way read them all: made as they were read."""
 
 
 def read_session(data: Data, name: str = "session", release: Release | None = None) -> LoadedSession:
@@ -175,26 +178,29 @@ def _read_entries(
     entries = loaded.entries
     warnings_before = len(loaded.warnings)
     fast = True
+    index: fast_decode.Indexing | None = fast_decode.Indexing() if not entries else None
     pos = start
     with memoryview(data) as view:
         while pos < end:
             cut = data.find(b"\n", min(pos + _CHUNK, end) - 1) + 1
             try:
                 with view[pos:cut] as lines:
-                    fast_decode.decode_lines(lines, entries)
+                    fast_decode.decode_lines(lines, entries, index)
             except fast_decode.DecodeError:
-                fast = False
+                fast, index = False, None
                 number = first_number + _count_lines(data, start, pos)
                 _read_lines(data[pos:cut].split(b"\n")[:-1], number, loaded, name)
             if release is not None:
                 release(cut)
             pos = cut
-    if len(set(map(_ID, entries))) != len(entries):
+    if (len(index.by_id) if index is not None else len(set(map(_ID, entries)))) != len(entries):
         entries.clear()  # rare: read again line by line to say which lines repeat an id
         del loaded.warnings[warnings_before:]
         _read_lines(data[start:end].split(b"\n")[:-1], first_number, loaded, name, seen=set())
     elif fast:
         loaded.lines = StoredLines(start, end, len(entries))
+        if index is not None:
+            loaded.tree = SessionTree.indexed(index.by_id, index.one_chain())
 
 
 def _read_lines(

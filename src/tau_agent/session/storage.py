@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from tau_agent.session.entries import SessionEntry, SessionHeader
+from tau_agent.session.tree import SessionTree
 
 
 class SessionReadOnlyError(RuntimeError):
@@ -37,6 +38,11 @@ class SessionStorage(Protocol):
 
     def append(self, entry: SessionEntry) -> None:
         """Record one entry. O(1); raises SessionReadOnlyError on a read-only storage."""
+        ...
+
+    def take_tree(self) -> SessionTree | None:
+        """The tree of ``entries``, if the storage made it while loading them and nothing was
+        appended since; given once (the taker owns it), None after that or otherwise."""
         ...
 
     def close(self) -> None: ...
@@ -67,6 +73,9 @@ class InMemorySessionStorage:
 
     def append(self, entry: SessionEntry) -> None:
         self._entries.append(entry)
+
+    def take_tree(self) -> SessionTree | None:
+        return None
 
     def close(self) -> None:
         return None

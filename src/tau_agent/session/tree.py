@@ -86,6 +86,17 @@ class SessionTree:
         out.reverse()
         return out
 
+    @classmethod
+    def indexed(cls, by_id: dict[str, SessionEntry], chain: bool) -> SessionTree:
+        """The tree ``SessionTree(entries)`` builds, from what a reader learnt while making the
+        entries (reader.py): ``by_id`` holds every one of them by its id (all distinct), in
+        file order, and ``chain`` says whether each hangs under the one before it, the first
+        under an id not among them. The tree keeps ``by_id`` as its own."""
+        tree = cls()
+        tree._by_id, tree._chain = by_id, chain
+        tree._last = next(reversed(by_id)) if by_id else None
+        return tree
+
     def chain_prefix(self, leaf_id: str | None) -> SessionTree | None:
         """The tree ``SessionTree(self.path(leaf_id))`` builds (None for ``leaf_id``: empty),
         made by copying this tree's index at C speed, when this tree is one chain and holds
