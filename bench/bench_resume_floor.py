@@ -1,12 +1,13 @@
 """The floor under a resume without a request checkpoint: what any Python reader and converter
 of the same session must spend, measured in one process (best of ``REPEATS``).
 
-``python -m bench.resume_floor [ENTRIES]`` prints, for the bench's linear session of ENTRIES
+``python -m bench.bench_resume_floor [ENTRIES]`` prints, for the bench's linear session of ENTRIES
 entries (10,000 by default): reading the file; msgspec decoding its lines into Tau's typed
 entries (C, no Python per line); one Python pass over the messages that builds one wire dict
 each (the least a converter does); orjson encoding those dicts; and, for comparison, what
 Tau's own reader, replay and request build take on the same session. The sum of the first four
-is the floor issue 17's "resume 10k, extra wall" row is held against (docs/performance.md).
+is the floor issue 17's "resume 10k, extra wall" row is held against (docs/performance.md);
+``bench/run.py`` reports the two sums (no target: a floor is not a goal).
 """
 
 from __future__ import annotations
@@ -54,9 +55,9 @@ LINES = msgspec.json.Decoder(Line)
 MODEL = Model(id="m", name="m", api="openai-completions", provider="local", base_url="http://127.0.0.1:1/v1")
 
 
-def best_ms(work: Callable[[], Any]) -> float:
+def best_ms(work: Callable[[], Any], repeats: int = REPEATS) -> float:
     best = float("inf")
-    for _ in range(REPEATS):
+    for _ in range(repeats):
         start = time.perf_counter()
         work()
         best = min(best, time.perf_counter() - start)
@@ -83,8 +84,8 @@ def least_wire(messages: list[Any]) -> list[dict[str, Any]]:
     return out
 
 
-def main(argv: list[str]) -> int:
-    entries = int(argv[0]) if argv else 10_000
+def measure(entries: int, repeats: int = REPEATS) -> tuple[dict[str, float], dict[str, float]]:
+    """The floor's parts and Tau's, in ms, for the bench's linear session of ``entries``."""
     path = make_session(entries)
     data = path.read_bytes()
     lines = data[data.index(b"\n") + 1 :]  # the entries, without the header
@@ -103,12 +104,36 @@ def main(argv: list[str]) -> int:
         encode_body_parts(body)
 
     floor = {
-        "read the file": best_ms(path.read_bytes),
-        "decode lines to typed entries (msgspec)": best_ms(lambda: LINES.decode_lines(lines)),
-        "one wire dict per message (Python)": best_ms(lambda: least_wire(messages)),
-        "encode the wire dicts (orjson)": best_ms(lambda: orjson.dumps(wire)),
+        "read the file": best_ms(path.read_bytes, repeats),
+        "decode lines to typed entries (msgspec)": best_ms(lambda: LINES.decode_lines(lines), repeats),
+        "one wire dict per message (Python)": best_ms(lambda: least_wire(messages), repeats),
+        "encode the wire dicts (orjson)": best_ms(lambda: orjson.dumps(wire), repeats),
     }
-    tau = {"Tau: open, read and replay": best_ms(tau_read), "Tau: build the request": best_ms(tau_build)}
+    tau = {
+        "Tau: open, read and replay": best_ms(tau_read, repeats),
+        "Tau: build the request": best_ms(tau_build, repeats),
+    }
+    return floor, tau
+
+
+def cases(smoke: bool) -> list[tuple[str, Callable[[], float], str, float | None]]:
+    entries = 500 if smoke else 10_000
+    repeats = 2 if smoke else REPEATS
+    measured: list[tuple[dict[str, float], dict[str, float]]] = []
+
+    def part(which: int) -> float:
+        if not measured:
+            measured.append(measure(entries, repeats))
+        return sum(measured[0][which].values())
+
+    return [
+        (f"sessions: resume floor, {entries} entries (in one process)", lambda: part(0), "ms", None),
+        (f"sessions: Tau's read and build, {entries} entries (in one process)", lambda: part(1), "ms", None),
+    ]
+
+
+def main(argv: list[str]) -> int:
+    floor, tau = measure(int(argv[0]) if argv else 10_000)
     for name, ms in floor.items():
         print(f"{name:45} {ms:7.1f} ms")
     print(f"{'floor (sum)':45} {sum(floor.values()):7.1f} ms")
