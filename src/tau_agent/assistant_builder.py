@@ -141,12 +141,28 @@ class AssistantMessageBuilder:
     ) -> list[AssistantMessageEvent]:
         events = self.start() if not self.started else []
         events += self.close_block()
+        call_id = self._unique_call_id(call_id)
         call = ToolCall(id=call_id, name=name, thought_signature=thought_signature)
         self.message.content.append(call)
         self._open = call
         self._args = _ArgsBuffer()
         events.append(ToolCallStartEvent(len(self.message.content) - 1, self.message))
         return events
+
+    def _unique_call_id(self, call_id: str) -> str:
+        """``call_id``, or a new id when it is empty or an earlier call of this reply has it.
+
+        Small local models repeat ids (or send none); every result is matched to its call by
+        id, and providers refuse a conversation where two calls share one, so each call of a
+        message gets its own."""
+        taken = {b.id for b in self.message.content if isinstance(b, ToolCall)}
+        if call_id and call_id not in taken:
+            return call_id
+        index = len(taken)
+        base = call_id or "call"
+        while f"{base}_{index}" in taken:
+            index += 1
+        return f"{base}_{index}"
 
     def tool_call_delta(self, json_piece: str) -> list[AssistantMessageEvent]:
         """Append raw argument JSON to the open tool call; its arguments follow, re-parsed as it grows."""

@@ -32,6 +32,11 @@ from tau_agent.validation import ToolArgumentError, validate_arguments
 
 INTERRUPTED = "Tool call interrupted by user"
 SKIPPED = "Skipped due to queued user message."
+CUT_OFF = (
+    "Tool call not run: the reply reached its output token limit while this call's arguments were "
+    "still being written, so they may be incomplete. Send the call again, smaller: for a large file, "
+    "write the first part and add the rest with further calls."
+)
 
 
 @dataclass(slots=True)
@@ -144,6 +149,10 @@ async def _prepare(
     messages: Sequence[AgentMessage],
     signal: CancellationToken,
 ) -> _Prepared:
+    if reply.stop_reason == "length" and reply.content and reply.content[-1] is call:
+        # The stream stopped inside this call: its JSON was repaired from a prefix, and running a
+        # cut command or writing a cut file would do what the model never asked for.
+        return _Prepared(call, call.arguments, result=error_result(CUT_OFF))
     tool = runner.tools.get(call.name)
     if tool is None:
         return _Prepared(

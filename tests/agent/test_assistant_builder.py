@@ -105,3 +105,13 @@ def test_signature_attaches_to_open_thinking_block() -> None:
     b.finish()
     block = b.message.content[0]
     assert isinstance(block, ThinkingContent) and block.thinking_signature == "abcdef"
+
+
+def test_a_repeated_or_empty_call_id_gets_an_id_of_its_own() -> None:
+    b = AssistantMessageBuilder()
+    for call_id in ("dup", "dup", "", "dup_1", ""):
+        b.tool_call_start(call_id, "read")
+        b.tool_call_delta('{"path": "a"}')
+    b.finish()
+    ids = [c.id for c in b.message.tool_calls]
+    assert ids[0] == "dup" and len(set(ids)) == 5, ids

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tau_agent.cancellation import CancellationToken
 from tau_agent.events import (
     AgentEndEvent,
@@ -15,9 +17,9 @@ from tau_agent.events import (
 from tau_agent.loop import NOT_RUN, LoopConfig, run_agent_loop
 from tau_agent.messages import AgentMessage, AssistantMessage, ToolResultMessage, UserMessage
 from tau_agent.stream_events import ToolCallStartEvent
-from tau_agent.testing import FakeProvider, call, fail
-from tau_agent.tool_execution import INTERRUPTED
-from tests.agent.helpers import run, shape
+from tau_agent.testing import FakeProvider, call, fail, reply
+from tau_agent.tool_execution import CUT_OFF, INTERRUPTED
+from tests.agent.helpers import read_tool, run, shape
 
 
 def _text(message: ToolResultMessage) -> str:
@@ -68,3 +70,25 @@ async def test_an_abort_while_calls_stream_closes_each_with_an_interrupted_resul
         starts = [e for e in events if isinstance(e, MessageStartEvent) and e.message is result]
         ends = [e for e in events if isinstance(e, MessageEndEvent) and e.message is result]
         assert len(starts) == len(ends) == 1
+
+
+async def test_a_call_cut_by_the_output_limit_is_not_run(tmp_path: Path) -> None:
+    (tmp_path / "a").write_text("A")
+    ran: list[str] = []
+    provider = FakeProvider(
+        [
+            reply(
+                call("read", {"path": "a"}, id="c1"),
+                call("read", {"path": "a"}, id="c2"),
+                stop_reason="length",
+            ),
+            reply(call("read", {"path": "a"}, id="c3"), "then text", stop_reason="length"),
+            "done",
+        ]
+    )
+    _, messages = await run(LoopConfig(provider=provider, tools=[read_tool(tmp_path, ran)]))
+    assert shape(messages) == "U A[c1,c2] R(c1) R(c2) A[c3] R(c3) A"
+    results = {m.tool_call_id: m for m in messages if isinstance(m, ToolResultMessage)}
+    assert _text(results["c2"]) == CUT_OFF and results["c2"].is_error  # the last block: cut
+    assert _text(results["c1"]) == _text(results["c3"]) == "A"  # whole calls run
+    assert ran == ["a", "a"]
