@@ -85,3 +85,21 @@ async def test_calls_sharing_one_id_each_get_their_own_and_one_result(project: P
         calls_again, results_again = _sent_back(srv.requests[0].json())
     assert (resumed.code, resumed.stdout) == (0, "resumed\n"), resumed.stderr
     assert (calls_again, results_again) == (calls, results)
+
+
+@pytest.mark.parametrize(
+    ("deltas", "line"),
+    [
+        ((), "tau: the model sent an empty reply"),
+        (({"reasoning_content": "thinking only"},), "tau: the model's reply held only reasoning, no answer"),
+        (({"content": "half an ans"},), "tau: the reply hit the output limit"),
+    ],
+)
+async def test_a_reply_with_nothing_to_read_is_one_line_on_stderr(
+    project: Project, deltas: tuple[dict[str, Any], ...], line: str
+) -> None:
+    finish = "length" if line.endswith("limit") else "stop"
+    async with server(API, [_chat(*deltas, finish=finish)]) as srv:
+        project.configure(srv.url)
+        result = await project.tau("-p", "--model", MODEL, "hard question")
+    assert result.code == 0 and result.stderr == line + "\n", result.stderr

@@ -37,6 +37,7 @@ from tau_agent.messages import (
     UserMessage,
 )
 from tau_agent.stream_events import ToolCallDeltaEvent, ToolCallEndEvent, ToolCallStartEvent
+from tau_coding.common.reply_notice import reply_notice
 from tau_coding.tui.items import (
     RETRY_HINT,
     AssistantItem,
@@ -345,8 +346,8 @@ def _finish_reply(state: TuiState, message: AssistantMessage) -> None:
         state.add(ErrorItem(message.error_message or "The model call failed."))
     elif message.stop_reason == "aborted":
         state.add(NoticeItem("Cancelled. Send a message to continue from here.", "warning"))
-    elif message.stop_reason == "length":
-        state.add(NoticeItem("The reply hit the output limit; send 'continue' to get the rest.", "warning"))
+    elif (notice := reply_notice(message)) is not None:
+        state.add(NoticeItem(notice.line(), "warning"))
 
 
 def _tool_item(state: TuiState, call: ToolCall) -> int:

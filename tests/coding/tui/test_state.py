@@ -255,3 +255,16 @@ def test_custom_messages_use_the_renderer_when_one_draws_them() -> None:
 
     state = from_messages([CustomMessage("todo", "write tests"), CustomMessage("note", "plain")], render)
     assert [i.text for i in state.items if isinstance(i, NoticeItem)] == ["[todo] write tests", "plain"]
+
+
+async def test_an_empty_or_reasoning_only_reply_gets_a_line_saying_so() -> None:
+    harness = AgentHarness(FakeProvider([reply(), reply(thinking("hmm")), reply("fine")]))
+    lines = []
+    for prompt in ("a", "b", "c"):
+        state = await fold(harness, prompt)
+        lines.append([i.text for i in state.items if isinstance(i, NoticeItem)])
+    assert lines == [
+        ["The model sent an empty reply; send a message to ask again."],
+        ["The model's reply held only reasoning, no answer; send a message to ask again."],
+        [],
+    ]
