@@ -9,6 +9,7 @@ a failure keeps what arrived.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any, Literal
 
@@ -32,6 +33,7 @@ from tau_agent.stream_events import (
 )
 
 _MIN_REPARSE = 256
+_SHOWN_RAW = 500  # characters of invalid arguments quoted back to the model
 
 
 class _ArgsBuffer:
@@ -57,6 +59,34 @@ class _ArgsBuffer:
         if len(self.parts) > 1:
             self.parts = ["".join(self.parts)]
         return self.parts[0] if self.parts else ""
+
+
+def final_arguments(raw: str) -> tuple[dict[str, Any], str | None]:
+    """A finished call's arguments from their JSON text, and what was wrong with it (None when
+    nothing was). A JSON string holding an object (some servers encode twice) is unwrapped and
+    ``null`` is no arguments; anything else that is not an object is an error, with the best
+    object that could be salvaged for display: running a repaired guess could act on half a
+    command."""
+    try:
+        value = json.loads(raw)
+    except (ValueError, RecursionError) as exc:
+        reason = str(exc) if isinstance(exc, ValueError) else "nested too deeply"
+        return parse_partial_json(raw), _arguments_problem(f"not valid JSON ({reason})", raw)
+    if isinstance(value, str):
+        with contextlib.suppress(ValueError, RecursionError):
+            value = json.loads(value)
+    if isinstance(value, dict):
+        return value, None
+    if value is None:
+        return {}, None
+    return {}, _arguments_problem(f"not a JSON object but {type(value).__name__}", raw)
+
+
+def _arguments_problem(what: str, raw: str) -> str:
+    shown = (
+        raw if len(raw) <= _SHOWN_RAW else raw[:_SHOWN_RAW] + f"… ({len(raw) - _SHOWN_RAW:,} more characters)"
+    )
+    return f"Tool call not run: its arguments are {what}. Send the call again with a JSON object. Received:\n{shown}"
 
 
 class AssistantMessageBuilder:
@@ -204,12 +234,7 @@ class AssistantMessageBuilder:
             return [ThinkingEndEvent(index, block, self.message)]
         args, self._args = self._args, None
         if args is not None and args.size:
-            raw = args.text()
-            try:
-                parsed = json.loads(raw)
-            except ValueError:
-                parsed = parse_partial_json(raw)
-            block.arguments = parsed if isinstance(parsed, dict) else {}
+            block.arguments, block.arguments_error = final_arguments(args.text())
         return [ToolCallEndEvent(index, block, self.message)]
 
     def finish(self, reason: StopReason | None = None) -> list[AssistantMessageEvent]:

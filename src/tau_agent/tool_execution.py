@@ -158,6 +158,8 @@ async def _prepare(
         return _Prepared(
             call, call.arguments, result=error_result(unknown_tool_text(call.name, runner.tools))
         )
+    if call.arguments_error is not None:
+        return _Prepared(call, call.arguments, result=error_result(call.arguments_error))
     raw = call.arguments
     try:
         if tool.prepare_arguments is not None:

@@ -69,6 +69,21 @@ async def test_a_write_cut_by_the_output_limit_writes_nothing_and_the_run_goes_o
     assert results[0][1].startswith("Tool call not run: the reply reached its output token limit")
 
 
+async def test_arguments_that_are_not_json_run_nothing_and_tell_the_model_why(project: Project) -> None:
+    cut = _call(0, "b1", "bash", '{"command": "touch made.txt; rm -rf buil')
+    async with server(API, [_chat(cut, finish="tool_calls"), ScriptedReply(text="retrying")]) as srv:
+        project.configure(srv.url)
+        project.run_everything()
+        result = await project.tau("-p", "--model", MODEL, "clean")
+        _, results = _sent_back(srv.requests[1].json())
+    assert (result.code, result.stdout) == (0, "retrying\n"), result.stderr
+    assert not (project.root / "made.txt").exists()  # the repaired prefix did not run
+    assert len(results) == 1 and results[0][1].startswith(
+        "Tool call not run: its arguments are not valid JSON"
+    )
+    assert results[0][1].endswith('Received:\n{"command": "touch made.txt; rm -rf buil')
+
+
 async def test_calls_sharing_one_id_each_get_their_own_and_one_result(project: Project) -> None:
     (project.root / "a.txt").write_text("AAA")
     twice = [_call(i, "dup", "read", '{"path": "a.txt"}') for i in range(2)]
