@@ -149,9 +149,9 @@ async def _prepare(
     messages: Sequence[AgentMessage],
     signal: CancellationToken,
 ) -> _Prepared:
-    if reply.stop_reason == "length" and reply.content and reply.content[-1] is call:
-        # The stream stopped inside this call: its JSON was repaired from a prefix, and running a
-        # cut command or writing a cut file would do what the model never asked for.
+    if call.arguments_error is not None and reply.stop_reason == "length" and reply.content[-1] is call:
+        # The output limit stopped the stream inside this call: say so, so the model sends less
+        # rather than the same call again. (Its JSON is unfinished, so it never runs.)
         return _Prepared(call, call.arguments, result=error_result(CUT_OFF))
     tool = runner.tools.get(call.name)
     if tool is None:
