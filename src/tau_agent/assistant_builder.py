@@ -9,6 +9,7 @@ a failure keeps what arrived.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any, Literal
 
@@ -32,6 +33,7 @@ from tau_agent.stream_events import (
 )
 
 _MIN_REPARSE = 256
+_SHOWN_RAW = 500  # characters of invalid arguments quoted back to the model
 
 
 class _ArgsBuffer:
@@ -57,6 +59,34 @@ class _ArgsBuffer:
         if len(self.parts) > 1:
             self.parts = ["".join(self.parts)]
         return self.parts[0] if self.parts else ""
+
+
+def final_arguments(raw: str) -> tuple[dict[str, Any], str | None]:
+    """A finished call's arguments from their JSON text, and what was wrong with it (None when
+    nothing was). A JSON string holding an object (some servers encode twice) is unwrapped and
+    ``null`` is no arguments; anything else that is not an object is an error, with the best
+    object that could be salvaged for display: running a repaired guess could act on half a
+    command."""
+    try:
+        value = json.loads(raw)
+    except (ValueError, RecursionError) as exc:
+        reason = str(exc) if isinstance(exc, ValueError) else "nested too deeply"
+        return parse_partial_json(raw), _arguments_problem(f"not valid JSON ({reason})", raw)
+    if isinstance(value, str):
+        with contextlib.suppress(ValueError, RecursionError):
+            value = json.loads(value)
+    if isinstance(value, dict):
+        return value, None
+    if value is None:
+        return {}, None
+    return {}, _arguments_problem(f"not a JSON object but {type(value).__name__}", raw)
+
+
+def _arguments_problem(what: str, raw: str) -> str:
+    shown = (
+        raw if len(raw) <= _SHOWN_RAW else raw[:_SHOWN_RAW] + f"… ({len(raw) - _SHOWN_RAW:,} more characters)"
+    )
+    return f"Tool call not run: its arguments are {what}. Send the call again with a JSON object. Received:\n{shown}"
 
 
 class AssistantMessageBuilder:
@@ -141,12 +171,28 @@ class AssistantMessageBuilder:
     ) -> list[AssistantMessageEvent]:
         events = self.start() if not self.started else []
         events += self.close_block()
+        call_id = self._unique_call_id(call_id)
         call = ToolCall(id=call_id, name=name, thought_signature=thought_signature)
         self.message.content.append(call)
         self._open = call
         self._args = _ArgsBuffer()
         events.append(ToolCallStartEvent(len(self.message.content) - 1, self.message))
         return events
+
+    def _unique_call_id(self, call_id: str) -> str:
+        """``call_id``, or a new id when it is empty or an earlier call of this reply has it.
+
+        Small local models repeat ids (or send none); every result is matched to its call by
+        id, and providers refuse a conversation where two calls share one, so each call of a
+        message gets its own."""
+        taken = {b.id for b in self.message.content if isinstance(b, ToolCall)}
+        if call_id and call_id not in taken:
+            return call_id
+        index = len(taken)
+        base = call_id or "call"
+        while f"{base}_{index}" in taken:
+            index += 1
+        return f"{base}_{index}"
 
     def tool_call_delta(self, json_piece: str) -> list[AssistantMessageEvent]:
         """Append raw argument JSON to the open tool call; its arguments follow, re-parsed as it grows."""
@@ -188,12 +234,7 @@ class AssistantMessageBuilder:
             return [ThinkingEndEvent(index, block, self.message)]
         args, self._args = self._args, None
         if args is not None and args.size:
-            raw = args.text()
-            try:
-                parsed = json.loads(raw)
-            except ValueError:
-                parsed = parse_partial_json(raw)
-            block.arguments = parsed if isinstance(parsed, dict) else {}
+            block.arguments, block.arguments_error = final_arguments(args.text())
         return [ToolCallEndEvent(index, block, self.message)]
 
     def finish(self, reason: StopReason | None = None) -> list[AssistantMessageEvent]:

@@ -123,13 +123,17 @@ class ToolCall(_Block, tag="toolCall"):
     """A request from the model to run a tool.
 
     ``arguments`` is always a dict: while streaming it holds what could be parsed so far.
-    ``thought_signature`` is Google's opaque replay token for the call.
+    ``thought_signature`` is Google's opaque replay token for the call. ``arguments_error`` is
+    set when the finished arguments were not a JSON object (``arguments`` then holds what could
+    be salvaged, for display): it says what was wrong and what arrived, the call is not run,
+    and its result tells the model so. It lives in memory only, never in a session file.
     """
 
     id: str = ""
     name: str = ""
     arguments: dict[str, Any] = msgspec.field(default_factory=dict)
     thought_signature: str | None = None
+    arguments_error: str | None = None
     type: ClassVar[Literal["toolCall"]] = "toolCall"
 
 

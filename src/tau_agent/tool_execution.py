@@ -32,6 +32,11 @@ from tau_agent.validation import ToolArgumentError, validate_arguments
 
 INTERRUPTED = "Tool call interrupted by user"
 SKIPPED = "Skipped due to queued user message."
+CUT_OFF = (
+    "Tool call not run: the reply reached its output token limit while this call's arguments were "
+    "still being written, so they may be incomplete. Send the call again, smaller: for a large file, "
+    "write the first part and add the rest with further calls."
+)
 
 
 @dataclass(slots=True)
@@ -144,11 +149,17 @@ async def _prepare(
     messages: Sequence[AgentMessage],
     signal: CancellationToken,
 ) -> _Prepared:
+    if call.arguments_error is not None and reply.stop_reason == "length" and reply.content[-1] is call:
+        # The output limit stopped the stream inside this call: say so, so the model sends less
+        # rather than the same call again. (Its JSON is unfinished, so it never runs.)
+        return _Prepared(call, call.arguments, result=error_result(CUT_OFF))
     tool = runner.tools.get(call.name)
     if tool is None:
         return _Prepared(
             call, call.arguments, result=error_result(unknown_tool_text(call.name, runner.tools))
         )
+    if call.arguments_error is not None:
+        return _Prepared(call, call.arguments, result=error_result(call.arguments_error))
     raw = call.arguments
     try:
         if tool.prepare_arguments is not None:

@@ -105,3 +105,31 @@ def test_signature_attaches_to_open_thinking_block() -> None:
     b.finish()
     block = b.message.content[0]
     assert isinstance(block, ThinkingContent) and block.thinking_signature == "abcdef"
+
+
+def test_a_repeated_or_empty_call_id_gets_an_id_of_its_own() -> None:
+    b = AssistantMessageBuilder()
+    for call_id in ("dup", "dup", "", "dup_1", ""):
+        b.tool_call_start(call_id, "read")
+        b.tool_call_delta('{"path": "a"}')
+    b.finish()
+    ids = [c.id for c in b.message.tool_calls]
+    assert ids[0] == "dup" and len(set(ids)) == 5, ids
+
+
+def test_finished_arguments_that_are_not_a_json_object_are_an_error_saying_what_arrived() -> None:
+    b = AssistantMessageBuilder()
+    for raw in ('{"command": "rm -rf build/ca', "{'path': 'a'}", "[1]", '"{\\"path\\": \\"a\\"}"', "null"):
+        b.tool_call_start("c", "bash")
+        b.tool_call_delta(raw)
+    b.finish()
+    cut, quoted, array, twice, null = b.message.tool_calls
+    assert cut.arguments == {"command": "rm -rf build/ca"}  # salvaged for display only
+    assert cut.arguments_error is not None and cut.arguments_error.startswith(
+        "Tool call not run: its arguments are not valid JSON (Unterminated string"
+    )
+    assert cut.arguments_error.endswith('Received:\n{"command": "rm -rf build/ca')
+    assert quoted.arguments == {} and "not valid JSON" in (quoted.arguments_error or "")
+    assert "not a JSON object but list" in (array.arguments_error or "")
+    assert (twice.arguments, twice.arguments_error) == ({"path": "a"}, None)  # encoded twice: unwrapped
+    assert (null.arguments, null.arguments_error) == ({}, None)

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from tau_agent.assistant_builder import AssistantMessageBuilder
 from tau_agent.cancellation import CancellationToken
 from tau_agent.events import (
     AgentEndEvent,
@@ -13,11 +17,12 @@ from tau_agent.events import (
     TurnEndEvent,
 )
 from tau_agent.loop import NOT_RUN, LoopConfig, run_agent_loop
-from tau_agent.messages import AgentMessage, AssistantMessage, ToolResultMessage, UserMessage
-from tau_agent.stream_events import ToolCallStartEvent
+from tau_agent.messages import AgentMessage, AssistantMessage, StopReason, ToolResultMessage, UserMessage
+from tau_agent.provider import Context, StreamOptions
+from tau_agent.stream_events import AssistantMessageEvent, ToolCallStartEvent
 from tau_agent.testing import FakeProvider, call, fail
-from tau_agent.tool_execution import INTERRUPTED
-from tests.agent.helpers import run, shape
+from tau_agent.tool_execution import CUT_OFF, INTERRUPTED
+from tests.agent.helpers import read_tool, run, shape
 
 
 def _text(message: ToolResultMessage) -> str:
@@ -68,3 +73,44 @@ async def test_an_abort_while_calls_stream_closes_each_with_an_interrupted_resul
         starts = [e for e in events if isinstance(e, MessageStartEvent) and e.message is result]
         ends = [e for e in events if isinstance(e, MessageEndEvent) and e.message is result]
         assert len(starts) == len(ends) == 1
+
+
+class _RawCalls:
+    """A provider whose replies are tool calls with raw argument text, streamed as a host sends
+    them, each reply ending with the given stop reason."""
+
+    api, provider, model = "fake", "fake", "fake-model"
+
+    def __init__(self, replies: list[tuple[list[tuple[str, str]], StopReason]]) -> None:
+        self._replies = iter(replies)
+
+    async def stream(self, context: Context, options: StreamOptions) -> AsyncIterator[AssistantMessageEvent]:
+        builder = AssistantMessageBuilder(api=self.api, provider=self.provider, model=self.model)
+        calls, stop = next(self._replies, ([], "stop"))
+        for call_id, raw in calls:
+            for event in builder.tool_call_start(call_id, "read") + builder.tool_call_delta(raw):
+                yield event
+        for event in builder.text_delta("done") if not calls else []:
+            yield event
+        for event in builder.finish(stop):
+            yield event
+
+
+async def test_a_call_cut_by_the_output_limit_is_not_run_and_says_why(tmp_path: Path) -> None:
+    (tmp_path / "a").write_text("A")
+    ran: list[str] = []
+    whole, cut = '{"path": "a"}', '{"path": "a'
+    provider = _RawCalls(
+        [
+            ([("c1", whole), ("c2", cut)], "length"),  # the limit stopped the stream inside c2
+            ([("c3", whole)], "length"),  # a whole call that ends at the limit runs
+            ([("c4", cut)], "toolUse"),  # broken JSON without the limit: not run either
+        ]
+    )
+    _, messages = await run(LoopConfig(provider=provider, tools=[read_tool(tmp_path, ran)]))
+    assert shape(messages) == "U A[c1,c2] R(c1) R(c2) A[c3] R(c3) A[c4] R(c4) A"
+    results = {m.tool_call_id: m for m in messages if isinstance(m, ToolResultMessage)}
+    assert _text(results["c2"]) == CUT_OFF and results["c2"].is_error
+    assert _text(results["c4"]).startswith("Tool call not run: its arguments are not valid JSON")
+    assert _text(results["c1"]) == _text(results["c3"]) == "A"
+    assert ran == ["a", "a"]

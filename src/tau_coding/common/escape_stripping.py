@@ -25,10 +25,28 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def safe_text(text: str) -> str:
-    """``text`` without escape sequences or control characters (newline and tab stay; CR goes).
+    """``text`` without escape sequences or control characters (newline and tab stay), a
+    carriage return doing what it does on a terminal (``carriage_returns``).
 
     Text without any control character is returned as it is, at the cost of one scan.
     """
     if _CONTROL.search(text) is None:
         return text
-    return _CONTROL.sub("", _SEQUENCE.sub("", text))
+    return _CONTROL.sub("", carriage_returns(_SEQUENCE.sub("", text)))
+
+
+def carriage_returns(text: str) -> str:
+    """Each line as a terminal would leave it: a CR goes back to the line's start and what
+    follows writes over what was there. A progress bar that redraws its line (``\r 40%``)
+    shows its last state, not every state run together; CRLF line ends just lose the CR."""
+    if "\r" not in text:
+        return text
+    return "\n".join(_overwritten(line) if "\r" in line else line for line in text.split("\n"))
+
+
+def _overwritten(line: str) -> str:
+    parts = line.split("\r")
+    shown = parts[0]
+    for part in parts[1:]:
+        shown = part + shown[len(part) :]
+    return shown

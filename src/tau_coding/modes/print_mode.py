@@ -23,6 +23,7 @@ from tau_agent.events import MessageEndEvent, MessageUpdateEvent
 from tau_agent.messages import AssistantMessage
 from tau_agent.session.codec import header_to_dict
 from tau_coding.common.collector import settled_heap
+from tau_coding.common.reply_notice import reply_notice
 from tau_coding.modes.event_lines import event_line, update_lines, value_line
 from tau_coding.modes.line_output import LineOutput
 from tau_coding.session.coding_session import CodingSession
@@ -72,6 +73,9 @@ class FinalTextRenderer:
         if last.stop_reason in ("error", "aborted"):
             self._err.write(f"Error: {last.error_message or last.stop_reason}\n")
             return False
+        notice = reply_notice(last)
+        if notice is not None:
+            self._err.write(f"tau: {notice.what[0].lower()}{notice.what[1:]}\n")
         text = last.text
         self._out.write(text if text.endswith("\n") else text + "\n")
         self._out.flush()

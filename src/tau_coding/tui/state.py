@@ -37,6 +37,7 @@ from tau_agent.messages import (
     UserMessage,
 )
 from tau_agent.stream_events import ToolCallDeltaEvent, ToolCallEndEvent, ToolCallStartEvent
+from tau_coding.common.reply_notice import reply_notice
 from tau_coding.tui.items import (
     RETRY_HINT,
     AssistantItem,
@@ -73,6 +74,7 @@ class TuiState:
     _tools: dict[str, int] = field(default_factory=dict)  # call id -> item index
     _open_tools: set[str] = field(default_factory=set)
     _assistant: int | None = None  # index of the reply that is streaming
+    _compacted_at: int = 0  # timestamp (ms) of the latest compaction summary shown
     # How an app-defined message is shown (extensions' renderers); None or no text: its content.
     render_custom: Callable[[CustomMessage], str | None] | None = None
     _mounted: int = 0  # items before this index were handed out by take_changes
@@ -138,6 +140,8 @@ def add_message(state: TuiState, message: AgentMessage) -> None:
         )
     elif isinstance(message, CompactionSummaryMessage):
         state.add(NoticeItem(compacted_line(message.tokens_before), "compaction"))
+        _context_replaced(state)
+        state._compacted_at = message.timestamp
     elif isinstance(message, BranchSummaryMessage):
         state.add(NoticeItem("Returned from another branch: " + message.summary, "branch"))
     elif isinstance(message, CustomMessage) and message.display:
@@ -235,6 +239,8 @@ def apply(state: TuiState, event: AgentEvent | RunNotice | EventBatch, now: floa
             state._footer_changed = True
         if event.compacting is not None:
             state.compacting = event.compacting
+            if not event.compacting and event.tone == "compaction":  # compacted
+                _context_replaced(state)
             if event.compacting:  # between the loop's runs: the session is still at work
                 set_status(state, "running")
             state._footer_changed = True
@@ -338,15 +344,22 @@ def _finish_reply(state: TuiState, message: AssistantMessage) -> None:
     u = message.usage
     _add_usage(state, u)
     context = u.input + u.output + u.cache_read + u.cache_write
-    if context:
-        state.context_tokens = context
+    if context and message.timestamp >= state._compacted_at:  # a reply kept by a compaction
+        state.context_tokens = context  # measured the context before it: not this one
     state._footer_changed = True
     if message.stop_reason == "error":
         state.add(ErrorItem(message.error_message or "The model call failed."))
     elif message.stop_reason == "aborted":
         state.add(NoticeItem("Cancelled. Send a message to continue from here.", "warning"))
-    elif message.stop_reason == "length":
-        state.add(NoticeItem("The reply hit the output limit; send 'continue' to get the rest.", "warning"))
+    elif (notice := reply_notice(message)) is not None:
+        state.add(NoticeItem(notice.line(), "warning"))
+
+
+def _context_replaced(state: TuiState) -> None:
+    """A compaction made the context smaller than the last reply measured: the footer falls
+    back to the session's estimate until a reply measures it again."""
+    state.context_tokens = None
+    state._footer_changed = True
 
 
 def _tool_item(state: TuiState, call: ToolCall) -> int:

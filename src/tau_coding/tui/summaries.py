@@ -7,6 +7,7 @@ from typing import Any
 
 PREVIEW_LINES = 8
 PREVIEW_CHARS = 2000
+PREVIEW_LINE_CHARS = 480  # about four rows of a wide terminal
 
 
 def clip(text: str, width: int) -> str:
@@ -37,10 +38,23 @@ def args_summary(name: str, args: dict[str, Any], width: int = 80) -> str:
     return clip(json.dumps(args, ensure_ascii=False, default=str), width)
 
 
-def preview(text: str, lines: int = PREVIEW_LINES, chars: int = PREVIEW_CHARS, tail: bool = False) -> str:
+def preview(
+    text: str,
+    lines: int = PREVIEW_LINES,
+    chars: int = PREVIEW_CHARS,
+    tail: bool = False,
+    line_chars: int = PREVIEW_LINE_CHARS,
+) -> str:
     """The first (or, for streaming output, the last) few lines, with a count of the lines
-    hidden. The count is of ``text``'s lines, however many characters are shown of them."""
-    shown, hidden = preview_parts(text, lines, chars, tail)
+    hidden. The count is of ``text``'s lines, however many characters are shown of them. A line
+    longer than ``line_chars`` (minified JSON, base64, a progress bar) is cut to that and says
+    how much it leaves out, so one line cannot fill the screen."""
+    rows = text.rstrip("\n").split("\n")
+    kept = rows[-lines:] if tail else rows[:lines]
+    shown, hidden = preview_parts(
+        "\n".join(_clip_line(row, line_chars, tail) for row in kept), lines, chars, tail
+    )
+    hidden += len(rows) - len(kept)
     if not hidden:
         return shown
     if tail:
@@ -60,6 +74,15 @@ def preview_parts(
         shown = shown[-chars:] if tail else shown[:chars]
         kept = shown.split("\n")
     return shown, len(rows) - len(kept)
+
+
+def _clip_line(line: str, limit: int, tail: bool) -> str:
+    if len(line) <= limit:
+        return line
+    more = len(line) - limit
+    if tail:
+        return f"({more:,} earlier characters) … {line[-limit:]}"
+    return f"{line[:limit]} … ({more:,} more characters)"
 
 
 def hidden_marker(count: int, *, earlier: bool = False) -> str:

@@ -25,7 +25,9 @@ ESC = "\x1b"
         (f"{ESC}_Gf=100;AAAA{ESC}\\x", "x"),  # APC (kitty graphics)
         ("a\x9b2Jb", "ab"),  # 8-bit CSI
         ("a\x9d2;pwned\x9cb", "ab"),  # 8-bit OSC with 8-bit ST
-        ("progress 10%\rprogress 20%\r\n", "progress 10%progress 20%\n"),
+        ("progress 10%\rprogress 20%\r\n", "progress 20%\n"),  # a redrawn line shows its last state
+        ("crlf\r\nlines\r\n", "crlf\nlines\n"),
+        ("Downloading 100%\rDone", "Doneloading 100%"),  # a shorter redraw leaves the rest, as on a terminal
         ("bell\x07 back\x08 nul\x00 del\x7f", "bell back nul del"),
         (f"lone {ESC}", "lone "),
         ("ünïcödé ✓ 日本", "ünïcödé ✓ 日本"),

@@ -77,3 +77,23 @@ def test_a_run_that_takes_a_while_shows_its_seconds_and_how_to_cancel_it() -> No
     assert status(112.9, working="● indexing").endswith("● indexing")  # an extension's own status
     apply(state, AgentEndEvent(messages=[]), 113.0)
     assert state.run_started is None and "working" not in status(120.0)
+
+
+def test_a_preview_cuts_a_long_line_and_says_how_much_it_left_out() -> None:
+    line = "Q" * 5000
+    assert preview(line) == "Q" * 480 + " … (4,520 more characters)"
+    assert (
+        preview(f"head\n{line}\n" + "x\n" * 10, lines=2)
+        == "head\n" + "Q" * 480 + " … (4,520 more characters)\n… 10 more lines"
+    )
+    assert preview(line + "END", tail=True) == "(4,523 earlier characters) … " + "Q" * 477 + "END"
+
+
+def test_a_tool_row_shows_a_redrawn_progress_line_in_its_last_state() -> None:
+    from tau_coding.tui.state import ToolItem
+    from tau_coding.tui.widgets.tool_row import body
+
+    bar = "".join(f"\rdownloading {i / 10:.1f}%" for i in range(1001)) + "\ndone\n"  # 20k characters
+    for status in ("running", "ok"):
+        shown = body(ToolItem("c1", "bash", {"command": "fetch"}, status=status, output=bar), expanded=False)
+        assert str(shown) == "downloading 100.0%\ndone"

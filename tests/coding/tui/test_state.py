@@ -18,6 +18,7 @@ from tau_agent.messages import (
 )
 from tau_agent.testing import FakeProvider, call, fail, reply, text, thinking
 from tau_agent.tools import AgentToolResult
+from tau_coding.tui.items import RunNotice
 from tau_coding.tui.state import (
     AssistantItem,
     BashItem,
@@ -255,3 +256,31 @@ def test_custom_messages_use_the_renderer_when_one_draws_them() -> None:
 
     state = from_messages([CustomMessage("todo", "write tests"), CustomMessage("note", "plain")], render)
     assert [i.text for i in state.items if isinstance(i, NoticeItem)] == ["[todo] write tests", "plain"]
+
+
+async def test_an_empty_or_reasoning_only_reply_gets_a_line_saying_so() -> None:
+    harness = AgentHarness(FakeProvider([reply(), reply(thinking("hmm")), reply("fine")]))
+    lines = []
+    for prompt in ("a", "b", "c"):
+        state = await fold(harness, prompt)
+        lines.append([i.text for i in state.items if isinstance(i, NoticeItem)])
+    assert lines == [
+        ["The model sent an empty reply; send a message to ask again."],
+        ["The model's reply held only reasoning, no answer; send a message to ask again."],
+        [],
+    ]
+
+
+def test_after_a_compaction_the_context_size_waits_for_a_reply_made_after_it() -> None:
+    def answer(tokens: int, at: int) -> AssistantMessage:
+        return AssistantMessage([TextContent("ok")], usage=Usage(input=tokens), timestamp=at)
+
+    summary = CompactionSummaryMessage("earlier work", tokens_before=40_000, timestamp=2_000)
+    kept = [UserMessage("q", timestamp=1_000), answer(38_000, 1_100)]  # measured the old context
+    state = from_messages([summary, *kept])
+    assert state.context_tokens is None  # the footer shows the session's estimate instead
+    state = from_messages([summary, *kept, UserMessage("next", timestamp=3_000), answer(9_000, 3_100)])
+    assert state.context_tokens == 9_000
+    live = from_messages([UserMessage("q"), answer(38_000, 1_100)])
+    apply(live, RunNotice("Context compacted", "compaction", compacting=False), 0.0)
+    assert live.context_tokens is None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from tau_coding.common.escape_stripping import safe_text
+from tau_coding.common.escape_stripping import carriage_returns, safe_text
 from tau_coding.tui.state import BashItem, ErrorItem, NoticeItem
 from tau_coding.tui.summaries import preview
 
@@ -38,7 +38,7 @@ def bash_text(item: BashItem) -> Text:
     elif item.exit_code not in (0, None):
         text.append(f"  (exit {item.exit_code})", style="italic")
     if item.output.strip():
-        text.append("\n" + safe_text(preview(item.output, lines=20, tail=True)))
+        text.append("\n" + safe_text(preview(carriage_returns(item.output), lines=20, tail=True)))
     return text
 
 

@@ -21,7 +21,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from tau_coding.common.escape_stripping import safe_text
+from tau_coding.common.escape_stripping import carriage_returns, safe_text
 from tau_coding.common.tool_renderers import rendered_call, rendered_result
 from tau_coding.tui.diff_text import DiffColors, diff_text, numbered_diff
 from tau_coding.tui.state import ToolItem
@@ -82,7 +82,9 @@ def body(item: ToolItem, expanded: bool, colors: DiffColors = DARK_DIFF) -> Rend
     if expanded:
         shown, hidden = preview_parts(item.output[:FULL_LIMIT], EXPANDED_LINES, FULL_LIMIT)
         return _with_marker(Text(safe_text(shown)), hidden + _lines_past(item.output, FULL_LIMIT))
-    return Text(safe_text(preview(item.output, tail=item.status == "running")))
+    # Carriage returns first: a progress bar's redraws are one line, so the preview's head or
+    # tail is its last state rather than a cut through all of them.
+    return Text(safe_text(preview(carriage_returns(item.output), tail=item.status == "running")))
 
 
 def _code(code: str, lexer: str, expanded: bool, lines: int = PREVIEW_LINES) -> RenderableType:
