@@ -22,6 +22,7 @@ of each run of adjacent lines copied); anything unexpected (a blank line, a file
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
@@ -178,10 +179,18 @@ def _lines_from(data: Data, pos: int, lines: int, end: int) -> tuple[bytes, int]
     return piece[: at + 1], lines
 
 
+# The first "id" key of a line: the entry's own, which every writer puts before any nested
+# object (a tool call's "id"). Not just the id in quotes: the next entry's line holds it too,
+# as its "parentId", and a line found one too far (a blank line the count skipped) would pass.
+_ID_KEY = re.compile(rb'"id"\s*:\s*"([^"\\]*)"')
+
+
 def _check(data: Data, start: int, entry: SessionEntry) -> int:
-    """Where the line at ``start``, which must hold ``entry``'s id, ends."""
+    """Where the line at ``start``, which must be ``entry``'s (its first "id" key holds
+    ``entry``'s id), ends."""
     stop = data.find(b"\n", start)
-    if stop < 0 or data.find(b'"' + entry.id.encode() + b'"', start, stop) < 0:
+    found = _ID_KEY.search(data, start, stop) if stop >= 0 else None
+    if found is None or found.group(1) != entry.id.encode():
         raise LinesMoved(f"entry {entry.id} is not on the line it was read from")
     return stop
 

@@ -9,7 +9,7 @@ import json
 import tempfile
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tau_agent.content import TextContent, ToolCall
@@ -108,6 +108,10 @@ junk_lines = st.lists(
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ops, st.booleans(), junk_lines, st.none() | st.integers(0, 1000))
+# A blank line after the entries the fork keeps: counted back from the end, their lines seemed
+# to end one line later, and the check of the last one found its id in the next line's
+# "parentId", so the fork copied an entry of another branch.
+@example(steps=[("call", 0, ""), ("navigate", 46, "")], spaced=False, junk=[(4, b"")], leaf=None)
 def test_a_fork_by_copied_lines_reads_back_as_the_re_encoded_fork_entry_for_entry(
     steps: list[Op], spaced: bool, junk: list[tuple[int, bytes]], leaf: int | None
 ) -> None:
