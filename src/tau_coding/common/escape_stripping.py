@@ -25,14 +25,16 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def safe_text(text: str) -> str:
-    """``text`` without escape sequences or control characters (newline and tab stay), a
-    carriage return doing what it does on a terminal (``carriage_returns``).
+    """``text`` without escape sequences or control characters (newline and tab stay; CR goes).
+    What a person's ``!cmd`` run records for the model goes through this too, so it keeps
+    every character a terminal would have shown at some point; a view that shows command
+    output as a terminal left it applies ``carriage_returns`` first.
 
     Text without any control character is returned as it is, at the cost of one scan.
     """
     if _CONTROL.search(text) is None:
         return text
-    return _CONTROL.sub("", carriage_returns(_SEQUENCE.sub("", text)))
+    return _CONTROL.sub("", _SEQUENCE.sub("", text))
 
 
 def carriage_returns(text: str) -> str:
