@@ -21,6 +21,19 @@ API = "openai-completions"
 COMMAND = "sleep 300 & echo $! > child.pid; echo started; sleep 300"
 
 
+# Run first in the child, then replaced by ``tau`` (same pid): the exit signals at their defaults
+# and not blocked, as in a terminal, whatever the test process inherited (a suite started under
+# nohup passes SIGHUP on ignored, and Tau keeps an ignored signal ignored, as nohup asks).
+DEFAULT_EXIT_SIGNALS = """
+import os, signal, sys
+exits = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+for signum in exits:
+    signal.signal(signum, signal.SIG_DFL)
+signal.pthread_sigmask(signal.SIG_UNBLOCK, exits)
+os.execv(sys.argv[1], sys.argv[1:])
+"""
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -49,6 +62,7 @@ async def test_an_exit_signal_kills_the_running_command_and_its_children_and_kee
     async with server(API, [reply, ScriptedReply(text="never")]) as srv:
         project.configure(srv.url)
         process = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", DEFAULT_EXIT_SIGNALS,
             sys.executable, "-m", "tau_coding", "-p", "--permission-mode", "yolo", "--model", MODEL, "run it",
             cwd=root, env=project.env(),
             stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
