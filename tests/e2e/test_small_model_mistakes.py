@@ -56,14 +56,23 @@ def _sent_back(request_body: dict[str, Any]) -> tuple[list[str], list[tuple[str,
     return calls, results
 
 
-async def test_a_write_cut_by_the_output_limit_writes_nothing_and_the_run_goes_on(project: Project) -> None:
-    cut = _call(0, "w1", "write", '{"path": "big.py", "content": "def main():\\n    print(1)\\n    pri')
-    async with server(API, [_chat(cut, finish="length"), ScriptedReply(text="sorry")]) as srv:
+async def _one_call_then(
+    project: Project, call: dict[str, Any], finish: str, answer: str
+) -> tuple[list[str], list[tuple[str, str]]]:
+    """``tau -p`` whose model sends the one ``call`` (ending with ``finish``), then ``answer``:
+    the run, and the calls and results the second request sent back."""
+    async with server(API, [_chat(call, finish=finish), ScriptedReply(text=answer)]) as srv:
         project.configure(srv.url)
         project.run_everything()
-        result = await project.tau("-p", "--model", MODEL, "write big.py")
+        result = await project.tau("-p", "--model", MODEL, "go")
         calls, results = _sent_back(srv.requests[1].json())
-    assert (result.code, result.stdout) == (0, "sorry\n"), result.stderr
+    assert (result.code, result.stdout) == (0, answer + "\n"), result.stderr
+    return calls, results
+
+
+async def test_a_write_cut_by_the_output_limit_writes_nothing_and_the_run_goes_on(project: Project) -> None:
+    cut = _call(0, "w1", "write", '{"path": "big.py", "content": "def main():\\n    print(1)\\n    pri')
+    calls, results = await _one_call_then(project, cut, "length", "sorry")
     assert not (project.root / "big.py").exists()  # a cut file is not written
     assert calls == ["w1"] and len(results) == 1
     assert results[0][1].startswith("Tool call not run: the reply reached its output token limit")
@@ -71,12 +80,7 @@ async def test_a_write_cut_by_the_output_limit_writes_nothing_and_the_run_goes_o
 
 async def test_arguments_that_are_not_json_run_nothing_and_tell_the_model_why(project: Project) -> None:
     cut = _call(0, "b1", "bash", '{"command": "touch made.txt; rm -rf buil')
-    async with server(API, [_chat(cut, finish="tool_calls"), ScriptedReply(text="retrying")]) as srv:
-        project.configure(srv.url)
-        project.run_everything()
-        result = await project.tau("-p", "--model", MODEL, "clean")
-        _, results = _sent_back(srv.requests[1].json())
-    assert (result.code, result.stdout) == (0, "retrying\n"), result.stderr
+    _, results = await _one_call_then(project, cut, "tool_calls", "retrying")
     assert not (project.root / "made.txt").exists()  # the repaired prefix did not run
     assert len(results) == 1 and results[0][1].startswith(
         "Tool call not run: its arguments are not valid JSON"
