@@ -62,11 +62,12 @@ def _tail_crc(fd: int, size: int) -> int:
 
 
 def _file_is_as_left(path: Path, mark: object, tail: object) -> bool:
-    """``path`` is the file a checkpoint was written for (``mark``, ``tail``), possibly with more
-    lines appended since: the same inode, no shorter, the same bytes before where it ended."""
-    if not isinstance(mark, list) or len(mark) != 3 or type(tail) is not int:
+    """``path`` is the file a checkpoint was written for (``mark``: its size and inode, and
+    ``tail``), possibly with more lines appended since: the same inode, no shorter, the same
+    bytes before where it ended."""
+    if not isinstance(mark, list) or len(mark) != 2 or type(tail) is not int:
         return False
-    size, _, inode = mark
+    size, inode = mark
     with open(path, "rb") as session:
         st = os.fstat(session.fileno())
         if type(size) is not int or st.st_ino != inode or st.st_size < size:
@@ -96,7 +97,7 @@ def write_checkpoint(
     context messages (entry ids ``ids``), for the session file as it is now."""
     with open(session_file, "rb") as session:
         st = os.fstat(session.fileno())
-        mark = [st.st_size, st.st_mtime_ns, st.st_ino]
+        mark = [st.st_size, st.st_ino]  # no mtime: an append changes it, and appends are fine
         tail = _tail_crc(session.fileno(), st.st_size)
     head = {"tau": __version__, "session": mark, "tail": tail, "records": records, "ids": _ids_digest(ids)}
     target = cache_path(session_file)
