@@ -229,41 +229,47 @@ class Handoff:
             self._pending = []
             self._answered = set()
 
-    def add(self, message: LlmMessage) -> list[LlmMessage]:
+    def passes(self, message: LlmMessage) -> bool:
+        """Take ``message`` if ``add`` would return it alone, as it is, and say so; else change
+        nothing and return False (then call ``add``). The usual message of a long history
+        passes: a cache converting one message at a time then makes no list per message."""
         kind = type(message)
-        if kind is UserMessage:  # the usual case of a user message: no call left open before it
-            if not self._pending:
-                content = message.content
-                if type(content) is str and content.isascii():  # _clean_user's plain case
-                    return [message]
-                return [_clean_user(message)]  # type: ignore[arg-type]  # told by its exact type
-            if len(self._answered) == self._open:
-                self._pending = []
-                self._answered = set()
-                return [_clean_user(message)]  # type: ignore[arg-type]
-        elif kind is ToolResultMessage:  # the usual case of a result: the open call's, clean text
+        if kind is ToolResultMessage:  # a result for an open call, with clean text
             call_id = message.tool_call_id  # type: ignore[union-attr]  # told by its exact type
             for call in self._pending:
                 if call.id == call_id:
                     if call_id in self._id_map or call_id in self._dropped_calls:
-                        break  # (a rewritten id that happens to equal another call's)
+                        return False  # (a rewritten id that happens to equal another call's)
                     for b in message.content:
                         if type(b) is TextContent and not b.text.isascii() and _has_surrogate(b.text):
-                            break
-                    else:
-                        self._answered.add(call_id)
-                        return [message]
-                    break
-        elif kind is AssistantMessage:  # the usual case of a reply: kept as it is
+                            return False
+                    self._answered.add(call_id)
+                    return True
+            return False
+        if self._pending and len(self._answered) < self._open:
+            return False  # error results for the open calls come first
+        if kind is AssistantMessage:  # a reply kept as it is
             kept = _kept_as_is(message, self._model)  # type: ignore[arg-type]
-            if kept is not None:
-                out: list[LlmMessage] = []
-                if self._pending:
-                    self._close_pending(out)
-                out.append(message)
-                pending = self._pending = kept
-                self._open = len({call.id for call in pending}) if len(pending) > 1 else len(pending)
-                return out
+            if kept is None:
+                return False
+            if self._pending:
+                self._answered.clear()
+            self._pending = kept
+            self._open = len({call.id for call in kept}) if len(kept) > 1 else len(kept)
+            return True
+        if kind is UserMessage:  # plain text (``_clean_user``'s plain case)
+            content = message.content
+            if type(content) is not str or not content.isascii():
+                return False
+            if self._pending:
+                self._pending = []
+                self._answered.clear()
+            return True
+        return False
+
+    def add(self, message: LlmMessage) -> list[LlmMessage]:
+        if self.passes(message):
+            return [message]
         return self._general(message)
 
     def _general(self, message: LlmMessage) -> list[LlmMessage]:

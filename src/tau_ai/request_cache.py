@@ -107,22 +107,30 @@ class RequestCache:
             converter = self._converter = incremental.new_converter(self._model, context.system_prompt, True)
             self._opening = self._loose = len(converter)
         handoff = self._handoff
-        add, convert = handoff.add, converter.add
+        passes, add, convert = handoff.passes, handoff.add, converter.add
         try:
             for at in range(known, len(messages)):
                 message = messages[at]
-                out = add(message)  # closing results, then the message
-                # _can_mark(message), inline (a call per message of a long history)
-                if not (
-                    type(message) is UserMessage and isinstance(message.content, str) and message.content
-                ):
-                    for converted in out:
+                if passes(message):  # the usual message: itself, alone
+                    # _can_mark(message), inline (a call per message of a long history); a user
+                    # message that passes has text content
+                    if type(message) is not UserMessage or not message.content:
+                        convert(message)
+                        continue
+                    size = len(converter)
+                    convert(message)
+                else:
+                    out = add(message)  # closing results, then the message
+                    if not (
+                        type(message) is UserMessage and isinstance(message.content, str) and message.content
+                    ):
+                        for converted in out:
+                            convert(converted)
+                        continue
+                    for converted in out[:-1]:
                         convert(converted)
-                    continue
-                for converted in out[:-1]:
-                    convert(converted)
-                size = len(converter)
-                convert(out[-1])  # a user message with text always comes out as itself
+                    size = len(converter)
+                    convert(out[-1])  # a user message with text always comes out as itself
                 # Bedrock merges a user message into the user item before it (tool results, the
                 # closing ones too): that item is not the message's own, so no checkpoint can
                 # end just before it.

@@ -135,9 +135,10 @@ class Converter(ConvertedItems):
         model, compat, out = self._model, self._compat, self._out
         kind = type(message)
         if kind is ToolResultMessage:  # told by exact type first: a long history's most common kind
-            out.append(tool_result(message, compat))  # type: ignore[arg-type]
-            if model.supports_images:
-                self._pending += [image_part(data_url(i)) for i in images_of(message.content)]  # type: ignore[arg-type]
+            out._items.append(tool_result(message, compat))  # type: ignore[arg-type]
+            content = message.content
+            if model.supports_images and (len(content) != 1 or type(content[0]) is not TextContent):
+                self._pending += [image_part(data_url(i)) for i in images_of(content)]  # type: ignore[arg-type]
             return
         if self._pending and not isinstance(message, ToolResultMessage):
             _flush_images(out, self._pending, compat)
@@ -145,12 +146,13 @@ class Converter(ConvertedItems):
         if kind is AssistantMessage:
             converted = assistant_message(model, message, compat)  # type: ignore[arg-type]
             if converted is not None:
-                out.append(converted)
+                out._items.append(converted)
         elif isinstance(message, UserMessage):
             converted = user_message(model, message)
             if converted is not None:
-                _before_user(out, compat)
-                out.append(converted)
+                if compat.requires_assistant_after_tool_result:
+                    _before_user(out, compat)
+                out._items.append(converted)
         elif isinstance(message, AssistantMessage):
             converted = assistant_message(model, message, compat)
             if converted is not None:
@@ -206,18 +208,20 @@ def assistant_message(model: Model, message: AssistantMessage, compat: Compat) -
     texts: list[str] = []
     reasoning: dict[str, list[str]] = {}
     calls: list[Json] = []
-    for block in message.content:
-        if isinstance(block, ToolCall):  # (the most common block of a long history first)
+    for block in message.content:  # (a closed union: told by exact type)
+        if type(block) is ToolCall:  # (the most common block of a long history first)
+            raw = block.id
             calls.append(
                 {
-                    "id": call_id(block.id),
+                    "id": raw if len(raw) <= 40 and "|" not in raw else call_id(raw),  # call_id, inline
                     "type": "function",
                     "function": {"name": block.name, "arguments": json_text(block.arguments)},
                 }
             )
-        elif isinstance(block, TextContent):
-            if block.text:
-                texts.append(block.text)
+        elif type(block) is TextContent:
+            text = block.text  # (a property: read once)
+            if text:
+                texts.append(text)
         elif isinstance(block, ThinkingContent):
             if block.redacted or not block.thinking:
                 continue
@@ -244,7 +248,12 @@ def tool_result(message: ToolResultMessage, compat: Compat) -> Json:
     text = content[0].text if usual else text_of(content)  # type: ignore[union-attr]
     if not text:
         text = "(see attached image)" if images_of(message.content) else "(no output)"
-    out: Json = {"role": "tool", "tool_call_id": call_id(message.tool_call_id), "content": text}
+    raw = message.tool_call_id
+    out: Json = {
+        "role": "tool",
+        "tool_call_id": raw if len(raw) <= 40 and "|" not in raw else call_id(raw),  # call_id, inline
+        "content": text,
+    }
     if compat.requires_tool_result_name:
         out["name"] = message.tool_name
     return out
