@@ -57,6 +57,7 @@ class RequestCache:
         "_waiting",
         "_wire",
         "keep_runs",
+        "marked",
     )
 
     def __init__(self, model: Model, wire: WireApi, fold: int = FOLD) -> None:
@@ -76,6 +77,10 @@ class RequestCache:
         self.keep_runs: Callable[[memoryview], Part] | None = None
         """Where the runs of a long history go (``stored_text.SpillFile.keep``: a file, read
         again when a body is sent); None keeps them in memory."""
+        self.marked: Callable[[], None] | None = None
+        """Called when ``build`` has made a request that moved the latest checkpoint to a new
+        user message (``checkpoint`` now returns it), before the request is sent: a caller
+        can keep the checkpoint while the request is on its way (request_checkpoints.py)."""
 
     def build(self, context: Context, options: StreamOptions, api_key: str | None) -> HttpRequestSpec:
         """The request for ``context`` (see the module docstring)."""
@@ -85,8 +90,12 @@ class RequestCache:
                 context.system_prompt, transform_messages(context.messages, self._model), context.tools
             )
             return self._wire.build_request(self._model, prepared, options, api_key)
+        mark = self._mark
         messages = self._converted(context, incremental)
-        return incremental.build_request(self._model, context, options, api_key, messages)
+        spec = incremental.build_request(self._model, context, options, api_key, messages)
+        if self._mark is not mark and self._mark is not None and self.marked is not None:
+            self.marked()
+        return spec
 
     def _converted(self, context: Context, incremental: IncrementalRequests) -> list[Any]:
         if self._waiting is not None:

@@ -119,7 +119,7 @@ class CodingSession(SessionRun):
             # replaces this and waits after its own check).
             before_tool_call=CheckpointWait(self.checkpoint_ready),
         )
-        self.request_checkpoints = RequestCheckpoints(log, state)
+        self.request_checkpoints = RequestCheckpoints(log, state, lambda: self.harness.messages)
         self.request_checkpoints.take_up(self.harness.provider)
         self.compactor = SessionCompactor(
             log,
@@ -442,7 +442,8 @@ class CodingSession(SessionRun):
         self.log = log
         self.compactor.log = log
         self.compactor.reload(state.messages)
-        self.request_checkpoints = RequestCheckpoints(log, state)
+        self.request_checkpoints.settle()
+        self.request_checkpoints = RequestCheckpoints(log, state, lambda: self.harness.messages)
         self.request_checkpoints.take_up(self.harness.provider)
         self.harness.options.session_id = log.header.id
         if log.leaf_id is None:

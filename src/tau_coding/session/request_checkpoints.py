@@ -2,9 +2,12 @@
 
 A provider keeps the wire conversion of its conversation between requests
 (``tau_ai.request_cache``); without more, a resumed session's first request converts the whole
-history again (0.7 s for 100,000 messages). So when a session closes, that conversion, up to
-the latest user message it covers, is written beside the session file (``<file>.requests``,
-written to a temporary file and renamed over), and the next open of the session takes it up.
+history again (0.7 s for 100,000 messages). So that conversion, up to the latest user message
+it covers, is written beside the session file (``<file>.requests``, written to a temporary file
+and renamed over), and the next open of the session takes it up. It is written twice at most
+per open: by a thread while the first request with a new user message is sent (a run killed
+later still leaves it, and a closing process does not wait for it), and when the session
+closes if the latest one covers more by then.
 
 It is used only when all of these still hold, else ignored (and replaced at the next close):
 the session file is the one that close left, or that file with more lines after it (the same
@@ -20,11 +23,13 @@ Small sessions (under ``MINIMUM_MESSAGES``) convert quickly and get none.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import operator
 import os
+import threading
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import orjson
@@ -101,7 +106,9 @@ def write_checkpoint(
         tail = _tail_crc(session.fileno(), st.st_size)
     head = {"tau": __version__, "session": mark, "tail": tail, "records": records, "ids": _ids_digest(ids)}
     target = cache_path(session_file)
-    temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    # One name, not one per process: a writer killed midway leaves a file the next one writes
+    # over. Only the process holding the session's lock writes here, one checkpoint at a time.
+    temp = target.with_name(f".{target.name}.tmp")
     try:
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
         with os.fdopen(fd, "wb") as out:
@@ -147,16 +154,30 @@ def _session_file(log: SessionLog) -> Path | None:
 
 
 class RequestCheckpoints:
-    """One open session's checkpoint: taken up when it opens, left when it closes."""
+    """One open session's checkpoint: taken up when it opens, kept while its first new request
+    is on its way, and again when it closes if a later one covers more."""
 
-    def __init__(self, log: SessionLog, state: SessionState) -> None:
+    def __init__(
+        self,
+        log: SessionLog,
+        state: SessionState,
+        record: Callable[[], Sequence[AgentMessage]] | None = None,
+        minimum: int = MINIMUM_MESSAGES,
+    ) -> None:
         """``state``: the session as it was replayed for the agent (its messages are the
-        agent's record so far)."""
+        agent's record so far). ``record``: the agent's record as it is now; given, the
+        checkpoint of the first request that reaches a new user message is written at once, in
+        a thread, while the request is sent (so a closing process does not wait for it, and a
+        process killed later still leaves it). A checkpoint covers ``minimum`` messages or more."""
         self._log = log
         self._resumed = list(state.messages)
         self._resumed_ids = list(state.message_entry_ids)
         self._entries_at_open = len(log.entries)
+        self._record = record
+        self._minimum = minimum
         self._taken: tuple[int, list[int]] | None = None  # (messages covered, session file mark)
+        self._kept: tuple[str, int, int] | None = None  # written while open: (key, messages, inode)
+        self._writing: threading.Thread | None = None
         file = _session_file(log)
         self._found = read_checkpoint(file, state) if file is not None and log.storage.entries else None
         self._spill = SpillFile(file.parent) if file is not None else None
@@ -164,10 +185,14 @@ class RequestCheckpoints:
     def attach(self, provider: ModelProvider) -> None:
         """Let ``provider`` keep the runs of a long history it converts in an unnamed file beside
         the session file, not in memory (what a checkpoint taken up does too: a 100,000-message
-        history is about 24 MB of wire JSON)."""
+        history is about 24 MB of wire JSON), and have it report its first new checkpoint."""
         cache = _request_cache(provider)
-        if cache is not None and self._spill is not None:
+        if cache is None:
+            return
+        if self._spill is not None:
             cache.keep_runs = self._spill.keep
+        if self._record is not None:
+            cache.marked = functools.partial(self._keep_early, cache)
 
     def take_up(self, provider: ModelProvider) -> bool:
         """``attach`` ``provider`` and give it the kept conversion for its next request (which
@@ -184,30 +209,71 @@ class RequestCheckpoints:
         self._taken = (checkpoint.messages, _file_mark(file))
         return True
 
-    def leave(
-        self, provider: ModelProvider, record: Sequence[AgentMessage], minimum: int = MINIMUM_MESSAGES
-    ) -> None:
+    def leave(self, provider: ModelProvider, record: Sequence[AgentMessage]) -> None:
         """After the session file was closed: keep the provider's latest checkpoint for the
-        next open, if it covers ``minimum`` messages or more and they can be told by their
-        entries (the agent's ``record`` is what the session replays)."""
-        cache, file = _request_cache(provider), _session_file(self._log)
-        if cache is None or file is None or not file.exists():
+        next open, if it covers the minimum of messages and they can be told by their entries
+        (the agent's ``record`` is what the session replays), unless it was kept while open."""
+        self.settle()
+        cache = _request_cache(provider)
+        prepared = None if cache is None else self._prepared(cache, record)
+        if prepared is None:
             return
-        taken = cache.checkpoint()
-        if taken is None or taken[0].messages < minimum:
-            return
-        checkpoint, covered = taken
         with contextlib.suppress(OSError):
+            write_checkpoint(*prepared)
+
+    def settle(self) -> None:
+        """Wait for the checkpoint being written, if one is (before another open of the file)."""
+        writing, self._writing = self._writing, None
+        if writing is not None:
+            writing.join()
+
+    def _keep_early(self, cache: RequestCache) -> None:
+        """The first new checkpoint of this open, written in a thread (``marked``)."""
+        if self._writing is not None or self._kept is not None or self._record is None:
+            return
+        prepared = self._prepared(cache, self._record())
+        if prepared is None:
+            return
+        file, checkpoint, records, ids = prepared
+        try:
+            self._kept = (checkpoint.key, checkpoint.messages, os.stat(file).st_ino)
+        except OSError:
+            return
+        self._writing = threading.Thread(
+            target=self._write, args=(file, checkpoint, records, ids), name="tau-request-checkpoint"
+        )
+        self._writing.start()
+
+    def _write(self, file: Path, checkpoint: Checkpoint, records: int, ids: list[str | None]) -> None:
+        try:
+            write_checkpoint(file, checkpoint, records, ids)
+        except OSError:
+            self._kept = None  # only a cache: the close tries again
+
+    def _prepared(
+        self, cache: RequestCache, record: Sequence[AgentMessage]
+    ) -> tuple[Path, Checkpoint, int, list[str | None]] | None:
+        """What ``write_checkpoint`` takes for ``cache``'s latest checkpoint, or None when there
+        is nothing worth keeping (no file, too short, not told by its entries, already taken up)."""
+        file = _session_file(self._log)
+        if file is None or not file.exists():
+            return None
+        taken = cache.checkpoint()
+        if taken is None or taken[0].messages < self._minimum:
+            return None
+        checkpoint, covered = taken
+        try:
             if self._taken == (checkpoint.messages, _file_mark(file)):
-                return  # the same checkpoint for the same file: already kept
+                return None  # the same checkpoint for the same file: already kept
+            if self._kept == (checkpoint.key, checkpoint.messages, os.stat(file).st_ino):
+                return None  # kept while open, for the file as it was then: appends since are fine
+        except OSError:
+            return None
         records = _records_for(record, covered)
         if records is None:
-            return
+            return None
         ids = self._entry_ids(record[:records])
-        if ids is None:
-            return
-        with contextlib.suppress(OSError):
-            write_checkpoint(file, checkpoint, records, ids)
+        return None if ids is None else (file, checkpoint, records, ids)
 
     def _entry_ids(self, messages: Sequence[AgentMessage]) -> list[str | None] | None:
         """The entry ids of the agent's record ``messages`` (a prefix of it), as a replay of the

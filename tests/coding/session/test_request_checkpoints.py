@@ -62,13 +62,13 @@ def run(path: Path, prompt: str) -> tuple[bool, bytes]:
     log = SessionLog(JsonlSessionStorage.open(path))
     state = log.state()
     provider = HttpProvider(MODEL, wire_api(MODEL.api), api_key=None)
-    checkpoints = RequestCheckpoints(log, state)
+    checkpoints = RequestCheckpoints(log, state, minimum=1)
     taken = checkpoints.take_up(provider)
     record = [*state.messages, UserMessage(prompt, 2)]
     log.append_message(record[-1])
     sent = body(provider, record)
     log.close()
-    checkpoints.leave(provider, record, minimum=1)
+    checkpoints.leave(provider, record)
     return taken, sent
 
 
@@ -121,6 +121,43 @@ def test_a_session_file_appended_to_since_takes_up_the_checkpoint_for_what_it_co
     taken, sent = run(path, "second")
     assert taken is True
     assert sent == full_body(record_of(path))
+
+
+def test_the_first_new_checkpoint_is_kept_while_its_request_is_sent_and_not_again_at_close(
+    tmp_path: Path,
+) -> None:
+    path = session(tmp_path)
+    log = SessionLog(JsonlSessionStorage.open(path))
+    state = log.state()
+    provider = HttpProvider(MODEL, wire_api(MODEL.api), api_key=None)
+    record = [*state.messages, UserMessage("first", 2)]
+    checkpoints = RequestCheckpoints(log, state, lambda: record, minimum=1)
+    checkpoints.take_up(provider)
+    log.append_message(record[-1])
+    body(provider, record)
+    checkpoints.settle()  # the thread is done: nothing else wrote it
+    assert cache_path(path).exists()
+    # The run goes on (its reply is appended), and is then killed: no leave (the lock goes).
+    log.append_message(turn(7)[1])
+    log.close()
+    taken, sent = run(path, "second")
+    assert taken is True, "a killed run's first request still left its checkpoint"
+    assert sent == full_body(record_of(path))
+
+    log = SessionLog(JsonlSessionStorage.open(path))
+    state = log.state()
+    provider = HttpProvider(MODEL, wire_api(MODEL.api), api_key=None)
+    record = [*state.messages, UserMessage("third", 2)]
+    checkpoints = RequestCheckpoints(log, state, lambda: record, minimum=1)
+    checkpoints.take_up(provider)
+    log.append_message(record[-1])
+    body(provider, record)
+    checkpoints.settle()
+    kept = cache_path(path).stat()
+    log.append_message(turn(8)[1])
+    log.close()
+    checkpoints.leave(provider, [*record, turn(8)[1]])
+    assert cache_path(path).stat().st_ino == kept.st_ino, "the close found it kept: not written again"
 
 
 def test_a_session_file_changed_in_place_or_replaced_is_converted_whole(tmp_path: Path) -> None:
