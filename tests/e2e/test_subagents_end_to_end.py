@@ -90,7 +90,7 @@ async def test_parallel_children_report_in_call_order_and_only_reports_reach_the
 
     # Five replies of 100 input and 20 output tokens each: two the parent's, three the children's.
     stats = session_stats(read_session(session.read_bytes()).entries)
-    assert (stats.input_tokens, stats.output_tokens) == (500, 100)
+    assert (stats.spent.input, stats.spent.output) == (500, 100)
 
 
 async def test_a_failing_child_is_a_tool_error_and_the_parent_goes_on(project: Project) -> None:

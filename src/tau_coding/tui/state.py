@@ -107,12 +107,17 @@ class TuiState:
 
 
 def from_messages(
-    messages: Iterable[AgentMessage], render_custom: Callable[[CustomMessage], str | None] | None = None
+    messages: Iterable[AgentMessage],
+    render_custom: Callable[[CustomMessage], str | None] | None = None,
+    spent: UsageTotals | None = None,
 ) -> TuiState:
-    """The state of a loaded session: one pass, O(number of messages)."""
+    """The state of a loaded session: one pass, O(number of messages). Its totals are
+    ``spent`` if given (the whole session's: ``StatusPort.spent``), else the messages'."""
     state = TuiState(render_custom=render_custom)
     for message in messages:
         add_message(state, message)
+    if spent is not None:
+        state.usage = spent
     state._footer_changed = True
     return state
 

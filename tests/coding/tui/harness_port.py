@@ -14,9 +14,17 @@ from pathlib import Path
 from tau_agent.content import ImageContent, TextContent, text_of
 from tau_agent.events import AgentEvent
 from tau_agent.harness import AgentHarness
-from tau_agent.messages import AgentMessage, BashExecutionMessage, CustomMessage, UserMessage
+from tau_agent.messages import (
+    AgentMessage,
+    AssistantMessage,
+    BashExecutionMessage,
+    CustomMessage,
+    UserMessage,
+)
 from tau_agent.provider import THINKING_LEVELS, ModelProvider
+from tau_agent.session.stats import Spent
 from tau_coding.tui.git_branch import git_branch
+from tau_coding.tui.items import UsageTotals
 from tau_coding.tui.port import (
     CommandResult,
     CommandSpec,
@@ -180,6 +188,14 @@ class HarnessSessionAdapter:
 
     def resume_hint(self) -> str | None:
         return None
+
+    def spent(self) -> UsageTotals:
+        """A bare harness has no file: its record is all there is."""
+        spent = Spent()
+        for message in self.harness.messages:
+            if isinstance(message, AssistantMessage):
+                spent.add(message.usage)
+        return UsageTotals(spent.input, spent.output, spent.cache_read, spent.cache_write, spent.cost)
 
     # -- session control: a bare harness has no file, tree or credentials -------------------------
 

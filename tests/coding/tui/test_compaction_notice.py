@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from tau_agent.messages import Cost, Usage
 from tau_agent.testing.fake_provider import ReplyLike, call, fail, reply
 from tau_coding.session.compaction.settings import CompactionSettings
 from tau_coding.tui.footer_format import footer_lines
 from tau_coding.tui.items import ErrorItem, NoticeItem, RunNotice
 from tau_coding.tui.port import SessionInfo
-from tau_coding.tui.state import TuiState, apply
+from tau_coding.tui.state import TuiState, apply, from_messages
 from tests.coding.tui.session_helpers import Rig
 
 OVERFLOW = "HTTP 400: prompt is too long: 37883 tokens > 37500 maximum"
@@ -72,3 +75,29 @@ async def test_a_compaction_that_fails_after_an_overflow_says_what_is_left_to_do
     end = notices[-1]
     assert end.compacting is False and end.tone == "warning"
     assert end.text.startswith("Compaction failed: ") and "not retried: /compact" in end.text
+
+
+def _paid(tokens: int) -> Usage:
+    return Usage(input=tokens, output=10, cost=Cost(total=tokens / 1000))
+
+
+async def test_the_totals_count_every_reply_paid_for_after_a_compaction(tmp_path: Path) -> None:
+    # Pi's footer sums the whole file: a compaction drops replies from the context, not the bill.
+    rig = Rig(
+        tmp_path,
+        [
+            reply("First answer.", usage=_paid(400)),
+            reply("Second answer.", usage=_paid(500)),
+            "Summary: two questions were answered.",  # the compaction's (no reply entry: as in Pi)
+        ],
+    )
+    rig.control.session.compactor.settings = KEEP_LITTLE
+    for prompt in ("first", "second"):
+        async for _ in rig.port.prompt(prompt):
+            pass
+    await rig.control.compact()
+    shown = from_messages(rig.port.messages, None, rig.port.spent())
+    context_only = from_messages(rig.port.messages)
+    assert context_only.usage.input < 400 + 500, "the first replies left the context"
+    assert (shown.usage.input, shown.usage.output) == (400 + 500, 20)
+    assert shown.usage.cost == pytest.approx(0.9)

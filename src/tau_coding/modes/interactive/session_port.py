@@ -37,7 +37,7 @@ from tau_coding.session.events import (
     SessionEvent,
     is_agent_event,
 )
-from tau_coding.tui.items import RunNotice, compacted_line
+from tau_coding.tui.items import RunNotice, UsageTotals, compacted_line
 from tau_coding.tui.port import CommandResult, CommandSpec, QueuedMessages, SessionInfo
 
 
@@ -167,6 +167,12 @@ class CodingSessionPort(ControlPort, RewindPortMixin):
             context_window=model.context_window,
             permission_mode=session.permissions.mode if session.permissions is not None else None,
         )
+
+    def spent(self) -> UsageTotals:
+        from tau_agent.session.stats import session_spent  # (when a transcript is shown)
+
+        spent = session_spent(self.session.log.entries)
+        return UsageTotals(spent.input, spent.output, spent.cache_read, spent.cache_write, spent.cost)
 
     def cycle_permission_mode(self) -> str | None:
         gate = self.session.permissions

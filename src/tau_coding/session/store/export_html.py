@@ -97,7 +97,7 @@ def session_html(header: SessionHeader, entries: Sequence[SessionEntry], state: 
     facts = (
         f"{escape(header.cwd)} · started {escape(header.timestamp)} · {escape(model)} · "
         f"{stats.total_messages} messages · {stats.tool_calls} tool calls · "
-        f"{stats.total_tokens} tokens · ${stats.cost:.4f}"
+        f"{stats.spent.total_tokens} tokens · ${stats.spent.cost:.4f}"
     )
     script = _asset("export.js")
     return (

@@ -375,7 +375,7 @@ class TauApp(Starting):
     async def reset_transcript(self) -> None:
         await self.transcript.clear_all()
         self.editor.set_cwd(Path(self.port.info().cwd))
-        self.state = from_messages(self.port.messages, self.port.render_custom)
+        self.state = from_messages(self.port.messages, self.port.render_custom, self.port.spent())
         if self._feed is not None:
             self._feed.start(len(self.state.items), new_screen=True)
         self._session_shown.set()

@@ -117,7 +117,7 @@ class Starting(Sending):
         collector.resume()
         if not self._session_shown.is_set():  # (a session switched to already showed its own)
             early, status = self.state.items, self.state.status  # what the first frames did follows
-            self.state = from_messages(self.port.messages, self.port.render_custom)
+            self.state = from_messages(self.port.messages, self.port.render_custom, self.port.spent())
             set_status(self.state, status)  # (a prompt sent meanwhile waits: start_run)
             for item in early:
                 self.state.add(item)
