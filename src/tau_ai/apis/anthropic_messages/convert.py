@@ -47,6 +47,8 @@ def is_oauth_token(api_key: str | None) -> bool:
 
 def tool_use_id(raw: str) -> str:
     """An id Anthropic accepts; the same raw id always gives the same result."""
+    if len(raw) <= 64 and raw.isascii() and raw.replace("_", "").replace("-", "").isalnum():
+        return raw  # the usual id, as it is (told without a regex: two per call of a history)
     cleaned = _BAD_ID_CHARS.sub("_", raw)[:64]
     return cleaned or "toolu_empty"
 
@@ -144,21 +146,21 @@ class Converter(ConvertedItems):
 
     def add(self, message: LlmMessage) -> None:
         model, out = self._model, self._out
-        if isinstance(message, UserMessage):
-            blocks = user_blocks(model, message.content)
-            if blocks:
-                self._user_turn({"role": "user", "content": blocks}, merge=False)
-        elif isinstance(message, AssistantMessage):
+        if type(message) is AssistantMessage:  # (exact types: no message class has subclasses)
             blocks = assistant_blocks(model, message)
             if blocks:
-                out.append({"role": "assistant", "content": blocks})
-        else:
+                out._items.append({"role": "assistant", "content": blocks})
+        elif isinstance(message, ToolResultMessage):
             block = tool_result(model, message)
             last = out.last
             if last and last["role"] == "user" and last["content"][0].get("type") == "tool_result":
                 self._user_turn({"role": "user", "content": [*last["content"], block]}, merge=True)
             else:
                 self._user_turn({"role": "user", "content": [block]}, merge=False)
+        elif isinstance(message, UserMessage):
+            blocks = user_blocks(model, message.content)
+            if blocks:
+                self._user_turn({"role": "user", "content": blocks}, merge=False)
 
     def messages(self) -> list[Any]:
         items = self._out.items()
@@ -191,20 +193,8 @@ def user_blocks(model: Model, content: str | list[TextContent | ImageContent]) -
 def assistant_blocks(model: Model, message: AssistantMessage) -> list[Json]:
     same = same_model(message, model)
     blocks: list[Json] = []
-    for block in message.content:
-        if isinstance(block, ThinkingContent):
-            if same and block.redacted and block.thinking_signature:
-                blocks.append({"type": "redacted_thinking", "data": block.thinking_signature})
-            elif same and block.thinking_signature:
-                blocks.append(
-                    {"type": "thinking", "thinking": block.thinking, "signature": block.thinking_signature}
-                )
-            elif block.thinking and not block.redacted:
-                blocks.append({"type": "text", "text": block.thinking})
-        elif isinstance(block, TextContent):
-            if block.text:
-                blocks.append({"type": "text", "text": block.text})
-        elif isinstance(block, ToolCall):
+    for block in message.content:  # (a closed union: told by exact type)
+        if type(block) is ToolCall:  # (the most common blocks of a long history first)
             blocks.append(
                 {
                     "type": "tool_use",
@@ -213,11 +203,29 @@ def assistant_blocks(model: Model, message: AssistantMessage) -> list[Json]:
                     "input": block.arguments,
                 }
             )
+        elif type(block) is TextContent:
+            text = block.text  # (a property: read once)
+            if text:
+                blocks.append({"type": "text", "text": text})
+        elif isinstance(block, ThinkingContent):
+            if same and block.redacted and block.thinking_signature:
+                blocks.append({"type": "redacted_thinking", "data": block.thinking_signature})
+            elif same and block.thinking_signature:
+                blocks.append(
+                    {"type": "thinking", "thinking": block.thinking, "signature": block.thinking_signature}
+                )
+            elif block.thinking and not block.redacted:
+                blocks.append({"type": "text", "text": block.thinking})
     return blocks
 
 
 def tool_result(model: Model, message: ToolResultMessage) -> Json:
-    content = user_blocks(model, list(message.content))
+    blocks = message.content
+    if len(blocks) == 1 and type(blocks[0]) is TextContent:  # the usual result: user_blocks' case, inline
+        text = blocks[0].text
+        content = [{"type": "text", "text": text}] if text else []
+    else:
+        content = user_blocks(model, list(blocks))
     out: Json = {
         "type": "tool_result",
         "tool_use_id": tool_use_id(message.tool_call_id),
