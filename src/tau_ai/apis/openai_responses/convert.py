@@ -105,27 +105,30 @@ class Converter(ConvertedItems):
 
     def add(self, message: LlmMessage) -> None:
         model, out = self._model, self._out
-        if not isinstance(message, ToolResultMessage) and self._pending:
+        if self._pending and not isinstance(message, ToolResultMessage):
             out.append(_image_message(self._pending))
             self._pending = []
-        if isinstance(message, UserMessage):
-            converted = user_item(model, message)
-            if converted is not None:
-                out.append(converted)
-        elif isinstance(message, AssistantMessage):
-            for item in assistant_items(model, message):
-                out.append(item)
-        else:
-            text = text_of(message.content) or ("(see attached image)" if images_of(message.content) else "")
-            out.append(
+        if isinstance(message, ToolResultMessage):  # (a long history's most common kind first)
+            content = message.content
+            if len(content) == 1 and type(content[0]) is TextContent:  # one text block: no images
+                text, images = content[0].text, []
+            else:
+                text, images = text_of(content), images_of(content)
+            out._items.append(
                 {
                     "type": "function_call_output",
                     "call_id": message.tool_call_id.split("|", 1)[0],
-                    "output": text or "(no output)",
+                    "output": text or ("(see attached image)" if images else "(no output)"),
                 }
             )
-            if model.supports_images:
-                self._pending += [_image(data_url(i)) for i in images_of(message.content)]
+            if images and model.supports_images:
+                self._pending += [_image(data_url(i)) for i in images]
+        elif isinstance(message, AssistantMessage):
+            out._items += assistant_items(model, message)
+        else:
+            converted = user_item(model, message)
+            if converted is not None:
+                out.append(converted)
 
     def messages(self) -> list[Any]:
         items = self._out.items()
@@ -180,17 +183,18 @@ def text_signature(signature: str | None) -> tuple[str | None, str | None]:
 def assistant_items(model: Model, message: AssistantMessage) -> list[Json]:
     same = same_model(message, model)
     out: list[Json] = []
-    for block in message.content:
-        if isinstance(block, ThinkingContent):
+    for block in message.content:  # (a closed union: told by exact type)
+        if type(block) is TextContent:
+            text = block.text  # (a property: read once)
+            if text:
+                item_id, phase = text_signature(block.text_signature) if same else (None, None)
+                out.append(_text_item(text, item_id, phase))
+        elif type(block) is ThinkingContent:
             reasoning = _reasoning_item(block) if same else None
             if reasoning is not None:
                 out.append(reasoning)
             elif block.thinking and not block.redacted:
                 out.append(_text_item(block.thinking, None, None))
-        elif isinstance(block, TextContent):
-            if block.text:
-                item_id, phase = text_signature(block.text_signature) if same else (None, None)
-                out.append(_text_item(block.text, item_id, phase))
         elif isinstance(block, ToolCall):
             call, _, item_id = block.id.partition("|")
             item: Json = {
