@@ -77,10 +77,11 @@ class RequestCache:
         self.keep_runs: Callable[[memoryview], Part] | None = None
         """Where the runs of a long history go (``stored_text.SpillFile.keep``: a file, read
         again when a body is sent); None keeps them in memory."""
-        self.marked: Callable[[], None] | None = None
-        """Called when ``build`` has made a request that moved the latest checkpoint to a new
-        user message (``checkpoint`` now returns it), before the request is sent: a caller
-        can keep the checkpoint while the request is on its way (request_checkpoints.py)."""
+        self.marked: Callable[[RequestCache], None] | None = None
+        """Called with this cache when ``build`` has made a request that moved the latest
+        checkpoint to a new user message (``checkpoint`` now returns it), before the request is
+        sent: a caller can keep the checkpoint while the request is on its way
+        (request_checkpoints.py)."""
 
     def build(self, context: Context, options: StreamOptions, api_key: str | None) -> HttpRequestSpec:
         """The request for ``context`` (see the module docstring)."""
@@ -94,7 +95,7 @@ class RequestCache:
         messages = self._converted(context, incremental)
         spec = incremental.build_request(self._model, context, options, api_key, messages)
         if self._mark is not mark and self._mark is not None and self.marked is not None:
-            self.marked()
+            self.marked(self)
         return spec
 
     def _converted(self, context: Context, incremental: IncrementalRequests) -> list[Any]:

@@ -9,8 +9,8 @@ per open: by a thread while the first request with a new user message is sent (a
 later still leaves it, and a closing process does not wait for it), and when the session
 closes if the latest one covers more by then.
 
-It is used only when all of these still hold, else ignored (and replaced at the next close):
-the session file is the one that close left, or that file with more lines after it (the same
+It is used only when all of these still hold, else ignored (and replaced by the next one written):
+the session file is the one it was written for, or that file with more lines after it (the same
 inode, at least as long, the same last 4 KiB up to where it ended: a run killed before its
 close, or Pi, only appends), the replayed context starts with the same entries (a digest of
 their ids), and the provider's model is the one it was made for (``Checkpoint.key``; the
@@ -23,7 +23,6 @@ Small sessions (under ``MINIMUM_MESSAGES``) convert quickly and get none.
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import operator
 import os
@@ -192,7 +191,7 @@ class RequestCheckpoints:
         if self._spill is not None:
             cache.keep_runs = self._spill.keep
         if self._record is not None:
-            cache.marked = functools.partial(self._keep_early, cache)
+            cache.marked = self._keep_early
 
     def take_up(self, provider: ModelProvider) -> bool:
         """``attach`` ``provider`` and give it the kept conversion for its next request (which
