@@ -36,6 +36,7 @@ from tau_coding.tui.completion import (
     path_candidates,
     token_at,
 )
+from tau_coding.tui.graphemes import cluster_end, cluster_start
 from tau_coding.tui.history import PromptHistory
 from tau_coding.tui.paste import PasteStore, normalize_newlines
 from tau_coding.tui.port import CommandSpec
@@ -180,6 +181,22 @@ class PromptEditor(TextArea):
                 self.move_cursor(result.end_location)
 
         self.run_worker(paste(), group="clipboard", exclusive=True)
+
+    def get_cursor_left_location(self) -> Location:
+        """One character to the left as the screen shows it: a whole emoji sequence or accented
+        letter (graphemes.py), not one of its code points. Backspace deletes what this spans."""
+        row, column = self.cursor_location
+        if column == 0:
+            return super().get_cursor_left_location()
+        return row, cluster_start(self.document.get_line(row), column)
+
+    def get_cursor_right_location(self) -> Location:
+        """One character to the right as the screen shows it (see ``get_cursor_left_location``)."""
+        row, column = self.cursor_location
+        line = self.document.get_line(row)
+        if column >= len(line):
+            return super().get_cursor_right_location()
+        return row, cluster_end(line, column)
 
     def action_delete_to_start_of_line(self) -> None:
         with self._killing():
