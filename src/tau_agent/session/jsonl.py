@@ -36,7 +36,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Literal
 
-from tau_agent.atomic_write import atomic_write_bytes
 from tau_agent.messages import AssistantMessage
 from tau_agent.session.codec import entry_to_dict, header_to_dict
 from tau_agent.session.entries import MessageEntry, SessionEntry, SessionHeader
@@ -429,20 +428,6 @@ class JsonlSessionStorage:
         self._needs_newline = False
 
 
-def write_session_file(
-    path: str | os.PathLike[str], header: SessionHeader, entries: Sequence[SessionEntry]
-) -> None:
-    """Write a complete session file atomically (temp file in the same directory + rename).
-
-    For copies such as forks; refuses to replace an existing file.
-    """
-    target = Path(path)
-    if target.exists():
-        raise FileExistsError(f"{target}: a session file already exists there")
-    body = [encode_line(header_to_dict(header)), *(encode_entry(e) for e in entries)]
-    fsync_dir(atomic_write_bytes(target, b"".join(body), mode=0o600).parent)
-
-
 def _load(path: Path, fd: int | None) -> tuple[LoadedSession, int]:
     """The file read through a memory map when this process holds its lock (``fd``): the
     pages the reader is done with leave memory as it goes, so a big session is never held as
@@ -482,5 +467,4 @@ __all__ = [
     "SessionLockedError",
     "encode_entry",
     "encode_line",
-    "write_session_file",
 ]
