@@ -56,20 +56,38 @@ def full_body(record: list[AgentMessage]) -> bytes:
     return encode_body(wire_api(MODEL.api).build_request(MODEL, context, StreamOptions(), "key").body)
 
 
-def run(path: Path, prompt: str) -> tuple[bool, bytes]:
-    """One process's worth: open the session, send ``prompt``, close it (leaving a checkpoint).
-    Returns whether a checkpoint was taken up and the request body sent."""
+@dataclasses.dataclass
+class Opened:
+    """A session opened as a process opens it, its first request built (and so sent)."""
+
+    log: SessionLog
+    provider: HttpProvider
+    checkpoints: RequestCheckpoints
+    record: list[AgentMessage]
+    taken: bool  # a checkpoint was taken up
+    sent: bytes  # the first request's body
+
+
+def send_first(path: Path, prompt: str) -> Opened:
+    """Open the session, take up its checkpoint, append ``prompt`` and build its request, as
+    CodingSession does (its checkpoint is then being written, by a thread)."""
     log = SessionLog(JsonlSessionStorage.open(path))
     state = log.state()
     provider = HttpProvider(MODEL, wire_api(MODEL.api), api_key=None)
-    checkpoints = RequestCheckpoints(log, state, minimum=1)
-    taken = checkpoints.take_up(provider)
     record = [*state.messages, UserMessage(prompt, 2)]
+    checkpoints = RequestCheckpoints(log, state, lambda: record, minimum=1)
+    taken = checkpoints.take_up(provider)
     log.append_message(record[-1])
-    sent = body(provider, record)
-    log.close()
-    checkpoints.leave(provider, record)
-    return taken, sent
+    return Opened(log, provider, checkpoints, record, taken, body(provider, record))
+
+
+def run(path: Path, prompt: str) -> tuple[bool, bytes]:
+    """One process's worth: open the session, send ``prompt``, close it (leaving a checkpoint).
+    Returns whether a checkpoint was taken up and the request body sent."""
+    opened = send_first(path, prompt)
+    opened.log.close()
+    opened.checkpoints.leave(opened.provider, opened.record)
+    return opened.taken, opened.sent
 
 
 def session(tmp_path: Path, turns: int = 20) -> Path:
@@ -127,37 +145,41 @@ def test_the_first_new_checkpoint_is_kept_while_its_request_is_sent_and_not_agai
     tmp_path: Path,
 ) -> None:
     path = session(tmp_path)
-    log = SessionLog(JsonlSessionStorage.open(path))
-    state = log.state()
-    provider = HttpProvider(MODEL, wire_api(MODEL.api), api_key=None)
-    record = [*state.messages, UserMessage("first", 2)]
-    checkpoints = RequestCheckpoints(log, state, lambda: record, minimum=1)
-    checkpoints.take_up(provider)
-    log.append_message(record[-1])
-    body(provider, record)
-    checkpoints.settle()  # the thread is done: nothing else wrote it
+    first = send_first(path, "first")
+    first.checkpoints.settle()  # the thread is done: nothing else wrote it
     assert cache_path(path).exists()
     # The run goes on (its reply is appended), and is then killed: no leave (the lock goes).
-    log.append_message(turn(7)[1])
-    log.close()
+    first.log.append_message(turn(7)[1])
+    first.log.close()
     taken, sent = run(path, "second")
     assert taken is True, "a killed run's first request still left its checkpoint"
     assert sent == full_body(record_of(path))
 
-    log = SessionLog(JsonlSessionStorage.open(path))
-    state = log.state()
-    provider = HttpProvider(MODEL, wire_api(MODEL.api), api_key=None)
-    record = [*state.messages, UserMessage("third", 2)]
-    checkpoints = RequestCheckpoints(log, state, lambda: record, minimum=1)
-    checkpoints.take_up(provider)
-    log.append_message(record[-1])
-    body(provider, record)
-    checkpoints.settle()
+    third = send_first(path, "third")
+    third.checkpoints.settle()
     kept = cache_path(path).stat()
-    log.append_message(turn(8)[1])
-    log.close()
-    checkpoints.leave(provider, [*record, turn(8)[1]])
+    third.log.append_message(turn(8)[1])
+    third.log.close()
+    third.checkpoints.leave(third.provider, [*third.record, turn(8)[1]])
     assert cache_path(path).stat().st_ino == kept.st_ino, "the close found it kept: not written again"
+
+
+def test_a_later_prompt_of_the_same_open_is_kept_at_close(tmp_path: Path) -> None:
+    path = session(tmp_path)
+    opened = send_first(path, "first")
+    opened.checkpoints.settle()
+    early = orjson.loads(cache_path(path).read_bytes().partition(b"\n")[0])["records"]
+    answer = AssistantMessage([TextContent("done")], api=MODEL.api, provider=MODEL.provider, model=MODEL.id)
+    for message in [answer, UserMessage("second", 3)]:
+        opened.record.append(message)
+        opened.log.append_message(message)
+    body(opened.provider, opened.record)
+    opened.log.close()
+    opened.checkpoints.leave(opened.provider, opened.record)
+    head = orjson.loads(cache_path(path).read_bytes().partition(b"\n")[0])
+    assert head["records"] == early + 2 == len(record_of(path))
+    taken, sent = run(path, "third")
+    assert taken is True and sent == full_body(record_of(path))
 
 
 def test_a_session_file_changed_in_place_or_replaced_is_converted_whole(tmp_path: Path) -> None:
