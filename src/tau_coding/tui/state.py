@@ -36,6 +36,7 @@ from tau_agent.messages import (
     Usage,
     UserMessage,
 )
+from tau_agent.spent import Spent
 from tau_agent.stream_events import ToolCallDeltaEvent, ToolCallEndEvent, ToolCallStartEvent
 from tau_coding.common.reply_notice import reply_notice
 from tau_coding.tui.items import (
@@ -52,7 +53,6 @@ from tau_coding.tui.items import (
     RunNotice,
     RunStatus,
     ToolItem,
-    UsageTotals,
     UserItem,
     compacted_line,
 )
@@ -63,7 +63,7 @@ from tau_coding.tui.terminal_images import image_line, placeholder
 class TuiState:
     items: list[Item] = field(default_factory=list)
     queue: list[QueuedMessage] = field(default_factory=list)
-    usage: UsageTotals = field(default_factory=UsageTotals)
+    usage: Spent = field(default_factory=Spent)
     status: RunStatus = "idle"
     context_tokens: int | None = None  # from the latest reply's usage; None until one arrives
     retry_at: float | None = None  # when the retry waited for starts (clock time), if one is
@@ -109,7 +109,7 @@ class TuiState:
 def from_messages(
     messages: Iterable[AgentMessage],
     render_custom: Callable[[CustomMessage], str | None] | None = None,
-    spent: UsageTotals | None = None,
+    spent: Spent | None = None,
 ) -> TuiState:
     """The state of a loaded session: one pass, O(number of messages). Its totals are
     ``spent`` if given (the whole session's: ``StatusPort.spent``), else the messages'."""
@@ -336,12 +336,7 @@ def _on_message_end(state: TuiState, message: AgentMessage) -> None:
 
 
 def _add_usage(state: TuiState, u: Usage) -> None:
-    usage = state.usage
-    usage.input += u.input
-    usage.output += u.output
-    usage.cache_read += u.cache_read
-    usage.cache_write += u.cache_write
-    usage.cost += u.cost.total
+    state.usage.add(u)
     state._footer_changed = True
 
 
@@ -415,7 +410,6 @@ __all__ = [
     "RunStatus",
     "ToolItem",
     "TuiState",
-    "UsageTotals",
     "UserItem",
     "add_error",
     "add_message",

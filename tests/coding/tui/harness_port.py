@@ -22,9 +22,8 @@ from tau_agent.messages import (
     UserMessage,
 )
 from tau_agent.provider import THINKING_LEVELS, ModelProvider
-from tau_agent.session.stats import Spent
+from tau_agent.spent import Spent
 from tau_coding.tui.git_branch import git_branch
-from tau_coding.tui.items import UsageTotals
 from tau_coding.tui.port import (
     CommandResult,
     CommandSpec,
@@ -189,13 +188,13 @@ class HarnessSessionAdapter:
     def resume_hint(self) -> str | None:
         return None
 
-    def spent(self) -> UsageTotals:
+    def spent(self) -> Spent:
         """A bare harness has no file: its record is all there is."""
         spent = Spent()
         for message in self.harness.messages:
             if isinstance(message, AssistantMessage):
                 spent.add(message.usage)
-        return UsageTotals(spent.input, spent.output, spent.cache_read, spent.cache_write, spent.cost)
+        return spent
 
     # -- session control: a bare harness has no file, tree or credentials -------------------------
 

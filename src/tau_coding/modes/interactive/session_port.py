@@ -20,6 +20,7 @@ from tau_agent.event_batch import EventBatch
 from tau_agent.events import AgentEvent
 from tau_agent.messages import AgentMessage, BashExecutionMessage, CustomMessage, UserMessage
 from tau_agent.provider import THINKING_LEVELS, ThinkingLevel
+from tau_agent.spent import Spent
 from tau_coding.modes.interactive.auto_title import AutoTitler
 from tau_coding.modes.interactive.prompt_images import images_to_send
 from tau_coding.modes.interactive.session_port_control import AuthService, ControlPort
@@ -37,7 +38,7 @@ from tau_coding.session.events import (
     SessionEvent,
     is_agent_event,
 )
-from tau_coding.tui.items import RunNotice, UsageTotals, compacted_line
+from tau_coding.tui.items import RunNotice, compacted_line
 from tau_coding.tui.port import CommandResult, CommandSpec, QueuedMessages, SessionInfo
 
 
@@ -168,11 +169,10 @@ class CodingSessionPort(ControlPort, RewindPortMixin):
             permission_mode=session.permissions.mode if session.permissions is not None else None,
         )
 
-    def spent(self) -> UsageTotals:
-        from tau_agent.session.stats import session_spent  # (when a transcript is shown)
+    def spent(self) -> Spent:
+        from tau_agent.session.stats import session_stats  # (when a transcript is shown)
 
-        spent = session_spent(self.session.log.entries)
-        return UsageTotals(spent.input, spent.output, spent.cache_read, spent.cache_write, spent.cost)
+        return session_stats(self.session.log.entries).spent
 
     def cycle_permission_mode(self) -> str | None:
         gate = self.session.permissions
